@@ -1,0 +1,51 @@
+# The two commands: `make run` (set up, migrate, demo data, serve with a worker) and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test setup migrate demo worker serve messages bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): requirements.txt requirements-test.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	touch $(STAMP)
+
+setup: $(STAMP)
+	mkdir -p var
+
+migrate: setup
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py seed_demo
+
+# Serve on http://$(HOST):$(PORT) with a Celery worker (and beat) beside it; Ctrl-C stops both.
+run: demo
+	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker; Ctrl-C stops both."
+	@trap 'kill 0' INT TERM; \
+	$(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2 & \
+	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload; \
+	kill 0
+
+worker: setup
+	$(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2
+
+# The whole suite. Tests use their own var/test folder (queue, cache, SQLite test database).
+test: setup
+	DJANGO_VAR_DIR=$(CURDIR)/var/test $(BIN)/python -m pytest
+
+# Compile the translation catalogues (.po -> .mo) without needing GNU gettext.
+messages: setup
+	$(BIN)/python manage.py compile_catalogues
+
+bench: setup
+	for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf var $(VENV)

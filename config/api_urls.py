@@ -1,0 +1,9 @@
+"""The REST API: one router that each app registers its viewsets with."""
+from rest_framework.routers import DefaultRouter
+
+from tournament.api import EventViewSet
+
+router = DefaultRouter()
+router.register("events", EventViewSet, basename="event")
+
+urlpatterns = router.urls

@@ -1,0 +1,114 @@
+"""Shared fixtures: users per role, frozen time, a real Celery worker, and headless Chromium."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+# Live-server browser tests call the ORM from Playwright's event loop thread.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+# --- roles -------------------------------------------------------------------------------
+
+@pytest.fixture
+def make_user(db):
+    """Create a user holding the given role (a tournament.roles name), or none."""
+    from django.contrib.auth.models import Group, User
+
+    counter = iter(range(1, 10_000))
+
+    def make(role=None, username=None, **extra):
+        user = User.objects.create_user(username=username or f"{role or 'user'}{next(counter)}",
+                                        password="pw-for-tests", **extra)
+        if role:
+            user.groups.add(Group.objects.get(name=role))
+        return user
+
+    return make
+
+
+# --- time --------------------------------------------------------------------------------
+
+@pytest.fixture
+def frozen_now():
+    """Freeze config.clock.now() at a fixed moment; the handle's advance(minutes=..) moves it."""
+    import datetime as dt
+
+    from config import clock
+
+    with clock.frozen(dt.datetime(2026, 12, 5, 1, 0, tzinfo=dt.timezone.utc)) as handle:
+        yield handle
+
+
+# --- a real Celery worker ------------------------------------------------------------------
+
+@pytest.fixture
+def celery_worker_process(transactional_db):
+    """Start a real `celery worker` process against the configured broker and the test database."""
+    from django.conf import settings
+    from django.db import connection
+
+    env = dict(os.environ)
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        env["DATABASE_URL"] = f"sqlite:///{db['NAME']}"
+    else:
+        env["DATABASE_URL"] = (
+            f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+        )
+    env["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL
+    log = open(Path(settings.VAR_DIR) / "celery-worker-test.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=info",
+         "--concurrency=1", "--pool=solo", "--without-mingle", "--without-gossip"],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def wait_for(predicate, timeout=30.0, interval=0.2):
+    """Poll ``predicate`` until it returns a truthy value or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()
+
+
+# --- headless Chromium (pytest-playwright) ---------------------------------------------------
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run must install Debian's chromium")
+        pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def phone(page):
+    """A page the size of a 360-px-wide phone."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    return page
