@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "config",
     "scoring",
     "tournament",
     "rulings",
@@ -64,6 +65,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.idempotency.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -171,12 +173,13 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "filesystem://"
 CELERY_DATA_DIR = VAR_DIR / "celery"
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for sub in ("queue", "processed", "results"):
+    for sub in ("queue", "processed", "results", "control"):
         (CELERY_DATA_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_DATA_DIR / "queue"),
         "data_folder_out": str(CELERY_DATA_DIR / "queue"),
         "processed_folder": str(CELERY_DATA_DIR / "processed"),
+        "control_folder": str(CELERY_DATA_DIR / "control"),
         "store_processed": False,
     }
     CELERY_RESULT_BACKEND = os.environ.get(

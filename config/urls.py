@@ -16,4 +16,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("config.api_urls")),
+    path("", include("tournament.urls")),
+    path("", include("scoring.urls")),
+    path("", include("rulings.urls")),
 ]

@@ -1,0 +1,62 @@
+"""Append-only records: hands, rulings, draws and clock events are never edited or deleted.
+
+A correction is a new row that supersedes (or voids) the old one. :class:`AppendOnlyModel` refuses
+updates and deletes in the application; :func:`append_only_trigger` gives a migration operation that
+makes PostgreSQL itself refuse them too.
+"""
+from django.db import migrations, models
+
+
+class AppendOnlyError(Exception):
+    """Raised on an attempt to change or delete an append-only record."""
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnlyError(f"{self.model.__name__} 记录只能追加，不能修改 (append-only)")
+
+    def delete(self):
+        raise AppendOnlyError(f"{self.model.__name__} 记录只能追加，不能删除 (append-only)")
+
+
+class AppendOnlyModel(models.Model):
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError(f"{type(self).__name__} 记录只能追加，不能修改 (append-only)")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError(f"{type(self).__name__} 记录只能追加，不能删除 (append-only)")
+
+
+def append_only_trigger(table):
+    """A migration operation: on PostgreSQL, a trigger that rejects UPDATE and DELETE on ``table``."""
+    function = f"{table}_append_only"
+
+    def forwards(apps, schema_editor):
+        if schema_editor.connection.vendor != "postgresql":
+            return
+        schema_editor.execute(
+            f"""
+            CREATE OR REPLACE FUNCTION {function}() RETURNS trigger AS $$
+            BEGIN
+                RAISE EXCEPTION '% on {table} refused: records are append-only', TG_OP;
+            END;
+            $$ LANGUAGE plpgsql;
+            DROP TRIGGER IF EXISTS {function} ON {table};
+            CREATE TRIGGER {function} BEFORE UPDATE OR DELETE ON {table}
+                FOR EACH ROW EXECUTE FUNCTION {function}();
+            """
+        )
+
+    def backwards(apps, schema_editor):
+        if schema_editor.connection.vendor != "postgresql":
+            return
+        schema_editor.execute(f"DROP TRIGGER IF EXISTS {function} ON {table}; DROP FUNCTION IF EXISTS {function}();")
+
+    return migrations.RunPython(forwards, backwards)

@@ -1,0 +1,23 @@
+"""Infrastructure models."""
+from django.db import models
+
+
+class IdempotencyRecord(models.Model):
+    """The stored answer to an API request sent with an ``Idempotency-Key`` header.
+
+    A retry with the same key (same user) gets the same answer without running the request again.
+    ``status`` is null while the first request is still being processed.
+    """
+
+    key = models.CharField(max_length=200)
+    owner = models.CharField(max_length=40, blank=True)  # the user's id, "" for anonymous requests
+    method = models.CharField(max_length=10)
+    path = models.CharField(max_length=500)
+    fingerprint = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField(null=True)
+    content_type = models.CharField(max_length=100, blank=True)
+    body = models.BinaryField(default=b"")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["owner", "key"], name="unique_idempotency_key")]

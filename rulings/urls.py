@@ -1,0 +1,2 @@
+"""URLs of this app: pages and API routes."""
+urlpatterns = []

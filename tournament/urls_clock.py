@@ -1,0 +1,2 @@
+"""URLs: clock pages and API."""
+urlpatterns = []

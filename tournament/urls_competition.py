@@ -1,0 +1,2 @@
+"""URLs: competition pages and API."""
+urlpatterns = []

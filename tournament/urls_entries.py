@@ -1,0 +1,2 @@
+"""URLs: entries pages and API."""
+urlpatterns = []

@@ -1,0 +1,2 @@
+"""URLs: printouts pages and API."""
+urlpatterns = []
