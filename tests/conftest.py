@@ -24,8 +24,12 @@ CHROMIUM_ARGS = [
 @pytest.fixture
 def make_user(db):
     """Create a user holding the given role (a tournament.roles name), or none."""
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import Group, Permission, User
+    from django.contrib.contenttypes.models import ContentType
 
+    from tournament.roles import sync_role_groups
+
+    sync_role_groups(Group, Permission, ContentType)  # a transactional test's flush removes migration data
     counter = iter(range(1, 10_000))
 
     def make(role=None, username=None, **extra):

@@ -33,6 +33,11 @@ def test_home_lists_demo_event_in_chinese(client, demo):
     assert "赛事" in html and demo.name in html
 
 
+def test_browser_language_does_not_override_chinese(client, demo):
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
+    assert '<html lang="zh-hans">' in html
+
+
 def test_english_is_the_second_language(client, demo):
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     html = client.get("/").content.decode()

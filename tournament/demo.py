@@ -5,7 +5,8 @@ Idempotent: running it again changes nothing that is already there.
 import datetime as dt
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
 from scoring.services import latest_profile
@@ -34,6 +35,7 @@ DEMO_ACCOUNTS = [
 def ensure_accounts():
     """Create the demo accounts (with their role groups); returns DEMO_ACCOUNTS."""
     User = get_user_model()
+    roles.sync_role_groups(Group, Permission, ContentType)
     for username, password, role, display in DEMO_ACCOUNTS:
         user, created = User.objects.get_or_create(username=username, defaults={"first_name": display})
         if created:

@@ -1,0 +1,546 @@
+"""The sanction engine (pure: no Django): turns a table referee's offence into a sanction.
+
+``PenaltyLedger(profile)`` is the sanction record of one match. Every number, ladder and repeat
+count comes from the profile's sanction table (see ``rulings.sanction_tables``); this module only
+walks the table. The ledger is a deterministic function of the list of recorded offences, so the
+Django layer rebuilds it by replaying the non-voided rulings (``PenaltyLedger.replay``) or voids an
+entry in place (``ledger.void(index)``), and every repeat count is recomputed.
+
+Sides: ``side`` is the offending side, "NS" or "EW"; a seat letter (N/E/S/W) is accepted and
+stands for its side, because repeat counts are kept per side. Roles: "declarers" (庄家方, on
+stage) or "defenders" (台下方); asked for only when the outcome depends on it.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rulings.sanction_tables import CODES, ROLES, load_table_file, validate_sanctions
+
+__all__ = ["PenaltyLedger", "Sanction", "Effect", "Offence", "AppealRule", "validate_sanctions",
+           "defender_points_delta", "appeal_deadline", "normalise_side"]
+
+SIDES = ("NS", "EW")
+SEAT_SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+APPROVAL_KINDS = frozenset({"match_forfeit", "disqualification"})
+ROLE_ZH = {"declarers": "庄家方", "defenders": "防守方"}
+
+
+def normalise_side(side):
+    """Return "NS" or "EW" for a side or a seat letter; ValueError naming ``side`` otherwise."""
+    text = side.strip().upper() if isinstance(side, str) else None
+    if text in SIDES:
+        return text
+    if text in SEAT_SIDE:
+        return SEAT_SIDE[text]
+    raise ValueError(f"side：应为 NS、EW 或座位 N/E/S/W，收到 {side!r}（side must be NS or EW）")
+
+
+def _other(side):
+    return "EW" if side == "NS" else "NS"
+
+
+def _count(value, name, *, minimum=0):
+    """Check an optional whole number input (minutes, cards); ValueError naming the field."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name}：应为整数，收到 {value!r}（{name} must be an integer）")
+    if value < minimum:
+        raise ValueError(f"{name}：不得小于{minimum}，收到 {value}（{name} must be >= {minimum}）")
+    return value
+
+
+@dataclass(frozen=True)
+class Offence:
+    """One recorded offence: the inputs of ``record``; the ledger replays a list of these."""
+
+    code: str
+    side: str
+    minutes: int | None = None
+    cards: int | None = None
+    choice: str | None = None
+    role: str | None = None
+
+    @classmethod
+    def of(cls, entry):
+        """Build from an Offence, a mapping with the same keys, or a (code, side) pair."""
+        if isinstance(entry, cls):
+            return entry
+        if isinstance(entry, Mapping):
+            return cls(**{key: entry.get(key) for key in cls.__dataclass_fields__})
+        code, side = entry
+        return cls(code, side)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a sanction does to the match beyond points, in the terms of ``MatchState.award``.
+
+    ``stage``: the side on stage after the ruling when the offending declarers step down (else
+    None: unchanged). ``gainer``/``levels``: who goes up and by how much. ``drop_to``: pairs
+    (level, level): when the declarers play the first level they drop to the second instead and
+    nobody goes up. ``levels_per_points``/``max_levels``: the gainer goes up one level per full
+    that many points it holds at the end of the hand, at most ``max_levels``.
+    ``applies_to``: "current_hand" or "first_hand" (where the points are counted).
+    """
+
+    stage: str | None = None
+    gainer: str | None = None
+    levels: int = 0
+    next_declarer: str | None = None
+    drop_to: tuple = ()
+    levels_per_points: int | None = None
+    max_levels: int | None = None
+    points_void: bool = False
+    redeal: bool = False
+    hand_ends: bool = False
+    applies_to: str = "current_hand"
+
+    @property
+    def changes_state(self):
+        """True when the hand or the levels change (not only points)."""
+        return bool(self.stage or self.levels or self.levels_per_points or self.redeal
+                    or self.hand_ends or self.drop_to)
+
+    def dropped_level(self, current_level):
+        """The level the declarers drop to when they play ``current_level``; None when no drop."""
+        return dict(self.drop_to).get(current_level)
+
+    def award_kwargs(self, current_level=None, reason=""):
+        """Keyword arguments for ``MatchState.award`` (None when levels and stage do not change).
+
+        ``current_level`` is the level the declarers play; it decides a J/A drop. ``stage`` is
+        None when the stage does not move (the caller passes its current declaring side).
+        """
+        if not (self.stage or self.levels or self.drop_to or self.levels_per_points):
+            return None
+        drop = self.dropped_level(current_level)
+        return {"stage": self.stage, "gainer": None if drop else self.gainer,
+                "levels": 0 if drop else self.levels, "next_declarer": self.next_declarer,
+                "drop_to": drop, "reason": reason}
+
+
+@dataclass(frozen=True)
+class Sanction:
+    """The outcome of one offence: what the console previews and the match applies.
+
+    ``points`` always go to the other side (``beneficiary``); ``options`` are the alternatives
+    when the non-offending side chooses (``referee_options`` when the referee does); ``choice``
+    is the option applied, and "choice" is in ``kinds`` while the side has not chosen yet.
+    """
+
+    code: str
+    side: str
+    beneficiary: str
+    kinds: frozenset
+    points: int = 0
+    levels: int = 0
+    needs_approval: bool = False
+    options: tuple = ()
+    referee_options: tuple = ()
+    choice: str | None = None
+    chooser: str | None = None
+    role: str | None = None
+    effect: Effect = field(default_factory=Effect)
+    explanation: str = ""
+    clause: str = ""
+    source: str = ""
+    occurrence: int = 1
+    escalated: tuple = ()
+    waivable: bool = False
+
+    @property
+    def pending_choice(self):
+        """True while the non-offending side still has to choose among ``options``."""
+        return "choice" in self.kinds
+
+
+@dataclass(frozen=True)
+class AppealRule:
+    """How long a ruling may be appealed, counted from what, and to whom."""
+
+    deadline_minutes: int
+    counted_from: str
+    to: str
+    then: str | None
+    clause: str
+
+
+def appeal_deadline(rule, published_at):
+    """The last moment an appeal is accepted: ``published_at`` (a datetime) plus the deadline."""
+    return published_at + dt.timedelta(minutes=rule.deadline_minutes)
+
+
+def defender_points_delta(sanction, offender_role=None):
+    """Signed change to the defenders' points: + when the declarers offend, - when defenders do."""
+    role = offender_role or sanction.role
+    if role not in ROLES:
+        raise ValueError(f"offender_role：应为 declarers 或 defenders，收到 {role!r}"
+                         "（offender_role must be declarers or defenders）")
+    return sanction.points if role == "declarers" else -sanction.points
+
+
+# --- resolving a table node into an outcome --------------------------------------------------
+
+@dataclass
+class _Path:
+    """What resolving one offence collected on the way down its table node."""
+
+    clause: str
+    notes: list
+    chosen: str | None = None
+    chooser: str | None = None
+    options: tuple = ()
+    labels: dict = field(default_factory=dict)
+    used_minutes: bool = False
+    used_steps: bool = False
+    used_role: bool = False
+    pending: bool = False
+
+
+class _Resolver:
+    """Walks one offence's node: options by choice, steps by repeat, bands by minutes, by_role."""
+
+    def __init__(self, offence, occurrence, slug):
+        self.offence = offence
+        self.occurrence = occurrence
+        self.slug = slug
+
+    def resolve(self, node, path):
+        path.clause = node.get("clause", path.clause)
+        if node.get("note"):
+            path.notes.append(node["note"])
+        for key, step in (("options", self._option), ("steps", self._step),
+                          ("bands", self._band), ("by_role", self._role)):
+            if key in node:
+                sub = step(node, path)
+                return {} if sub is None else self.resolve(sub, path)
+        return node
+
+    def _option(self, node, path):
+        options = {str(key): value for key, value in node["options"].items()}
+        path.chooser = node.get("chooser", "referee")
+        path.options = tuple(options)
+        path.labels = {key: value["label"] for key, value in options.items()}
+        wanted = self.offence.choice
+        if wanted is None:
+            if node.get("default") is None:
+                path.pending = True
+                return None
+            wanted = str(node["default"])
+        path.chosen = self._match_option(options, wanted)
+        return options[path.chosen]
+
+    def _match_option(self, options, wanted):
+        for key, option in options.items():
+            if str(wanted) == key or str(wanted) in map(str, option.get("aliases", [])):
+                return key
+        raise ValueError(f"choice：{wanted!r} 不是此违规可选的处罚，可选 {'/'.join(options)}"
+                         f"（unknown choice for {self.offence.code!r} in profile {self.slug!r}）")
+
+    def _step(self, node, path):
+        path.used_steps = True
+        steps = node["steps"]
+        return steps[min(self.occurrence, len(steps)) - 1]
+
+    def _band(self, node, path):
+        minutes = self.offence.minutes
+        if minutes is None:
+            raise ValueError(f"minutes：{self.offence.code} 需要填写分钟数（minutes is required）")
+        path.used_minutes = True
+        for band in node["bands"]:
+            if band["from"] <= minutes and (band.get("to") is None or minutes <= band["to"]):
+                return band
+        path.notes.append("未达处罚标准，不处罚")
+        return None
+
+    def _role(self, node, path):
+        roles = node["by_role"]
+        role = self.offence.role
+        if role is None and len(roles) == 1:
+            return next(iter(roles.values()))
+        path.used_role = True
+        if role not in roles:
+            allowed = "/".join(roles)
+            raise ValueError(f"role：{self.offence.code} 的处罚取决于违规方是庄家方还是防守方，"
+                             f"请填写 {allowed}，收到 {role!r}（role is required: {allowed}）")
+        return roles[role]
+
+
+# --- turning an outcome into a Sanction -------------------------------------------------------
+
+def _outcome_points(outcome, offence):
+    if "per_card" not in outcome:
+        return outcome.get("points", 0)
+    cards = offence.cards
+    if cards is None:
+        raise ValueError(f"cards：{offence.code} 需要填写张数（cards is required）")
+    if cards < 1:
+        raise ValueError(f"cards：至少1张，收到 {cards}（cards must be >= 1）")
+    return outcome["per_card"] * cards
+
+
+def _effect(outcome, side):
+    def to_side(relative):
+        return {"other": _other(side), "offender": side}.get(relative)
+
+    return Effect(
+        stage=to_side(outcome.get("stage")), gainer=to_side(outcome.get("gainer")),
+        levels=outcome.get("levels", 0), next_declarer=outcome.get("next_declarer"),
+        drop_to=tuple((str(k), str(v)) for k, v in outcome.get("drop_to", {}).items()),
+        levels_per_points=outcome.get("levels_per_points"), max_levels=outcome.get("max_levels"),
+        points_void=outcome.get("points_void", False), redeal=outcome.get("redeal", False),
+        hand_ends=outcome.get("hand_ends", False),
+        applies_to=outcome.get("applies_to", "current_hand"))
+
+
+def _kinds(outcome, points, effect, pending):
+    kinds = set(outcome.get("kinds", ()))
+    if points:
+        kinds.add("points")
+    if effect.levels or effect.levels_per_points:
+        kinds.add("levels")
+    if effect.stage:
+        kinds.add("step_down")
+    if pending:
+        kinds.add("choice")
+    return kinds
+
+
+def _describe(kinds, points, outcome, effect):
+    """Chinese phrases for an outcome, in the order a referee announces them."""
+    parts = []
+    if "warning" in kinds:
+        parts.append("警告")
+    if "violation" in kinds:
+        parts.append("记违例一次")
+    if points:
+        prefix = "首局" if effect.applies_to == "first_hand" else ""
+        if "per_card" in outcome:
+            parts.append(f"每张罚{outcome['per_card']}分，{prefix}共罚{points}分")
+        else:
+            parts.append(f"{prefix}扣{points}分" if prefix else f"罚{points}分")
+    if "hand_forfeit" in kinds:
+        parts.append("首局自动放弃" if effect.applies_to == "first_hand" else "本副牌判负")
+    if effect.points_void:
+        parts.append("得分无效")
+    if effect.stage:
+        parts.append("下台")
+    if effect.levels:
+        parts.append(f"对方升{effect.levels}级")
+    if effect.drop_to:
+        drops = "、".join(f"打{high}降至{low}" for high, low in effect.drop_to)
+        parts.append(f"（{drops}，对方不升级）")
+    if effect.levels_per_points:
+        parts.append(f"对方按得分每满{effect.levels_per_points}分升1级，最多{effect.max_levels}级")
+    if effect.redeal:
+        parts.append("重新洗牌抓牌")
+    parts.extend({"next": ["由下家坐庄"], "same": ["由原庄家继续坐庄"]}.get(effect.next_declarer, []))
+    if "match_forfeit" in kinds:
+        parts.append("判负（待裁判长核准）")
+    if "disqualification" in kinds:
+        parts.append("取消比赛资格（待裁判长核准）")
+    return parts
+
+
+def _title(name, offence, path, outcome, occurrence):
+    """'庄家方第2次超时出牌（label）': who, which time, how long or how many cards, which option."""
+    title = f"第{occurrence}次{name}" if path.used_steps else name
+    if path.used_minutes:
+        title += f"{offence.minutes}分钟"
+    elif "per_card" in outcome:
+        title += f"{offence.cards}张"
+    if path.used_role:
+        title = f"{ROLE_ZH[offence.role]}{title}"
+    if path.chosen is not None:
+        title += f"（{path.labels[path.chosen]}）"
+    return title
+
+
+# --- the ledger --------------------------------------------------------------------------------
+
+@dataclass
+class _Tally:
+    """Running counts per side within the match: offences per code, warnings, violations."""
+
+    offences: Counter = field(default_factory=Counter)
+    warnings: Counter = field(default_factory=Counter)
+    violations: Counter = field(default_factory=Counter)
+
+
+class PenaltyLedger:
+    """The sanction record of one match under one profile's sanction table (contract)."""
+
+    def __init__(self, profile, entries=()):
+        self.slug, self.table = _table_of(profile)
+        self.appeal = AppealRule(**{key: self.table["appeal"].get(key)
+                                    for key in AppealRule.__dataclass_fields__})
+        self.other_side_may_choose = self.table["other_side_may_choose"]
+        self.penalties_waivable_by_agreement = self.table.get("penalties_waivable_by_agreement", False)
+        clamp = self.table.get("points_clamp")
+        self.points_clamp = tuple(clamp) if clamp else None
+        self._entries = []
+        self._voided = set()
+        self._sanctions = []
+        self._tally = _Tally()
+        for entry in entries:
+            self.record(**vars(Offence.of(entry)))
+
+    @classmethod
+    def replay(cls, profile, entries):
+        """A fresh ledger holding ``entries`` (Offence objects or mappings) recorded in order."""
+        return cls(profile, entries)
+
+    @property
+    def codes(self):
+        """The offence codes this profile lists."""
+        return tuple(self.table["offences"])
+
+    @property
+    def entries(self):
+        """Every recorded offence in order, voided ones included (see ``voided``)."""
+        return tuple(self._entries)
+
+    @property
+    def voided(self):
+        return frozenset(self._voided)
+
+    @property
+    def sanctions(self):
+        """The sanction of each entry, index-aligned with ``entries`` (None where voided)."""
+        return tuple(self._sanctions)
+
+    @property
+    def active(self):
+        """The sanctions in force, in order (voided entries left out)."""
+        return tuple(s for s in self._sanctions if s is not None)
+
+    def record(self, code, side, *, minutes=None, cards=None, choice=None, role=None):
+        """Record an offence by ``side`` and return its Sanction (contract)."""
+        offence = self._offence(code, side, minutes, cards, choice, role)
+        sanction = self._sanction(offence, self._tally)
+        self._entries.append(offence)
+        self._sanctions.append(sanction)
+        _count_in(self._tally, sanction)
+        return sanction
+
+    def preview(self, code, side, *, minutes=None, cards=None, choice=None, role=None):
+        """The Sanction ``record`` would return, without recording anything."""
+        return self._sanction(self._offence(code, side, minutes, cards, choice, role), self._tally)
+
+    def void(self, index):
+        """Void entry ``index`` (0-based, in recording order) and recompute every later sanction.
+
+        Returns the sanctions in force afterwards, index-aligned with ``entries``.
+        """
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self._entries):
+            raise ValueError(f"index：没有第 {index!r} 条记录（no entry {index!r}）")
+        if index in self._voided:
+            raise ValueError(f"index：第 {index} 条记录已作废（entry {index} is already void）")
+        self._voided.add(index)
+        self._tally = _Tally()
+        for position, offence in enumerate(self._entries):
+            sanction = None if position in self._voided else self._sanction(offence, self._tally)
+            self._sanctions[position] = sanction
+            if sanction is not None:
+                _count_in(self._tally, sanction)
+        return self.sanctions
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _offence(self, code, side, minutes, cards, choice, role):
+        if code not in self.table["offences"]:
+            known = "未知的违规代码" if code not in CODES else "此规则未列出的违规"
+            raise ValueError(f"code：{known} {code!r}（规则配置 {self.slug}）"
+                             f"（code {code!r} is not listed by profile {self.slug!r}）")
+        if role is not None and role not in ROLES:
+            raise ValueError(f"role：应为 declarers 或 defenders，收到 {role!r}（unknown role）")
+        return Offence(code=code, side=normalise_side(side), minutes=_count(minutes, "minutes"),
+                       cards=_count(cards, "cards"), role=role,
+                       choice=None if choice is None else str(choice))
+
+    def _sanction(self, offence, tally):
+        node = self.table["offences"][offence.code]
+        occurrence = tally.offences[(offence.side, offence.code)] + 1
+        path = _Path(clause=node["clause"], notes=[])
+        outcome = _Resolver(offence, occurrence, self.slug).resolve(node, path)
+        if offence.choice is not None and path.chosen is None and not path.options:
+            raise ValueError(f"choice：{offence.code} 在规则配置 {self.slug} 中没有可选处罚"
+                             f"（no choice for {offence.code!r} in profile {self.slug!r}）")
+        points = _outcome_points(outcome, offence)
+        effect = _effect(outcome, offence.side)
+        kinds = _kinds(outcome, points, effect, path.pending)
+        escalated, notes = self._escalate(kinds, offence.side, tally)
+        return self._build(offence, node, path, outcome, points, effect, kinds,
+                           (escalated, notes), occurrence)
+
+    def _escalate(self, kinds, side, tally):
+        """Apply the table's escalation (shenzhen 第十六条) to ``kinds`` in place.
+
+        Returns (steps taken, Chinese notes): "warning_to_violation" when this is the side's n-th
+        warning and the table records it as a violation; "match_forfeit_proposed" when this is
+        the side's n-th recorded violation and a match loss goes to the chief referee.
+        """
+        rule = self.table.get("escalation") or {}
+        steps, notes = [], []
+        nth_warning = tally.warnings[side] + 1
+        from_nth = rule.get("warning_becomes_violation_from")
+        if "warning" in kinds and from_nth and nth_warning >= from_nth:
+            kinds.discard("warning")
+            kinds.add("violation")
+            steps.append("warning_to_violation")
+            notes.append(f"同轮第{nth_warning}次警告")
+        nth_violation = tally.violations[side] + 1
+        at = rule.get("match_forfeit_at_violations")
+        if "violation" in kinds and at and nth_violation >= at:
+            kinds.add("match_forfeit")
+            steps.append("match_forfeit_proposed")
+            notes.append(f"同轮第{nth_violation}次违例")
+        return tuple(steps), notes
+
+    def _build(self, offence, node, path, outcome, points, effect, kinds, escalation, occurrence):
+        """Assemble the Sanction and its Chinese explanation."""
+        escalated, escalation_notes = escalation
+        title = _title(node["name"], offence, path, outcome, occurrence)
+        if path.pending:
+            text = f"{title}：由非违规方选择：{' / '.join(path.labels.values())}"
+        else:
+            parts = escalation_notes + _describe(kinds, points, outcome, effect) + path.notes
+            text = f"{title}：{'，'.join(parts) or '不处罚'}"
+        by_side = path.chooser == "other_side"
+        return Sanction(
+            code=offence.code, side=offence.side, beneficiary=_other(offence.side),
+            kinds=frozenset(kinds), points=points, levels=effect.levels,
+            needs_approval=bool(kinds & APPROVAL_KINDS),
+            options=path.options if by_side else (), referee_options=() if by_side else path.options,
+            choice=path.chosen, chooser=path.chooser if path.chosen else None, role=offence.role,
+            effect=effect, explanation=text, clause=path.clause, source=self.table["source"],
+            occurrence=occurrence, escalated=escalated,
+            waivable=bool(node.get("waivable_by_other_side")))
+
+
+def _count_in(tally, sanction):
+    """Add one sanction to the side's running counts (a converted warning still counts as one)."""
+    tally.offences[(sanction.side, sanction.code)] += 1
+    if "warning" in sanction.kinds or "warning_to_violation" in sanction.escalated:
+        tally.warnings[sanction.side] += 1
+    if "violation" in sanction.kinds:
+        tally.violations[sanction.side] += 1
+
+
+def _table_of(profile):
+    """(slug, validated sanction table) from a profile object or a {"slug", "sanctions"} dict."""
+    if isinstance(profile, Mapping):
+        slug, table = profile.get("slug"), profile.get("sanctions")
+    else:
+        slug, table = getattr(profile, "slug", None), getattr(profile, "sanctions", None)
+    if not isinstance(slug, str) or not slug:
+        raise ValueError(f"profile：缺少规则配置代号 slug（profile has no slug: {profile!r}）")
+    if not table:
+        # FALLBACK until fixtures/sanctions/<slug>.yaml is merged into the profile files.
+        return slug, load_table_file(slug)
+    return slug, validate_sanctions(table, f"profile {slug}")
+
