@@ -40,9 +40,10 @@ worker: setup
 test: setup
 	DJANGO_VAR_DIR=$(CURDIR)/var/test $(BIN)/python -m pytest
 
-# Compile the translation catalogues (.po -> .mo) without needing GNU gettext.
+# Collect new strings (needs GNU gettext's xgettext), fill them from locale/parts/*.tsv, compile .mo.
 messages: setup
-	$(BIN)/python manage.py compile_catalogues
+	$(BIN)/python manage.py makemessages -l zh_Hans --ignore=.venv --ignore=var --ignore=tests --ignore=bench
+	$(BIN)/python manage.py compile_catalogues --merge-parts
 
 bench: setup
 	for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -1,4 +1,9 @@
-"""Compile every zh_Hans/en .po catalogue to .mo with polib (no GNU gettext needed)."""
+"""Compile the zh_Hans catalogues (.po → .mo) with polib, so no GNU gettext is needed to build them.
+
+``--merge-parts`` first fills empty translations in locale/zh_Hans from the TSV files under
+locale/parts/ (``English msgid<TAB>中文`` per line), which is how new strings arrive from a branch of
+work; run ``makemessages -l zh_Hans`` before it so the catalogue knows every new msgid.
+"""
 from pathlib import Path
 
 import polib
@@ -12,10 +17,34 @@ def catalogue_paths():
     return sorted(p for p in base.glob("**/locale/*/LC_MESSAGES/django.po") if ".venv" not in p.parts)
 
 
+def read_parts(folder):
+    pairs = {}
+    for path in sorted(Path(folder).glob("*.tsv")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if "\t" in line and not line.startswith("#"):
+                msgid, msgstr = line.split("\t", 1)
+                pairs[msgid] = msgstr.strip()
+    return pairs
+
+
 class Command(BaseCommand):
     help = "编译翻译目录 (.po → .mo)。Compile translation catalogues."
 
-    def handle(self, *args, **options):
+    def add_arguments(self, parser):
+        parser.add_argument("--merge-parts", action="store_true", help="fill from locale/parts/*.tsv first")
+
+    def handle(self, *args, merge_parts=False, **options):
+        parts = read_parts(Path(settings.BASE_DIR) / "locale" / "parts") if merge_parts else {}
         for po_path in catalogue_paths():
-            polib.pofile(str(po_path)).save_as_mofile(str(po_path.with_suffix(".mo")))
-            self.stdout.write(str(po_path.relative_to(settings.BASE_DIR)))
+            po = polib.pofile(str(po_path))
+            for entry in po:
+                if entry.msgid in parts and (not entry.msgstr or "fuzzy" in entry.flags):
+                    entry.msgstr = parts[entry.msgid]
+                    if "fuzzy" in entry.flags:
+                        entry.flags.remove("fuzzy")
+            po.save()
+            po.save_as_mofile(str(po_path.with_suffix(".mo")))
+            missing = [e.msgid for e in po.untranslated_entries()] + [e.msgid for e in po.fuzzy_entries()]
+            self.stdout.write(f"{po_path.relative_to(settings.BASE_DIR)}: {len(missing)} untranslated")
+            for msgid in missing:
+                self.stdout.write(f"  {msgid!r}")
