@@ -1,0 +1,517 @@
+"""Pure group standings and crosstables (no Django imports).
+
+Standings rank entries by a configurable order of named metrics (the idea is
+borrowed from Tabbycat): each name in ``order`` is looked up in ``METRICS``
+and entries still level are separated by the next name. Two names end an
+order: ``"lot"`` draws the remaining ties with ``random.Random(lot_seed)``
+(without a seed the tie stays shared and is marked ``lot_pending``), and
+``"shared"`` leaves them sharing the place. Examples from the rules:
+
+- company-league: ``["points", "net_levels", "total_levels", "lot"]``
+- company-league-2008: ``["points", "net_levels", "shared"]``
+
+Every row says which metric finally set it apart (``decided_by``).
+
+Levels are numbers: a level's value is its ladder index + 2, so with the
+ladder "2".."10","J","Q","K","A"("JOKER") the values are 2..10, J=11, Q=12,
+K=13, A=14, JOKER=15. Net levels = own final level minus the opponent's,
+summed; total levels = own final levels, summed.
+
+Forfeits and walkovers (``forfeit=True``) count by ``forfeit_rule``:
+
+- ``"largest_margin"`` (default): a win for the other side with the largest
+  margin seen in the group: the forfeit takes the final levels of the
+  group's played (not forfeited) match with the largest winner-minus-loser
+  margin (of those, the one with the highest winner's level). With no played
+  match yet it takes the top and bottom of the ladder.
+- ``"recorded"``: the levels recorded with the result are used as given.
+- a mapping ``{"winner_level": "A", "loser_level": "2"}``: fixed levels.
+
+A double forfeit (``forfeit=True``, ``winner=None``) is a forfeit loss for
+both, with no levels (0 net, 0 total). ``winner=None`` without forfeit is a
+draw and needs ``points["draw"]``.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+__all__ = [
+    "MatchResult",
+    "StandingRow",
+    "Standings",
+    "CrossResult",
+    "Crosstable",
+    "METRICS",
+    "register_metric",
+    "compute_standings",
+    "crosstable",
+    "level_value",
+]
+
+WIN, LOSS, DRAW = "win", "loss", "draw"
+TERMINALS = ("lot", "shared")
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One finished match as plain values.
+
+    ``winner`` is ``a``, ``b`` or None (draw, or double forfeit when
+    ``forfeit``); ``level_a``/``level_b`` are final levels as ladder strings
+    (may be None for a forfeit unless ``forfeit_rule="recorded"``).
+    """
+
+    a: Any
+    b: Any
+    winner: Any
+    level_a: str | None
+    level_b: str | None
+    forfeit: bool = False
+
+
+class _Side(NamedTuple):
+    """One match seen from one entry: normalised for the metrics."""
+
+    opponent: Any
+    outcome: str
+    own: int
+    opp: int
+    points: float
+    forfeit: bool
+
+
+@dataclass
+class _Table:
+    """What metrics read: each entry's sides, plus the entries' given order."""
+
+    entries: list
+    sides: dict  # entry -> list[_Side]
+
+
+MetricFn = Callable[[_Table, Sequence[Any]], Mapping[Any, float]]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A named ranking metric; higher values rank higher.
+
+    ``contextual`` metrics (like head-to-head) depend on which entries are
+    tied and are computed per tied block; the others once for everyone.
+    """
+
+    name: str
+    label: str
+    fn: MetricFn
+    contextual: bool = False
+
+
+METRICS: dict[str, Metric] = {}
+
+
+def register_metric(name: str, label: str, *, contextual: bool = False) -> Callable[[MetricFn], MetricFn]:
+    """Decorator adding a metric function to ``METRICS`` under ``name``."""
+
+    def add(fn: MetricFn) -> MetricFn:
+        METRICS[name] = Metric(name, label, fn, contextual)
+        return fn
+
+    return add
+
+
+@register_metric("points", "积分")
+def _points(table: _Table, block: Sequence[Any]) -> dict:
+    return {e: sum(s.points for s in table.sides[e]) for e in block}
+
+
+@register_metric("net_levels", "净胜级数")
+def _net_levels(table: _Table, block: Sequence[Any]) -> dict:
+    return {e: sum(s.own - s.opp for s in table.sides[e]) for e in block}
+
+
+@register_metric("total_levels", "总级数")
+def _total_levels(table: _Table, block: Sequence[Any]) -> dict:
+    return {e: sum(s.own for s in table.sides[e]) for e in block}
+
+
+@register_metric("wins", "胜场")
+def _wins(table: _Table, block: Sequence[Any]) -> dict:
+    return {e: sum(1 for s in table.sides[e] if s.outcome == WIN) for e in block}
+
+
+@register_metric("head_to_head", "相互间积分", contextual=True)
+def _head_to_head(table: _Table, block: Sequence[Any]) -> dict:
+    inside = {e: True for e in block}
+    return {e: sum(s.points for s in table.sides[e] if s.opponent in inside) for e in block}
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One ranked entry.
+
+    ``values``: metric name -> value (a contextual metric only where it was
+    used). ``decided_by``: the metric that set this entry apart from those
+    level with it ("lot" or "shared" likewise; None while a tie stays open).
+    ``shared``: the rank is shared; ``lot_pending``: shared only until the lot
+    is drawn.
+    """
+
+    rank: int
+    entry: Any
+    values: Mapping[str, float]
+    decided_by: str | None
+    shared: bool
+    lot_pending: bool
+    played: int
+    wins: int
+    draws: int
+    losses: int
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Ranked rows plus how they were ranked (for display beside the table)."""
+
+    rows: tuple[StandingRow, ...]
+    order: tuple[str, ...]
+    lot_seed: int | str | None
+    notes: tuple[str, ...] = ()
+
+
+def level_value(level: str, ladder_index: Mapping[str, int], field_name: str) -> int:
+    """A ladder string's number: ladder index + 2 (ValueError naming the field)."""
+    try:
+        return ladder_index[level] + 2
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"{field_name} 的级别 {level!r} 不在级别表中（{field_name}: level {level!r} not in ladder）"
+        ) from None
+
+
+# --------------------------------------------------------------------------- inputs
+def _as_result(value: Any, i: int) -> MatchResult:
+    """Accept a MatchResult, a mapping with its field names, or a 5/6-tuple."""
+    if isinstance(value, MatchResult):
+        return value
+    if isinstance(value, Mapping):
+        try:
+            return MatchResult(**value)
+        except TypeError as exc:
+            raise ValueError(f"results[{i}] 字段不对（results[{i}]: {exc}）") from None
+    if isinstance(value, (tuple, list)) and len(value) in (5, 6):
+        return MatchResult(*value)
+    raise ValueError(f"results[{i}] 格式不对（results[{i}] must be a MatchResult, mapping or 5/6-tuple）")
+
+
+def _check_results(entries: list, results: Sequence[Any]) -> list[MatchResult]:
+    """Normalise results and check their entries and winner."""
+    known = {e: True for e in entries}
+    checked = []
+    for i, value in enumerate(results):
+        r = _as_result(value, i)
+        for side, entry in (("a", r.a), ("b", r.b)):
+            if entry not in known:
+                raise ValueError(
+                    f"results[{i}].{side} = {entry!r} 不是本组参赛者（results[{i}].{side} is not an entry）"
+                )
+        if r.a == r.b:
+            raise ValueError(f"results[{i}] 自己对自己（results[{i}]: a equals b）")
+        if r.winner is not None and r.winner != r.a and r.winner != r.b:
+            raise ValueError(
+                f"results[{i}].winner = {r.winner!r} 不是本场双方之一（results[{i}].winner not a or b）"
+            )
+        checked.append(r)
+    return checked
+
+
+def _check_entries(entries: Sequence[Any]) -> list:
+    """Entries as a list; duplicates are an error."""
+    items = list(entries)
+    seen: dict = {}
+    for e in items:
+        if e in seen:
+            raise ValueError(f"entries 中有重复的参赛者：{e!r}（duplicate entry {e!r}）")
+        seen[e] = True
+    return items
+
+
+def _check_order(order: Sequence[str], metrics: Mapping[str, Metric]) -> tuple[str, ...]:
+    """Known names only; "lot"/"shared" may only come last."""
+    names = tuple(order)
+    if not names:
+        raise ValueError("order 不能为空（order must name at least one metric）")
+    for i, name in enumerate(names):
+        if name in TERMINALS:
+            if i != len(names) - 1:
+                raise ValueError(f"order 中 {name!r} 只能放在最后（order: {name!r} must be last）")
+        elif name not in metrics:
+            raise ValueError(f"order 中有未知的排名指标 {name!r}（order: unknown metric {name!r}）")
+    return names
+
+
+def _points_table(points: Mapping[str, float], results: list[MatchResult]) -> dict:
+    """(outcome, forfeit) -> match points; ``forfeit_loss`` defaults to ``loss``.
+
+    Raises ValueError when the results need an outcome the table lacks.
+    """
+    table = {(outcome, forfeit): points[outcome]
+             for outcome in (WIN, LOSS, DRAW) for forfeit in (False, True) if outcome in points}
+    if "forfeit_loss" in points:
+        table[(LOSS, True)] = points["forfeit_loss"]
+    needed = [WIN, LOSS] if results else []
+    if any(r.winner is None and not r.forfeit for r in results):
+        needed.append(DRAW)
+    for outcome in needed:
+        if outcome not in points:
+            raise ValueError(f"积分表 points 缺少 {outcome!r}（points: missing {outcome!r}）")
+    return table
+
+
+# --------------------------------------------------------------------------- forfeits
+def _forfeit_levels(results: list[MatchResult], rule: Any, ladder_index: Mapping[str, int],
+                    ladder: Sequence[str]) -> tuple[int, int] | None:
+    """(winner value, loser value) that a forfeit counts as; None for "recorded"."""
+    if rule == "recorded":
+        return None
+    if isinstance(rule, Mapping):
+        return (level_value(rule.get("winner_level"), ladder_index, "forfeit_rule.winner_level"),
+                level_value(rule.get("loser_level"), ladder_index, "forfeit_rule.loser_level"))
+    if rule != "largest_margin":
+        raise ValueError(f"未知的弃权规则 forfeit_rule={rule!r}（unknown forfeit_rule）")
+    if not any(r.forfeit and r.winner is not None for r in results):
+        return None  # not needed
+    best = None
+    for i, r in enumerate(results):
+        if r.forfeit or r.winner is None:
+            continue
+        va, vb = _levels(r, i, ladder_index)
+        w, l = (va, vb) if r.winner == r.a else (vb, va)
+        if best is None or (w - l, w) > (best[0] - best[1], best[0]):
+            best = (w, l)
+    return best or (len(ladder) + 1, 2)
+
+
+def _build_table(entries: list, results: list[MatchResult], ladder: Sequence[str],
+                 points: Mapping[str, float], forfeit_rule: Any) -> _Table:
+    """Each entry's matches as _Side records, with levels and points resolved."""
+    ladder_index = {level: i for i, level in enumerate(ladder)}
+    if len(ladder_index) != len(ladder) or not ladder:
+        raise ValueError("级别表 ladder 为空或有重复（ladder must be non-empty and unique）")
+    forfeit_levels = _forfeit_levels(results, forfeit_rule, ladder_index, ladder)
+    pts = _points_table(points, results)
+    sides: dict = {e: [] for e in entries}
+    for i, r in enumerate(results):
+        va, vb = _match_levels(r, i, ladder_index, forfeit_levels)
+        if r.winner is None:
+            out_a = out_b = LOSS if r.forfeit else DRAW
+        else:
+            out_a, out_b = (WIN, LOSS) if r.winner == r.a else (LOSS, WIN)
+        sides[r.a].append(_Side(r.b, out_a, va, vb, pts[out_a, r.forfeit], r.forfeit))
+        sides[r.b].append(_Side(r.a, out_b, vb, va, pts[out_b, r.forfeit], r.forfeit))
+    return _Table(entries, sides)
+
+
+def _levels(r: MatchResult, i: int, ladder_index: Mapping[str, int]) -> tuple[int, int]:
+    """The recorded final levels of a result as numbers (ValueError naming the field)."""
+    try:
+        return ladder_index[r.level_a] + 2, ladder_index[r.level_b] + 2
+    except (KeyError, TypeError):
+        level_value(r.level_a, ladder_index, f"results[{i}].level_a")
+        level_value(r.level_b, ladder_index, f"results[{i}].level_b")
+        raise
+
+
+def _match_levels(r: MatchResult, i: int, ladder_index, forfeit_levels) -> tuple[int, int]:
+    """(a's value, b's value) for one result, applying the forfeit rule."""
+    if r.forfeit and r.winner is None:
+        return 0, 0
+    if r.forfeit and forfeit_levels is not None:
+        w, l = forfeit_levels
+        return (w, l) if r.winner == r.a else (l, w)
+    return _levels(r, i, ladder_index)
+
+
+# --------------------------------------------------------------------------- ranking
+@dataclass
+class _Ranker:
+    """Splits tied blocks metric by metric, in order, collecting ranked blocks."""
+
+    table: _Table
+    order: tuple[str, ...]
+    metrics: Mapping[str, Metric]
+    rng: random.Random | None
+    values: dict = field(default_factory=dict)      # entry -> {metric: value}
+    out: list = field(default_factory=list)          # (entries, decided_by, shared, pending)
+
+    def run(self) -> None:
+        for name in self.order:
+            metric = self.metrics.get(name)
+            if metric is not None and not metric.contextual:
+                for e, v in metric.fn(self.table, self.table.entries).items():
+                    self.values.setdefault(e, {})[name] = v
+        self.split(list(self.table.entries), 0, None)
+
+    def split(self, block: list, i: int, decided_by: str | None) -> None:
+        if len(block) == 1:
+            self.out.append((block, decided_by, False, False))
+        elif i == len(self.order):
+            self.out.append((block, None, True, False))
+        elif self.order[i] == "shared":
+            self.out.append((block, "shared", True, False))
+        elif self.order[i] == "lot":
+            self.draw_lot(block)
+        else:
+            self.split_by(block, i, decided_by)
+
+    def split_by(self, block: list, i: int, decided_by: str | None) -> None:
+        name = self.order[i]
+        metric = self.metrics[name]
+        if metric.contextual:
+            for e, v in metric.fn(self.table, block).items():
+                self.values.setdefault(e, {})[name] = v
+        key = {e: self.values[e][name] for e in block}
+        ranked = sorted(block, key=lambda e: -key[e])  # stable: ties keep entry order
+        groups: list[list] = []
+        for e in ranked:
+            if groups and key[groups[-1][0]] == key[e]:
+                groups[-1].append(e)
+            else:
+                groups.append([e])
+        if len(groups) == 1:
+            self.split(block, i + 1, decided_by)
+            return
+        for g in groups:
+            self.split(g, i + 1, name)
+
+    def draw_lot(self, block: list) -> None:
+        if self.rng is None:
+            self.out.append((block, None, True, True))
+            return
+        drawn = list(block)
+        self.rng.shuffle(drawn)
+        for e in drawn:
+            self.out.append(([e], "lot", False, False))
+
+
+def compute_standings(
+    entries: Sequence[Hashable],
+    results: Sequence[Any],
+    *,
+    ladder: Sequence[str],
+    points: Mapping[str, float] | None = None,
+    order: Sequence[str] = ("points", "net_levels", "total_levels", "lot"),
+    forfeit_rule: Any = "largest_margin",
+    lot_seed: int | str | None = None,
+    metrics: Mapping[str, Metric] | None = None,
+) -> Standings:
+    """Rank one group's entries from its finished results.
+
+    ``points`` defaults to win 3, loss 0 (company-league); ``metrics`` adds to
+    or overrides ``METRICS``. Rows come best first; entries level after the
+    whole order share the better rank (standard competition ranking 1,2,2,4).
+    """
+    items = _check_entries(entries)
+    checked = _check_results(items, results)
+    if lot_seed is not None and (isinstance(lot_seed, bool) or not isinstance(lot_seed, (int, str))):
+        raise ValueError("抽签种子 lot_seed 必须是整数或字符串（lot_seed must be an int or a str）")
+    registry = {**METRICS, **(metrics or {})}
+    names = _check_order(order, registry)
+    table = _build_table(items, checked, ladder, points or {WIN: 3, LOSS: 0}, forfeit_rule)
+    ranker = _Ranker(table, names, registry, random.Random(lot_seed) if lot_seed is not None else None)
+    ranker.run()
+    rows = _rows(ranker, table)
+    return Standings(tuple(rows), names, lot_seed, _notes(rows, lot_seed))
+
+
+def _rows(ranker: _Ranker, table: _Table) -> list[StandingRow]:
+    """Turn ranked blocks into rows with ranks and win/draw/loss counts."""
+    rows = []
+    position = 1
+    for block, decided_by, shared, pending in ranker.out:
+        for e in block:
+            outcomes = [side.outcome for side in table.sides[e]]
+            rows.append(StandingRow(
+                rank=position, entry=e, values=dict(ranker.values.get(e, {})),
+                decided_by=decided_by, shared=shared, lot_pending=pending,
+                played=len(outcomes), wins=outcomes.count(WIN),
+                draws=outcomes.count(DRAW), losses=outcomes.count(LOSS),
+            ))
+        position += len(block)
+    return rows
+
+
+def _notes(rows: list[StandingRow], lot_seed: int | str | None) -> tuple[str, ...]:
+    """Chinese notes to print under the table (lot drawn or still to draw)."""
+    notes = []
+    if any(r.decided_by == "lot" for r in rows):
+        notes.append(f"部分名次由抽签决定，抽签种子：{lot_seed}（some places were drawn by lot, seed {lot_seed}）")
+    if any(r.lot_pending for r in rows):
+        notes.append("有并列名次待抽签决定（a tie awaits the lot）")
+    return tuple(notes)
+
+
+# --------------------------------------------------------------------------- crosstable
+_OUTCOME_ZH = {WIN: "胜", LOSS: "负", DRAW: "平"}
+
+
+class CrossResult(NamedTuple):
+    """One meeting as seen from the row entry."""
+
+    outcome: str  # "win", "loss" or "draw" ("loss" for both in a double forfeit)
+    own_level: str | None
+    opp_level: str | None
+    forfeit: bool = False
+    double_forfeit: bool = False
+
+    @property
+    def text(self) -> str:
+        """Chinese cell text, e.g. "胜 A:10", "负（弃权）", "胜（对方弃权）"."""
+        if self.double_forfeit:
+            return "双方弃权"
+        if self.forfeit:
+            return "胜（对方弃权）" if self.outcome == WIN else "负（弃权）"
+        levels = f" {self.own_level}:{self.opp_level}" if self.own_level and self.opp_level else ""
+        return _OUTCOME_ZH[self.outcome] + levels
+
+
+@dataclass(frozen=True)
+class Crosstable:
+    """The group's 对阵成绩表: ``cells[i][j]`` is row entry i against column entry j.
+
+    A cell is a tuple of CrossResult (empty when not played yet; more than one
+    when the pair met more than once); the diagonal is None.
+    """
+
+    entries: tuple
+    cells: tuple[tuple[tuple[CrossResult, ...] | None, ...], ...]
+
+    def text(self, i: int, j: int) -> str:
+        """Cell text for display ("—" on the diagonal, "" when not played)."""
+        cell = self.cells[i][j]
+        return "—" if cell is None else " / ".join(r.text for r in cell)
+
+
+def crosstable(entries: Sequence[Hashable], results: Sequence[Any]) -> Crosstable:
+    """Build the crosstable of one group from its results (in result order)."""
+    items = _check_entries(entries)
+    checked = _check_results(items, results)
+    index = {e: i for i, e in enumerate(items)}
+    grid: list[list[list | None]] = [[None if i == j else [] for j in range(len(items))]
+                                     for i in range(len(items))]
+    for r in checked:
+        ia, ib = index[r.a], index[r.b]
+        grid[ia][ib].append(_cross(r, r.a, r.level_a, r.level_b))
+        grid[ib][ia].append(_cross(r, r.b, r.level_b, r.level_a))
+    cells = tuple(tuple(None if c is None else tuple(c) for c in row) for row in grid)
+    return Crosstable(tuple(items), cells)
+
+
+def _cross(r: MatchResult, me: Any, own: str | None, opp: str | None) -> CrossResult:
+    """One meeting from ``me``'s side."""
+    if r.winner is None:
+        outcome = LOSS if r.forfeit else DRAW
+    else:
+        outcome = WIN if r.winner == me else LOSS
+    return CrossResult(outcome, own, opp, r.forfeit, r.forfeit and r.winner is None)
