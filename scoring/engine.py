@@ -1,0 +1,576 @@
+"""The hand-by-hand level engine: pure Python, no Django.
+
+Contract (called by an outside test suite, see issue 3 §2):
+    settle_hand(profile, *, declarer_level, defender_level, defender_points, bottom_points=0,
+                last_trick=None, declarer_seat=None, penalty_points=0) -> HandResult
+    LastTrick(by, shape, pairs=1, trump=True, rank=None, *, main_rank=None, no_trump=False,
+              buried_by="declarers")
+    bottom_multiplier(profile, shape, pairs=1, trump=True) -> int
+    MatchState.new(profile); state.play(*, defender_points, declarer=None, bottom_points=0,
+              last_trick=None, penalty_points=0, reclaim=False) -> MatchState
+    state.levels, state.declarer, state.winner, state.hands, state.winner_at_time()
+Extensions for the sanction engine and the Django layer:
+    state.award(*, stage, gainer=None, levels=0, next_declarer=None, drop_to=None, reason="")
+    state.forfeit_match(*, winner, reason=""); state.policy_pending
+
+Encodings:
+  * Seats go counter-clockwise N → W → S → E → N; a seat's 下家 is the next one (W for N).
+  * "defenders" always means the side off stage (台下方; 防家 in 000/002, 抓分方 in 003,
+    进攻方 in 004), "declarers" the side on stage.
+  * J/A bottom capture: ``LastTrick(rank="J", trump=True)`` is a capture with the trump-suit J
+    (主J) and ``trump=False`` one with a J of another suit (副J). To say "a trump play, but a 副J"
+    (a 副J is a trump card while J is the level), pass ``main_rank=False`` explicitly;
+    ``no_trump=True`` makes every J count as 主J.
+  * ``buried_by="defenders"``: the side off stage overturned trump and re-buried the bottom (004);
+    then a last trick won by the declarers subtracts the multiplied bottom from the defender points.
+  * 落实政策 (shenzhen): after a J/A-capture restart the state's ``policy_pending`` names the level
+    the declaring side may return to; the next hand's HandResult has ``policy_available`` when the
+    defenders scored under the profile's limit, and ``play(..., reclaim=True)`` takes the option
+    (a correction of that hand can add it afterwards).
+"""
+from __future__ import annotations
+
+from dataclasses import KW_ONLY, dataclass
+
+from .profiles import POINTS_MAX, POINTS_MIN, Profile
+
+SEATS = ("N", "W", "S", "E")            # counter-clockwise playing order
+SIDES = ("NS", "EW")
+_NEXT = {"N": "W", "W": "S", "S": "E", "E": "N"}
+_PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+_SIDE_OF = {"N": 0, "S": 0, "E": 1, "W": 1}
+_SIDE_INDEX = {"NS": 0, "EW": 1}
+_SHAPES = ("single", "pair", "tractor")
+_BY = ("defenders", "declarers")
+_RANKS = frozenset(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JOKER"))
+_ROTATION_NAMES = {"partner": "对家", "next": "下家", "same": "原庄家"}
+BOTTOM_MAX = 200
+
+
+# --------------------------------------------------------------------------------------------
+# Input values
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class LastTrick:
+    """The winning play of the last trick (for 抠底 and the J/A bottom-capture rules)."""
+    by: str
+    shape: str
+    pairs: int = 1
+    trump: bool = True
+    rank: str | None = None
+    _: KW_ONLY
+    main_rank: bool | None = None
+    no_trump: bool = False
+    buried_by: str = "declarers"
+
+    def __post_init__(self):
+        if self.by not in _BY:
+            raise ValueError(f"last_trick.by: 应为 defenders 或 declarers，得到 {self.by!r}")
+        _check_shape(self.shape, self.pairs, "last_trick")
+        if self.rank is not None and self.rank not in _RANKS:
+            raise ValueError(f"last_trick.rank: 未知的牌点 {self.rank!r}（unknown rank）")
+        if self.buried_by not in _BY:
+            raise ValueError(f"last_trick.buried_by: 应为 defenders 或 declarers，得到 {self.buried_by!r}")
+
+    @property
+    def is_main_rank(self) -> bool:
+        """True when the capturing level card is the trump suit's one (主J/主A)."""
+        if self.no_trump:
+            return True
+        return self.trump if self.main_rank is None else self.main_rank
+
+
+def _check_shape(shape, pairs, prefix):
+    if shape not in _SHAPES:
+        raise ValueError(f"{prefix}.shape: 未知的牌型 {shape!r}，应为 single/pair/tractor（unknown shape）")
+    if not isinstance(pairs, int) or isinstance(pairs, bool) or pairs < 1:
+        raise ValueError(f"{prefix}.pairs: 对数应为正整数，得到 {pairs!r}")
+    if shape == "tractor" and pairs < 2:
+        raise ValueError(f"{prefix}.pairs: 拖拉机至少两对，得到 {pairs}（a tractor has at least 2 pairs）")
+
+
+def _check_points(value, name, lo, hi):
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{name}: 分数应为整数，得到 {value!r}")
+    if value % 5:
+        raise ValueError(f"{name}: 分数 {value} 不是5的倍数（points must be a multiple of 5）")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name}: 分数 {value} 超出范围 {lo}..{hi}（points out of range）")
+
+
+def _check_seat(seat, name):
+    if seat not in _SIDE_OF:
+        raise ValueError(f"{name}: 未知的座位 {seat!r}，应为 N/E/S/W（unknown seat）")
+
+
+# --------------------------------------------------------------------------------------------
+# Result of one hand
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """What one hand did: both sides' levels after it, the final defender points, who declares next.
+
+    ``kind`` is "hand" for a scored hand, "award" for an outcome decided by a sanction
+    (``defender_points`` is None then) and "forfeit" for a match decided by a sanction.
+    """
+    declarer_keeps: bool
+    declarer_level: str
+    defender_level: str
+    defender_points: int | None
+    next_declarer: str | None
+    match_won: bool
+    explanation: list
+    declarer_seat: str | None = None
+    declarer_level_before: str = ""
+    defender_level_before: str = ""
+    bottom_multiplier: int = 0
+    levels_gained: int = 0
+    levels_given_back: int = 0
+    rank_capture: bool = False
+    must_play_waived: bool = False
+    policy_next: str | None = None
+    policy_available: bool = False
+    policy_applied: bool = False
+    kind: str = "hand"
+
+
+def bottom_multiplier(profile: Profile, shape: str, pairs: int = 1, trump: bool = True) -> int:
+    """The factor on the bottom's points for a last trick won with this play (0: cannot capture)."""
+    _check_shape(shape, pairs, "bottom_multiplier")
+    return _multiplier(profile, shape, pairs, trump)
+
+
+def _multiplier(p: Profile, shape, pairs, trump) -> int:
+    if p.trump_only and not trump:
+        return 0
+    if shape == "single":
+        return p.mult_single
+    if shape == "pair":
+        return p.mult_pair
+    return p.tractor_base + p.tractor_per_pair * pairs
+
+
+def _climb(p: Profile, start: int, gain: int, may_leave: bool):
+    """Move a side up ``gain`` levels from ``start``; return (new index, levels given back).
+
+    A side stops on the next must-play level; a side standing on an unwaived must-play level
+    without winning as declarers there does not move. The top level stops every climb; only the
+    levels lost to a must-play stop are given back (and only when the profile says so).
+    """
+    if gain <= 0:
+        return start, 0
+    if not may_leave:
+        return start, gain if p.give_back else 0
+    target = start + gain
+    stop = p.next_must[start]
+    if stop >= 0 and target > stop:
+        return stop, (target - stop) if p.give_back else 0
+    return (p.top if target > p.top else target), 0
+
+
+def _next_seat(seat, how):
+    if how == "partner":
+        return _PARTNER[seat]
+    if how == "next":
+        return _NEXT[seat]
+    return seat
+
+
+def _score(p: Profile, points, bottom_points, lt, penalty, lines):
+    """Final defender points: penalties, the profile's clamp, the (multiplied) bottom."""
+    raw = points + penalty
+    if not POINTS_MIN <= raw <= POINTS_MAX:
+        raise ValueError(f"penalty_points: 得分加罚分为 {raw}，超出范围 {POINTS_MIN}..{POINTS_MAX}")
+    if penalty:
+        lines.append(f"防家得分{points}，罚分{penalty:+d}，计{raw}")
+    if p.clamp is not None and not p.clamp[0] <= raw <= p.clamp[1]:
+        clamped = p.clamp[0] if raw < p.clamp[0] else p.clamp[1]
+        lines.append(f"得分限定在{p.clamp[0]}..{p.clamp[1]}：{raw}→{clamped}")
+        raw = clamped
+    mult = 0
+    if lt is None:
+        return raw, 0
+    if lt.buried_by == "defenders" and not p.reverse_subtract:
+        raise ValueError("last_trick.buried_by: 本规则下底牌只由庄家方扣（defenders cannot bury here）")
+    if lt.by == lt.buried_by:
+        return raw, 0                                   # 保底
+    mult = _multiplier(p, lt.shape, lt.pairs, lt.trump)
+    if mult == 0:
+        lines.append("副牌不能抠底，底分不计")
+        return raw, 0
+    if bottom_points:
+        gain = bottom_points * mult
+        if lt.by == "defenders":
+            lines.append(f"防家抠底：底分{bottom_points}×{mult}={gain}，防家得分{raw}→{raw + gain}")
+            return raw + gain, mult
+        lines.append(f"庄家方抠底（底牌由防家扣）：底分{bottom_points}×{mult}={gain}，"
+                     f"防家得分{raw}→{raw - gain}")
+        return raw - gain, mult
+    return raw, mult
+
+
+def _settle(p: Profile, d: int, f: int, points, bottom_points, lt, penalty, seat,
+            may_leave_f=False, policy=None, reclaim=False) -> HandResult:
+    """Settle one hand from ladder indexes; see :func:`settle_hand` for the meaning.
+
+    ``may_leave_f``: the defenders' must-play level is waived; ``policy``: (under, return index)
+    when 落实政策 is pending for the declaring side; ``reclaim``: take that option.
+    """
+    lines = []
+    final, mult = _score(p, points, bottom_points, lt, penalty, lines)
+    d0 = d
+    rc = p.rank_captures.get(d) if lt is not None else None
+    if rc is not None and _is_rank_capture(p, rc, lt, final):
+        drop = rc.drop_main if lt.is_main_rank else rc.drop_other
+        if rc.restart:
+            return _restart(p, rc, seat, d, drop, f, final, mult, lines)
+        lad = p.ladder
+        which = "主" if lt.is_main_rank else "副"
+        lines.append(f"庄家打{lad[d]}，防家得分{final}并用{which}{rc.rank}抠底：庄家方降到{lad[drop]}："
+                     f"{lad[d]}→{lad[drop]}")
+        d = drop
+    available = policy is not None and final < policy[0]
+    if reclaim:
+        if not available:
+            raise ValueError("reclaim: 本副不能落实政策（须在抠J/A重打后的下一副、防家得分不满规定分数）")
+        lines.append(f"防家得分{final}，不满{policy[0]}：落实政策，庄家方重新打{p.ladder[policy[1]]}："
+                     f"{p.ladder[d]}→{p.ladder[policy[1]]}")
+        return _result(p, seat, True, policy[1], f, final, False, lines, d0, f, mult, 0, 0,
+                       False, False, None, True, True)
+    keep, nd, nf, gained, lost, won = _table_result(p, d, f, final, may_leave_f, lines)
+    if available:
+        lines.append(f"防家得分不满{policy[0]}，庄家方可落实政策重新打{p.ladder[policy[1]]}（未选择）")
+    return _result(p, seat, keep, nd, nf, final, won, lines, d0, f, mult, gained, lost, d != d0,
+                   False, None, available, False)
+
+
+def _is_rank_capture(p: Profile, rc, lt, final) -> bool:
+    """The defenders captured the declarers' bottom with the rank of a J/A rule (enough points)."""
+    return (lt.by == "defenders" and lt.buried_by == "declarers" and lt.rank == rc.rank
+            and _multiplier(p, lt.shape, lt.pairs, lt.trump) > 0
+            and (rc.min_points is None or final >= rc.min_points))
+
+
+def _restart(p: Profile, rc, seat, d, drop, f, final, mult, lines) -> HandResult:
+    """J/A capture with outcome "restart": the declaring side keeps the stage from ``drop``."""
+    lad = p.ladder
+    lines.append(f"庄家打{lad[d]}被防家用{rc.rank}抠底：不论得分多少，庄家方从{lad[drop]}重新打起："
+                 f"{lad[d]}→{lad[drop]}")
+    if rc.waive_must_play:
+        lines.append(f"此时{lad[drop]}非必打")
+    policy_next = None
+    if rc.policy_under is not None:
+        policy_next = lad[rc.policy_return]
+        lines.append(f"下一副防家得分不满{rc.policy_under}，庄家方可重新打{policy_next}（落实政策）")
+    return _result(p, seat, True, drop, f, final, False, lines, d, f, mult, 0, 0, True,
+                   rc.waive_must_play, policy_next, False, False)
+
+
+def _table_result(p: Profile, d, f, final, may_leave_f, lines):
+    """Apply the level table, must-play stops and give-back: (keep, d, f, gained, lost, won)."""
+    lad = p.ladder
+    result = p.result_for(final)
+    if result is None:
+        raise ValueError(f"defender_points: 得分 {final} 没有对应档位（no band for these points）")
+    takeover, gained = result
+    lost = 0
+    if not takeover:
+        if d == p.top:
+            lines.append(f"防家得分{final}，庄家方打{lad[d]}获胜：打过{lad[d]}，赢得比赛")
+            return True, d, f, gained, 0, True
+        new, lost = _climb(p, d, gained, True)
+        _gain_lines(p, lines, f"防家得分{final}，庄家方升{gained}级", d, new, d + gained)
+        if lost:
+            f = _give_back(lad, lines, "防家", f, lost)
+        return True, new, f, gained, lost, False
+    if gained == 0:
+        lines.append(f"防家得分{final}，上台")
+        return False, d, f, 0, 0, False
+    stuck = not (may_leave_f or f not in p.must_play)
+    new, lost = _climb(p, f, gained, not stuck)
+    if stuck:
+        lines.append(f"防家得分{final}，上台并升{gained}级")
+        lines.append(f"{lad[f]}必打，须坐庄打过{lad[f]}，停在{lad[f]}")
+    else:
+        _gain_lines(p, lines, f"防家得分{final}，上台并升{gained}级", f, new, f + gained)
+    if lost:
+        d = _give_back(lad, lines, "庄家方", d, lost)
+    return False, d, new, gained, lost, False
+
+
+def _gain_lines(p: Profile, lines, head, start, new, target):
+    lad = p.ladder
+    if new == target:
+        lines.append(f"{head}：{lad[start]}→{lad[new]}")
+    elif new in p.must_play:
+        lines.append(head)
+        lines.append(f"{lad[new]}必打，停在{lad[new]}")
+    else:
+        lines.append(head)
+        lines.append(f"升到{lad[new]}为止：{lad[start]}→{lad[new]}")
+
+
+def _give_back(lad, lines, who, level, lost):
+    new = level - lost if level >= lost else 0
+    floor = "（退至最低级为止）" if level < lost else ""
+    lines.append(f"少升{lost}级由{who}退回：{lad[level]}→{lad[new]}{floor}")
+    return new
+
+
+def _result(p: Profile, seat, keep, d, f, final, won, lines, d0, f0, mult, gained, lost, captured,
+            waived, policy_next, available, applied) -> HandResult:
+    lad = p.ladder
+    nxt = None
+    if seat is not None and not won:
+        how = p.rotation_win if keep else p.rotation_lose
+        nxt = _next_seat(seat, how)
+        lines.append(f"下一副由{nxt}坐庄（{seat}的{_ROTATION_NAMES[how]}）")
+    return HandResult(keep, lad[d], lad[f], final, nxt, won, lines, seat, lad[d0], lad[f0], mult,
+                      gained, lost, captured, waived, policy_next, available, applied)
+
+
+def settle_hand(profile: Profile, *, declarer_level, defender_level, defender_points,
+                bottom_points=0, last_trick=None, declarer_seat=None, penalty_points=0) -> HandResult:
+    """Settle one hand on its own (no match history): levels after it, final points, next declarer.
+
+    ``defender_points`` are the defenders' trick points; ``penalty_points`` are already signed
+    toward the defenders' total. The bottom is multiplied in per ``last_trick``.
+    """
+    d = profile.level_index(declarer_level, "declarer_level")
+    f = profile.level_index(defender_level, "defender_level")
+    _check_hand_inputs(defender_points, bottom_points, last_trick, penalty_points)
+    if declarer_seat is not None:
+        _check_seat(declarer_seat, "declarer_seat")
+    return _settle(profile, d, f, defender_points, bottom_points, last_trick, penalty_points,
+                   declarer_seat)
+
+
+def _check_hand_inputs(points, bottom_points, last_trick, penalty):
+    _check_points(points, "defender_points", POINTS_MIN, POINTS_MAX)
+    _check_points(bottom_points, "bottom_points", 0, BOTTOM_MAX)
+    _check_points(penalty, "penalty_points", -2 * POINTS_MAX, 2 * POINTS_MAX)
+    if last_trick is not None and not isinstance(last_trick, LastTrick):
+        raise ValueError(f"last_trick: 应为 LastTrick，得到 {type(last_trick).__name__}")
+
+
+# --------------------------------------------------------------------------------------------
+# A match: an immutable sequence of hands
+# --------------------------------------------------------------------------------------------
+class MatchState:
+    """The state of one match after some hands; every method returns a new state.
+
+    Internally levels are ladder indexes (NS, EW); the hand history is a linked list so that
+    ``play`` is O(1). ``waived`` holds, per side, a level index whose must-play status is waived
+    (after a J-capture restart) or -1; ``policy`` is (side, under, return index) or None.
+    """
+    __slots__ = ("profile", "_lv", "declarer", "winner", "_hist", "_count", "_waived", "_policy")
+
+    def __init__(self, profile, lv, declarer, winner, hist, count, waived, policy):
+        sa = object.__setattr__
+        sa(self, "profile", profile)
+        sa(self, "_lv", lv)
+        sa(self, "declarer", declarer)
+        sa(self, "winner", winner)
+        sa(self, "_hist", hist)
+        sa(self, "_count", count)
+        sa(self, "_waived", waived)
+        sa(self, "_policy", policy)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("MatchState is immutable; use play()/award() to get a new state")
+
+    @classmethod
+    def new(cls, profile: Profile, *, levels=None, declarer=None) -> "MatchState":
+        """Both sides at the start level, no declarer yet (the first hand names it).
+
+        ``levels`` ({"NS": .., "EW": ..}) and ``declarer`` start a match from a given position
+        (a match resumed from a paper score sheet, or a test).
+        """
+        lv = (profile.start, profile.start)
+        if levels is not None:
+            if not isinstance(levels, dict) or set(levels) != {"NS", "EW"}:
+                raise ValueError(f"levels: 应为 {{'NS': 级数, 'EW': 级数}}，得到 {levels!r}")
+            lv = (profile.level_index(levels["NS"], "levels.NS"),
+                  profile.level_index(levels["EW"], "levels.EW"))
+        if declarer is not None:
+            _check_seat(declarer, "declarer")
+        return cls(profile, lv, declarer, None, None, 0, (-1, -1), None)
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def levels(self) -> dict:
+        """{"NS": level, "EW": level} as level strings."""
+        lad = self.profile.ladder
+        return {"NS": lad[self._lv[0]], "EW": lad[self._lv[1]]}
+
+    @property
+    def hands(self) -> tuple:
+        """The HandResults so far, oldest first."""
+        out = []
+        node = self._hist
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return tuple(out)
+
+    @property
+    def hand_count(self) -> int:
+        return self._count
+
+    @property
+    def policy_pending(self) -> str | None:
+        """The level the declaring side may return to (落实政策) if this hand's defenders score low."""
+        return self.profile.ladder[self._policy[2]] if self._policy else None
+
+    def winner_at_time(self) -> str | None:
+        """The winner when time is up: the winner if any, else the profile's time-up rules in order."""
+        if self.winner is not None:
+            return self.winner
+        ns, ew = self._lv
+        for rule in self.profile.time_up:
+            if rule == "higher_level" and ns != ew:
+                return "NS" if ns > ew else "EW"
+            if rule == "on_stage" and self.declarer is not None:
+                return SIDES[_SIDE_OF[self.declarer]]
+        return None
+
+    def __repr__(self):
+        return (f"MatchState({self.profile.slug}, levels={self.levels}, declarer={self.declarer!r}, "
+                f"winner={self.winner!r}, hands={self._count})")
+
+    # -- playing ---------------------------------------------------------------------------
+    def _seat_for(self, declarer):
+        if self.winner is not None:
+            raise ValueError(f"hand: 比赛已结束，{self.winner}已获胜（the match is already won）")
+        if self.declarer is None:
+            if declarer is None:
+                raise ValueError("declarer: 第一副须给出庄家座位（抢庄/亮主者）（first hand needs a declarer）")
+            _check_seat(declarer, "declarer")
+            return declarer
+        if declarer is not None and declarer != self.declarer:
+            _check_seat(declarer, "declarer")
+            raise ValueError(f"declarer: 按轮庄规则本副应由{self.declarer}坐庄，不是{declarer}"
+                             f"（contradicts the rotation）")
+        return self.declarer
+
+    def play(self, *, defender_points, declarer=None, bottom_points=0, last_trick=None,
+             penalty_points=0, reclaim=False) -> "MatchState":
+        """Record one hand and return the new state."""
+        seat = self._seat_for(declarer)
+        _check_hand_inputs(defender_points, bottom_points, last_trick, penalty_points)
+        side = _SIDE_OF[seat]
+        lv = self._lv
+        d, f = lv[side], lv[1 - side]
+        pol = self._policy
+        policy = (pol[1], pol[2]) if pol is not None and pol[0] == side else None
+        r = _settle(self.profile, d, f, defender_points, bottom_points, last_trick, penalty_points,
+                    seat, self._waived[1 - side] == f, policy, reclaim is True)
+        idx = self.profile.index
+        nd, nf = idx[r.declarer_level], idx[r.defender_level]
+        new_lv = (nd, nf) if side == 0 else (nf, nd)
+        waived = self._waived
+        if waived != (-1, -1):                    # a waiver ends when the side leaves that level
+            waived = tuple(w if w == n else -1 for w, n in zip(waived, new_lv))
+        if r.must_play_waived:
+            waived = (nd, waived[1]) if side == 0 else (waived[0], nd)
+        new_pol = None
+        if r.policy_next is not None:
+            new_pol = (side, self.profile.rank_captures[d].policy_under, idx[r.policy_next])
+        return MatchState(self.profile, new_lv, r.next_declarer, SIDES[side] if r.match_won else None,
+                          (r, self._hist), self._count + 1, waived, new_pol)
+
+    def award(self, *, stage, gainer=None, levels=0, next_declarer=None, drop_to=None,
+              reason="") -> "MatchState":
+        """Apply a non-scoring hand outcome decided by a sanction; return the new state.
+
+        stage: "keep" (the declaring side stays on stage) or "change" (the other side takes it).
+        gainer: "declarers", "defenders", "NS" or "EW": the side that goes up ``levels`` (ladder,
+            top and must-play stops apply; a sanction never counts as winning a hand, so a side
+            on a must-play level stays there and the levels come off the other side).
+        next_declarer: "same", "partner", "next" (下家) or a seat; default "same" for keep and
+            "next" for change. drop_to: a level the declaring side drops to first (e.g. "2"/"J").
+        Before the first hand (no declarer) only ``gainer`` as "NS"/"EW" and a seat are accepted.
+        """
+        if self.winner is not None:
+            raise ValueError(f"hand: 比赛已结束，{self.winner}已获胜（the match is already won）")
+        if stage not in ("keep", "change"):
+            raise ValueError(f"stage: 应为 keep 或 change，得到 {stage!r}")
+        if not isinstance(levels, int) or isinstance(levels, bool) or levels < 0:
+            raise ValueError(f"levels: 应为非负整数，得到 {levels!r}")
+        p, lad, seat = self.profile, self.profile.ladder, self.declarer
+        lv = list(self._lv)
+        lines = [reason] if reason else []
+        dside = _SIDE_OF[seat] if seat is not None else None
+        if drop_to is not None:
+            if dside is None:
+                raise ValueError("drop_to: 尚无庄家，不能降级（no declaring side yet）")
+            new = p.level_index(drop_to, "drop_to")
+            lines.append(f"庄家方降到{lad[new]}：{lad[lv[dside]]}→{lad[new]}")
+            lv[dside] = new
+        lost = 0
+        if gainer is not None and levels:
+            g = self._gainer_side(gainer, dside)
+            stuck = lv[g] in p.must_play and self._waived[g] != lv[g]
+            new, lost = _climb(p, lv[g], levels, not stuck)
+            lines.append(f"{SIDES[g]}升{levels}级：{lad[lv[g]]}→{lad[new]}")
+            if new != lv[g] + levels and new in p.must_play:
+                lines.append(f"{lad[new]}必打，停在{lad[new]}")
+            lv[g] = new
+            if lost:
+                lv[1 - g] = _give_back(lad, lines, SIDES[1 - g], lv[1 - g], lost)
+        nxt = self._award_next(stage, next_declarer, seat)
+        if nxt is not None:
+            lines.append(f"下一副由{nxt}坐庄")
+        keep = stage == "keep"
+        d_i = lv[dside] if dside is not None else lv[0]
+        f_i = lv[1 - dside] if dside is not None else lv[1]
+        r = HandResult(keep, lad[d_i], lad[f_i], None, nxt, False, lines, seat,
+                       lad[self._lv[dside if dside is not None else 0]],
+                       lad[self._lv[1 - dside if dside is not None else 1]],
+                       0, levels, lost, kind="award")
+        new_lv = tuple(lv)
+        waived = tuple(w if w == n else -1 for w, n in zip(self._waived, new_lv))
+        return MatchState(p, new_lv, nxt, None, (r, self._hist), self._count + 1, waived, None)
+
+    @staticmethod
+    def _gainer_side(gainer, dside):
+        if gainer in _SIDE_INDEX:
+            return _SIDE_INDEX[gainer]
+        if gainer not in _BY:
+            raise ValueError(f"gainer: 应为 declarers/defenders/NS/EW，得到 {gainer!r}")
+        if dside is None:
+            raise ValueError("gainer: 尚无庄家，请用 NS 或 EW（no declaring side yet）")
+        return dside if gainer == "declarers" else 1 - dside
+
+    @staticmethod
+    def _award_next(stage, next_declarer, seat):
+        if next_declarer in _SIDE_OF:
+            nxt = next_declarer
+        elif seat is None:
+            if next_declarer is not None:
+                raise ValueError("next_declarer: 尚无庄家，只能给出座位 N/E/S/W")
+            return None
+        else:
+            how = next_declarer or ("same" if stage == "keep" else "next")
+            if how not in _ROTATION_NAMES:
+                raise ValueError(f"next_declarer: 应为 same/partner/next 或座位，得到 {next_declarer!r}")
+            nxt = _next_seat(seat, how)
+        if seat is not None and (_SIDE_OF[nxt] == _SIDE_OF[seat]) != (stage == "keep"):
+            raise ValueError(f"next_declarer: {nxt} 与 stage={stage} 不符（keep 时须为庄家方，change 时须为对方）")
+        return nxt
+
+    def forfeit_match(self, *, winner, reason="") -> "MatchState":
+        """End the match by a sanction (判负/弃权): ``winner`` is "NS" or "EW"."""
+        if self.winner is not None:
+            raise ValueError(f"hand: 比赛已结束，{self.winner}已获胜（the match is already won）")
+        if winner not in _SIDE_INDEX:
+            raise ValueError(f"winner: 应为 NS 或 EW，得到 {winner!r}")
+        lad, lv = self.profile.ladder, self._lv
+        lines = ([reason] if reason else []) + [f"判{winner}获胜"]
+        seat = self.declarer
+        ds = _SIDE_OF[seat] if seat is not None else 0
+        r = HandResult(seat is not None and SIDES[ds] == winner, lad[lv[ds]], lad[lv[1 - ds]], None,
+                       None, True, lines, seat, lad[lv[ds]], lad[lv[1 - ds]], kind="forfeit")
+        return MatchState(self.profile, lv, None, winner, (r, self._hist), self._count + 1,
+                          self._waived, None)

@@ -1,0 +1,89 @@
+"""Non-scoring outcomes decided by sanctions: MatchState.award and forfeit_match."""
+import pytest
+
+from scoring.engine import MatchState
+from scoring.profiles import load_profile
+
+
+def at(slug, ns, ew, declarer="N"):
+    return MatchState.new(load_profile(slug), levels={"NS": ns, "EW": ew}, declarer=declarer)
+
+
+def test_declarers_step_down_and_opponents_go_up():
+    s = at("shenzhen-community", "5", "3").award(stage="change", gainer="defenders", levels=1,
+                                                  reason="庄家方多牌")
+    assert s.levels == {"NS": "5", "EW": "4"} and s.declarer == "W"
+    h = s.hands[-1]
+    assert h.kind == "award" and h.defender_points is None and not h.declarer_keeps
+    assert h.explanation[0] == "庄家方多牌"
+
+
+def test_declarers_go_up_two_redeal_same_declarer():
+    s = at("shenzhen-community", "5", "3").award(stage="keep", gainer="declarers", levels=2)
+    assert s.levels == {"NS": "7", "EW": "3"} and s.declarer == "N"
+
+
+def test_stage_drops_and_other_side_does_not_go_up():
+    s = at("shenzhen-community", "J", "6", declarer="E").award(stage="keep", drop_to="2")
+    assert s.levels == {"NS": "J", "EW": "2"} and s.declarer == "E"
+    s = at("shenzhen-community", "A", "6").award(stage="change", drop_to="J")
+    assert s.levels == {"NS": "J", "EW": "6"} and s.declarer == "W"
+
+
+def test_first_hand_forfeited_opponents_go_up():
+    p = load_profile("two-deck-standard")
+    s = MatchState.new(p).award(stage="keep", gainer="EW", levels=1, reason="迟到16分钟，首局放弃")
+    assert s.levels == {"NS": "2", "EW": "3"} and s.declarer is None
+    with pytest.raises(ValueError, match="declarer"):
+        s.play(defender_points=50)
+    assert s.play(defender_points=50, declarer="S").levels == {"NS": "3", "EW": "3"}
+
+
+def test_award_respects_must_play_and_top():
+    s = at("shenzhen-community", "9", "5").award(stage="keep", gainer="declarers", levels=5)
+    assert s.levels == {"NS": "J", "EW": "2"}              # stop at J; 3 back from 5, floor 2
+    s = at("shenzhen-community", "J", "5").award(stage="keep", gainer="declarers", levels=2)
+    assert s.levels == {"NS": "J", "EW": "3"}              # a sanction is not a hand won at J
+    s = at("two-deck-standard", "K", "5").award(stage="keep", gainer="declarers", levels=5)
+    assert s.levels == {"NS": "A", "EW": "5"} and s.winner is None
+
+
+def test_award_clears_policy():
+    from scoring.engine import LastTrick
+    s = at("shenzhen-community", "J", "5").play(
+        defender_points=20, last_trick=LastTrick("defenders", "single", rank="J"))
+    assert s.policy_pending == "J"
+    assert s.award(stage="keep", gainer="declarers", levels=2).policy_pending is None
+
+
+@pytest.mark.parametrize("kwargs,field", [
+    ({"stage": "up"}, "stage"),
+    ({"stage": "keep", "gainer": "XX", "levels": 1}, "gainer"),
+    ({"stage": "keep", "gainer": "declarers", "levels": -1}, "levels"),
+    ({"stage": "keep", "next_declarer": "W"}, "next_declarer"),
+    ({"stage": "change", "next_declarer": "partner"}, "next_declarer"),
+    ({"stage": "keep", "next_declarer": "left"}, "next_declarer"),
+    ({"stage": "keep", "drop_to": "JOKER"}, "drop_to"),
+])
+def test_bad_award(kwargs, field):
+    with pytest.raises(ValueError, match=field):
+        at("shenzhen-community", "5", "5").award(**kwargs)
+
+
+def test_award_before_first_hand_needs_a_side():
+    s = MatchState.new(load_profile("shenzhen-community"))
+    with pytest.raises(ValueError, match="gainer"):
+        s.award(stage="keep", gainer="declarers", levels=1)
+    with pytest.raises(ValueError, match="drop_to"):
+        s.award(stage="keep", drop_to="2")
+
+
+def test_forfeit_match():
+    s = at("company-league", "5", "5").forfeit_match(winner="EW", reason="第三次记违例")
+    assert s.winner == "EW" and s.winner_at_time() == "EW" and s.hands[-1].kind == "forfeit"
+    with pytest.raises(ValueError, match="hand"):
+        s.play(defender_points=50)
+    with pytest.raises(ValueError, match="hand"):
+        s.award(stage="keep")
+    with pytest.raises(ValueError, match="winner"):
+        at("company-league", "5", "5").forfeit_match(winner="N")
