@@ -51,12 +51,15 @@ def append_only_trigger(table):
             DROP TRIGGER IF EXISTS {function} ON {table};
             CREATE TRIGGER {function} BEFORE UPDATE OR DELETE ON {table}
                 FOR EACH ROW EXECUTE FUNCTION {function}();
-            """
+            """,
+            params=None,  # the SQL holds a literal %: no parameter interpolation
         )
 
     def backwards(apps, schema_editor):
         if schema_editor.connection.vendor != "postgresql":
             return
-        schema_editor.execute(f"DROP TRIGGER IF EXISTS {function} ON {table}; DROP FUNCTION IF EXISTS {function}();")
+        schema_editor.execute(
+            f"DROP TRIGGER IF EXISTS {function} ON {table}; DROP FUNCTION IF EXISTS {function}();", params=None
+        )
 
     return migrations.RunPython(forwards, backwards)

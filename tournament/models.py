@@ -311,3 +311,5 @@ class Match(models.Model):
     @property
     def is_over(self):
         return self.status in (self.Status.FINISHED, self.Status.WALKOVER, self.Status.FORFEIT, self.Status.BYE)
+
+from .models_entries import *  # noqa: E402,F401,F403
