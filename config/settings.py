@@ -194,7 +194,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE = {}
+CELERY_BEAT_SCHEDULE = {
+    # Hall clocks: fire any announcement or end that a lost or late ETA task missed (exactly once).
+    "sweep-round-clocks": {"task": "tournament.sweep_clocks", "schedule": 15.0},
+}
 
 CACHES = {
     "default": (
@@ -221,3 +224,4 @@ CJK_FONT_PATHS = env_list(
         "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
     ],
 )
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")

@@ -313,3 +313,4 @@ class Match(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.WALKOVER, self.Status.FORFEIT, self.Status.BYE)
 
 from .models_entries import *  # noqa: E402,F401,F403
+from .models_clock import *  # noqa: E402,F401,F403

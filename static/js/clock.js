@@ -1,0 +1,148 @@
+/* Round clocks on any page: every [data-round-clock] element polls its JSON endpoint and counts down
+   locally between polls. The clock keeps to server time: each poll measures the offset between this
+   device and the server (server_now vs. the midpoint of the request) and keeps the sample with the
+   shortest round trip. No framework, no build step. */
+(function () {
+  "use strict";
+  if (window.TractorClock) { window.TractorClock.scan(); return; }
+
+  var feeds = {};          // url -> {url, els, data, offset, bestRtt, timer, failures}
+  var zh = (document.documentElement.lang || "").toLowerCase().indexOf("zh") === 0;
+
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+  function format(seconds) {
+    var whole = seconds > 0 ? Math.ceil(seconds - 1e-6) : 0;
+    var h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), s = whole % 60;
+    if (zh) return (h ? h + "小时" + pad(m) : m) + "分" + pad(s) + "秒";
+    return (h ? h + ":" + pad(m) : m) + ":" + pad(s);
+  }
+
+  function serverNow(feed) { return Date.now() + feed.offset; }
+
+  function remaining(feed, table) {
+    var d = feed.data, src = table || d;
+    if (d.status === "running" && src.ends_at) {
+      return Math.max(0, (Date.parse(src.ends_at) - serverNow(feed)) / 1000);
+    }
+    return src.remaining_seconds || 0;
+  }
+
+  function label(el, key, n) {
+    var text = el.getAttribute("data-l-" + key) || "";
+    return text.replace("{n}", n);
+  }
+
+  function findTable(feed, el) {
+    var id = el.getAttribute("data-match-id");
+    if (!id || !feed.data.tables) return null;
+    for (var i = 0; i < feed.data.tables.length; i++) {
+      if (String(feed.data.tables[i].match_id) === id) return feed.data.tables[i];
+    }
+    return null;
+  }
+
+  function statusKey(d, secs) {
+    if (d.status === "running" && secs <= 0) return "time-up";
+    return { not_started: "not-started", paused: "paused", running: "running", time_up: "time-up" }[d.status];
+  }
+
+  function tick(feed) {
+    if (!feed.data) return;
+    feed.els.forEach(function (el) {
+      var table = findTable(feed, el);
+      var secs = remaining(feed, table);
+      el.querySelector("[data-clock-time]").textContent = format(secs);
+      el.querySelector("[data-clock-status]").textContent = label(el, statusKey(feed.data, secs));
+      el.setAttribute("data-status", feed.data.status);
+    });
+  }
+
+  function renderTables(el, feed) {
+    var list = el.querySelector("[data-clock-tables]");
+    if (!list) return;
+    var rows = (feed.data.tables || []).filter(function (t) { return t.playing; });
+    list.textContent = "";
+    rows.forEach(function (t) {
+      var li = document.createElement("li");
+      var b = document.createElement("b");
+      b.textContent = label(el, "table", t.table == null ? "" : t.table);
+      var pairs = document.createElement("span");
+      pairs.className = "pairs";
+      pairs.textContent = t.ns + " – " + t.ew;
+      var hands = document.createElement("span");
+      hands.className = "hands";
+      if (t.hands_left != null) hands.textContent = label(el, "hands-left", t.hands_left);
+      li.appendChild(b); li.appendChild(pairs); li.appendChild(hands);
+      list.appendChild(li);
+    });
+  }
+
+  function render(feed) {
+    feed.els.forEach(function (el) {
+      var banner = el.querySelector("[data-clock-banner]");
+      banner.textContent = feed.data.banner || "";
+      banner.hidden = !feed.data.announced;
+      el.classList.toggle("announced", !!feed.data.announced);
+      var hands = el.querySelector("[data-clock-hands]");
+      var table = findTable(feed, el);
+      if (hands) {
+        hands.textContent = table && table.hands_left != null
+          ? (table.hands_left === 1 ? label(el, "last-hand") + " · " : "") + label(el, "hands-left", table.hands_left)
+          : "";
+      }
+      renderTables(el, feed);
+      var off = el.querySelector("[data-clock-offline]");
+      off.hidden = !feed.failures;
+      off.textContent = feed.failures ? label(el, "offline") : "";
+    });
+    tick(feed);
+  }
+
+  function measure(feed, data, t0, t1) {
+    var rtt = t1 - t0, sample = Date.parse(data.server_now) - (t0 + t1) / 2;
+    // Prefer the sample with the shortest round trip; let old ones age out slowly.
+    if (feed.bestRtt == null || rtt <= feed.bestRtt * 1.2) {
+      feed.offset = sample;
+      feed.bestRtt = feed.bestRtt == null ? rtt : Math.min(rtt, feed.bestRtt);
+    } else {
+      feed.bestRtt *= 1.05;
+    }
+  }
+
+  function poll(feed) {
+    var t0 = Date.now();
+    fetch(feed.url, { cache: "no-store", credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (data) {
+        measure(feed, data, t0, Date.now());
+        feed.data = data;
+        feed.failures = 0;
+        render(feed);
+      })
+      .catch(function () { feed.failures += 1; if (feed.data) render(feed); })
+      .then(function () {
+        var every = feed.period * (feed.failures ? Math.min(6, 1 + feed.failures) : 1);
+        feed.timer = setTimeout(function () { poll(feed); }, every * (0.9 + Math.random() * 0.2));
+      });
+  }
+
+  function scan() {
+    document.querySelectorAll("[data-round-clock]").forEach(function (el) {
+      if (el._clockBound) return;
+      el._clockBound = true;
+      var url = el.getAttribute("data-url");
+      var feed = feeds[url];
+      if (!feed) {
+        feed = feeds[url] = { url: url, els: [], data: null, offset: 0, bestRtt: null, failures: 0,
+                              period: Math.max(1, parseFloat(el.getAttribute("data-poll")) || 5) * 1000 };
+        poll(feed);
+      }
+      feed.els.push(el);
+    });
+  }
+
+  window.TractorClock = { scan: scan, format: format, feeds: feeds };
+  scan();
+  setInterval(function () { Object.keys(feeds).forEach(function (k) { tick(feeds[k]); }); }, 250);
+})();

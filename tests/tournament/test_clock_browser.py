@@ -1,0 +1,34 @@
+"""The hall display in headless Chromium: a Chinese countdown, then the announcement banner."""
+import datetime as dt
+import re
+
+import pytest
+
+from config import clock
+from tests.tournament.test_clock_fixtures import _fresh_cache, make_round  # noqa: F401
+from tournament import clock_services as cs
+
+
+@pytest.mark.browser
+def test_display_counts_down_then_shows_the_banner(transactional_db, live_server, phone, make_user):
+    chief = make_user("chief_referee")
+    rnd = make_round(tables=3)
+    cs.start_clock(rnd, chief)
+    phone.goto(f"{live_server.url}/events/{rnd.stage.event.slug}/rounds/{rnd.pk}/display/")
+    time_el = phone.locator("[data-clock-time]")
+    phone.wait_for_function("document.querySelector('[data-clock-time]').textContent.includes('秒')")
+    first = time_el.inner_text()
+    assert re.fullmatch(r"1小时(29|30)分\d\d秒", first), first
+    assert phone.locator("[data-clock-banner]").is_hidden()
+    assert phone.locator("[data-clock-tables] li").count() == 3
+    phone.wait_for_timeout(1500)
+    assert time_el.inner_text() != first, "the countdown does not move"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+
+    with clock.frozen(clock.now() + dt.timedelta(minutes=60, seconds=5)):
+        assert cs.fire_due(rnd.pk)[0] == "announce"
+        banner = phone.locator("[data-clock-banner]")
+        banner.wait_for(state="visible", timeout=15000)
+        assert "3" in banner.inner_text()
+        phone.wait_for_function(
+            "document.querySelector('[data-clock-tables] li .hands').textContent.includes('4')", timeout=15000)

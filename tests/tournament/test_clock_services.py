@@ -1,0 +1,379 @@
+"""Round clocks in the database: events with who and when, the announcement per profile, the last
+allowed hand, per-table extra time, exactly-once firing, task scheduling, the display budget, pages."""
+import datetime as dt
+import threading
+
+import pytest
+from config.appendonly import AppendOnlyError
+from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, play, tables_of  # noqa: F401
+from tournament import clock_services as cs
+from tournament.models import ClockEvent, ClockFiring, HandAllowance, Match
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Capture the ETA tasks sent and the ids revoked instead of talking to a broker."""
+    from tournament import tasks
+
+    log = {"sent": [], "revoked": []}
+    monkeypatch.setattr(tasks.fire_round_clock, "apply_async",
+                        lambda args, eta, task_id: log["sent"].append((args[1], eta, task_id)))
+    monkeypatch.setattr(cs, "_revoke", lambda ids: log["revoked"].extend(ids))
+    return log
+
+
+# --- the clock records ------------------------------------------------------------------------------
+
+def test_changes_are_append_only_events_with_who_and_when(db, frozen_now, chief):
+    rnd = make_round()
+    cs.start_clock(rnd, chief)
+    frozen_now.advance(minutes=20)
+    cs.pause_clock(rnd, chief, note="争议")
+    frozen_now.advance(minutes=5)
+    cs.resume_clock(rnd, chief)
+    cs.add_time(rnd, chief, 3)
+    events = list(ClockEvent.objects.filter(round=rnd))
+    assert [(e.kind, e.seconds, e.created_by) for e in events] == [
+        ("start", 0, chief), ("pause", 0, chief), ("resume", 0, chief), ("add", 180, chief)]
+    assert events[1].at == events[0].at + dt.timedelta(minutes=20) and events[1].note == "争议"
+    with pytest.raises(AppendOnlyError):
+        events[0].save()
+    with pytest.raises(AppendOnlyError):
+        ClockEvent.objects.filter(round=rnd).update(seconds=1)
+    frozen_now.advance(minutes=10)
+    # Derived from the stored events only: 90 + 3 minutes long, 30 minutes run.
+    data = cs.live_clock(cs.build_display_data(rnd.pk))
+    assert data["status"] == "running" and data["remaining_seconds"] == 63 * 60
+
+
+def test_refused_change_says_why_in_chinese(db, frozen_now, chief):
+    rnd = make_round()
+    with pytest.raises(ValueError, match="尚未开始"):
+        cs.pause_clock(rnd, chief)
+    with pytest.raises(ValueError, match="minutes"):
+        cs.add_time(rnd, chief, "五")
+    assert not ClockEvent.objects.exists()
+
+
+def test_organiser_overrides_for_event_and_round(db, frozen_now, chief):
+    rnd = make_round("company-league")
+    with pytest.raises(ValueError, match="match_minutes"):
+        cs.start_clock(rnd, chief)
+    cs.set_clock_settings(rnd.stage.event, match_minutes=50)
+    assert cs.clock_rule(rnd).match_seconds == 3000
+    cs.set_clock_settings(rnd, match_minutes=40, announce_enabled=True, announce_minutes_before_end=5,
+                          hands_after=2)
+    assert cs.clock_rule(rnd) == cs.clocks.ClockRule(2400, 300, 2, False)
+    with pytest.raises(ValueError, match="announce_before_seconds"):
+        cs.set_clock_settings(rnd, announce_minutes_before_end=45)
+
+
+# --- the announcement and the last allowed hand -------------------------------------------------------
+
+def test_shenzhen_announcement_hand_in_play_does_not_count_then_three_more(db, frozen_now, chief):
+    rnd = make_round("shenzhen-community", tables=3)
+    t1, t2, t3 = tables_of(rnd)
+    cs.start_clock(rnd, chief)
+    for _ in range(2):
+        play(t2, chief)
+    for _ in range(5):
+        play(t3, chief)
+    frozen_now.advance(minutes=59)
+    assert cs.fire_due(rnd.pk) == [] and cs.hands_left(t1) is None
+    frozen_now.advance(minutes=1)
+    fired = cs.fire_due(rnd.pk)
+    assert fired[0] == "announce" and len(fired) == 4
+    allowances = {a.match_id: (a.hand_in_play, a.last_hand) for a in HandAllowance.objects.all()}
+    assert allowances == {t1.pk: (1, 4), t2.pk: (3, 6), t3.pk: (6, 9)}
+    assert [cs.hands_left(t) for t in (t1, t2, t3)] == [4, 4, 4]
+
+
+def test_match_ends_at_its_last_allowed_hand_and_takes_no_more(db, frozen_now, chief):
+    rnd = make_round("shenzhen-community", tables=1)
+    (table,) = tables_of(rnd)
+    cs.start_clock(rnd, chief)
+    play(table, chief, defender_points=40)          # NS declare and go up 2: 2 → 4
+    frozen_now.advance(minutes=60)
+    cs.fire_due(rnd.pk)
+    assert cs.hands_left(table) == 4                 # hand 2 in play, then 3, 4, 5
+    for left in (3, 2, 1):
+        assert play(table, chief).ended is False     # 80 points: the stage changes, no levels
+        assert cs.hands_left(table) == left
+    verdict = play(table, chief)
+    table.refresh_from_db()
+    assert verdict == cs.MatchEnd(True, "NS", "hands")
+    assert table.status == Match.Status.FINISHED and table.winner_id == table.ns_id
+    assert cs.hands_left(table) == 0
+    with pytest.raises(ValueError, match="副数"):
+        play(table, chief)
+
+
+def test_two_deck_standard_allows_one_more_hand(db, frozen_now, chief):
+    rnd = make_round("two-deck-standard", tables=1)
+    (table,) = tables_of(rnd)
+    cs.start_clock(rnd, chief)
+    play(table, chief)
+    play(table, chief)
+    frozen_now.advance(minutes=50)
+    cs.fire_due(rnd.pk)
+    allowance = HandAllowance.objects.get(match=table)
+    assert (allowance.hand_in_play, allowance.last_hand) == (3, 4)
+    assert cs.hands_left(table) == 2
+    play(table, chief)
+    assert play(table, chief).reason == "hands"
+
+
+def test_union_games_has_no_announcement_and_ends_at_time(db, frozen_now, chief):
+    rnd = make_round("union-games", tables=1)
+    (table,) = tables_of(rnd)
+    cs.start_clock(rnd, chief)
+    play(table, chief, defender_points=40)
+    frozen_now.advance(minutes=100)
+    assert cs.fire_due(rnd.pk) == [] and cs.hands_left(table) is None
+    frozen_now.advance(minutes=20)
+    assert cs.fire_due(rnd.pk) == ["end", f"table:{table.pk}"]
+    table.refresh_from_db()
+    assert table.status == Match.Status.FINISHED and table.winner_id == table.ns_id
+    assert HandAllowance.objects.get(match=table).reason == "time_up"
+
+
+def test_passing_the_top_ends_the_match_whatever_the_clock():
+    class State:
+        winner, hand_count = "EW", 7
+
+        def winner_at_time(self):
+            return "NS"
+
+    assert cs.end_of_match(State(), None) == cs.MatchEnd(True, "EW", "top")
+    State.winner = None
+    assert cs.end_of_match(State(), None) == cs.MatchEnd(False)
+    allowance = HandAllowance(reason="announce", hand_in_play=5, last_hand=7)
+    assert cs.end_of_match(State(), allowance) == cs.MatchEnd(True, "NS", "hands")
+
+
+def test_table_extra_time_delays_that_tables_announcement(db, frozen_now, chief, sent):
+    rnd = make_round(tables=2)
+    t1, t2 = tables_of(rnd)
+    cs.start_clock(rnd, chief)
+    frozen_now.advance(minutes=30)
+    cs.grant_table_time(t2, chief, 10, note="争议处理")
+    frozen_now.advance(minutes=30)
+    assert cs.fire_due(rnd.pk) == ["announce", f"table:{t1.pk}"]
+    assert cs.hands_left(t2) is None
+    data = cs.live_clock(cs.build_display_data(rnd.pk))
+    row = next(t for t in data["tables"] if t["match_id"] == t2.pk)
+    assert row["extra_seconds"] == 600 and row["remaining_seconds"] == 40 * 60
+    frozen_now.advance(minutes=10)
+    assert cs.fire_due(rnd.pk) == [f"table:{t2.pk}"]
+    assert cs.hands_left(t2) == 4
+
+
+def test_late_task_fires_before_a_hand_is_counted(db, frozen_now, chief):
+    """A hand recorded after the announcement moment but before any task ran: the hand in play is still
+    the one in play at the announcement, because hands_left fires what is due first."""
+    rnd = make_round(tables=1)
+    (table,) = tables_of(rnd)
+    cs.start_clock(rnd, chief)
+    frozen_now.advance(minutes=61)
+    play(table, chief)
+    assert HandAllowance.objects.get(match=table).hand_in_play == 1
+    assert cs.hands_left(table) == 3
+
+
+# --- exactly once --------------------------------------------------------------------------------------
+
+def test_sweep_fires_a_missed_announcement_exactly_once(db, frozen_now, chief):
+    rnd = make_round(tables=2)
+    cs.start_clock(rnd, chief)
+    frozen_now.advance(minutes=75)           # the ETA task was lost
+    assert cs.sweep() == {rnd.pk: ["announce", *(f"table:{t.pk}" for t in tables_of(rnd))]}
+    assert cs.sweep() == {}
+    assert cs.fire_due(rnd.pk) == []
+    assert ClockFiring.objects.filter(round=rnd).count() == 1 and HandAllowance.objects.count() == 2
+    frozen_now.advance(minutes=20)
+    assert cs.sweep() == {rnd.pk: ["end"]}
+    assert cs.running_round_ids() == []
+
+
+def test_concurrent_sweeps_fire_once(transactional_db, frozen_now, make_user):
+    chief_user = make_user("chief_referee")
+    rnd = make_round(tables=3)
+    cs.start_clock(rnd, chief_user)
+    frozen_now.advance(minutes=61)
+    results, errors = [], []
+    barrier = threading.Barrier(4)
+
+    def run():
+        from django.db import connections
+
+        try:
+            barrier.wait()
+            results.append(cs.sweep())
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert sum(1 for r in results if r) == 1
+    assert ClockFiring.objects.filter(round=rnd, kind="announce").count() == 1
+    assert HandAllowance.objects.filter(match__round=rnd).count() == 3
+
+
+def test_unique_constraint_refuses_a_second_firing(db, frozen_now, chief):
+    from django.db import IntegrityError, transaction
+
+    rnd = make_round()
+    ClockFiring.objects.create(round=rnd, kind="announce", fired_at=frozen_now.at)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ClockFiring.objects.create(round=rnd, kind="announce", fired_at=frozen_now.at)
+
+
+# --- Celery scheduling ----------------------------------------------------------------------------------
+
+def test_start_schedules_eta_tasks_and_changes_revoke_stale_ones(db, frozen_now, chief, sent,
+                                                                 django_capture_on_commit_callbacks):
+    rnd = make_round(tables=1)
+    start = frozen_now.at
+    with django_capture_on_commit_callbacks(execute=True):
+        cs.start_clock(rnd, chief)
+    assert sorted((k, eta) for k, eta, _id in sent["sent"]) == [
+        ("announce", start + dt.timedelta(minutes=60)), ("end", start + dt.timedelta(minutes=90))]
+    first_ids = {k: i for k, _eta, i in sent["sent"]}
+    assert {k: v["id"] for k, v in rnd.clock.__class__.objects.get(round=rnd).task_ids.items()} == first_ids
+    frozen_now.advance(minutes=10)
+    with django_capture_on_commit_callbacks(execute=True):
+        cs.pause_clock(rnd, chief)
+    assert set(sent["revoked"]) == set(first_ids.values())
+    frozen_now.advance(minutes=5)
+    sent["sent"].clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        cs.resume_clock(rnd, chief)
+    assert sorted((k, eta) for k, eta, _id in sent["sent"]) == [
+        ("announce", start + dt.timedelta(minutes=65)), ("end", start + dt.timedelta(minutes=95))]
+    sent["sent"].clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        cs.grant_table_time(tables_of(rnd)[0], chief, 4)
+    assert [(k, eta) for k, eta, _id in sent["sent"]] == [
+        (f"table:{tables_of(rnd)[0].pk}", start + dt.timedelta(minutes=69))]   # the others are kept
+
+
+def test_tasks_are_thin_and_idempotent(db, frozen_now, chief):
+    from tournament.tasks import fire_round_clock, sweep_clocks
+
+    rnd = make_round(tables=1)
+    cs.start_clock(rnd, chief)
+    frozen_now.advance(minutes=60)
+    assert fire_round_clock.run(rnd.pk, "announce")[0] == "announce"
+    assert fire_round_clock.run(rnd.pk, "announce") == []
+    assert sweep_clocks.run() == {}
+    assert ClockFiring.objects.get(round=rnd).via == "task:announce"
+
+
+def test_beat_sweeps_every_15_seconds(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep-round-clocks"]
+    assert entry == {"task": "tournament.sweep_clocks", "schedule": 15.0}
+
+
+# --- the display JSON and its query budget --------------------------------------------------------------
+
+def test_display_poll_costs_at_most_two_queries(client, db, frozen_now, chief, django_assert_max_num_queries):
+    rnd = make_round(tables=6)
+    cs.start_clock(rnd, chief)
+    url = f"/api/rounds/{rnd.pk}/clock/"
+    assert client.get(url).status_code == 200         # warms the shared cache
+    for _ in range(3):
+        frozen_now.advance(seconds=5)
+        with django_assert_max_num_queries(2):
+            data = client.get(url).json()
+    assert data["status"] == "running" and data["remaining_seconds"] == 90 * 60 - 15
+    assert data["server_now"].startswith("2026-12-05T01:00:15") and len(data["tables"]) == 6
+    client.force_login(chief)
+    client.get(url)
+    with django_assert_max_num_queries(2):
+        assert client.get(url).status_code == 200
+
+
+def test_display_shows_banner_after_firing_and_hands_after_recording(client, db, frozen_now, chief):
+    rnd = make_round(tables=1)
+    (table,) = tables_of(rnd)
+    cs.start_clock(rnd, chief)
+    url = f"/api/rounds/{rnd.pk}/clock/"
+    assert client.get(url).json()["banner"] == ""
+    frozen_now.advance(minutes=60)
+    cs.fire_due(rnd.pk)
+    cs.invalidate_display(rnd.pk)        # what the on_commit hook does after the real commit
+    data = client.get(url).json()
+    assert data["announced"] and "3" in data["banner"] and data["tables"][0]["hands_left"] == 4
+    play(table, chief)
+    cs.invalidate_display(rnd.pk)        # the scoring layer's call after a recorded hand
+    assert client.get(url).json()["tables"][0]["hands_left"] == 3
+
+
+def test_unpublished_round_hidden_from_public(client, db, make_user):
+    rnd = make_round(published=False)
+    url = f"/api/rounds/{rnd.pk}/clock/"
+    assert client.get(url).status_code == 404
+    assert client.get(f"/events/{rnd.stage.event.slug}/rounds/{rnd.pk}/display/").status_code == 404
+    client.force_login(make_user("table_referee"))
+    assert client.get(url).status_code == 200
+    assert client.get("/api/rounds/999999/clock/").status_code == 404
+
+
+def test_display_page_is_public_for_published_events(client, db):
+    rnd = make_round()
+    html = client.get(f"/events/{rnd.stage.event.slug}/rounds/{rnd.pk}/display/").content.decode()
+    assert "data-round-clock" in html and f"/api/rounds/{rnd.pk}/clock/" in html and "js/clock.js" in html
+
+
+# --- the chief referee's page and API --------------------------------------------------------------------
+
+def test_chief_page_needs_the_chief_referee(client, db, make_user):
+    rnd = make_round()
+    url = f"/manage/{rnd.stage.event.slug}/rounds/{rnd.pk}/clock/"
+    assert client.get(url).status_code == 302
+    client.force_login(make_user("table_referee"))
+    assert client.get(url).status_code == 403
+    client.force_login(make_user("organiser"))
+    assert client.get(url).status_code == 403
+
+
+def test_chief_page_runs_the_clock_and_shows_the_overview(client, db, frozen_now, chief):
+    rnd = make_round(tables=2)
+    t1, t2 = tables_of(rnd)
+    url = f"/manage/{rnd.stage.event.slug}/rounds/{rnd.pk}/clock/"
+    client.force_login(chief)
+    page = client.get(url).content.decode()
+    assert "no limit yet" in page or "尚无限制" in page
+    assert client.post(url, {"action": "start"}).status_code == 302
+    client.post(url, {"action": "table_extra", "match": t2.pk, "minutes": "5"})
+    response = client.post(url, {"action": "add", "minutes": "x"}, follow=True)
+    assert "minutes" in response.content.decode()
+    assert list(ClockEvent.objects.values_list("kind", "seconds", "match")) == [
+        ("start", 0, None), ("table_extra", 300, t2.pk)]
+    frozen_now.advance(minutes=60)
+    cs.fire_due(rnd.pk)
+    html = client.get(url).content.decode()
+    assert 'data-match-id="%d"' % t1.pk in html and "<td class=\"hands-left\">4</td>" in html
+
+
+def test_clock_api_actions(client, db, frozen_now, chief, make_user):
+    rnd = make_round(tables=1)
+    (table,) = tables_of(rnd)
+    url = f"/api/rounds/{rnd.pk}/clock/actions/"
+    client.force_login(make_user("table_referee"))
+    assert client.post(url, {"action": "start"}, content_type="application/json").status_code == 403
+    client.force_login(chief)
+    bad = client.post(url, {"action": "pause"}, content_type="application/json")
+    assert bad.status_code == 400 and "尚未开始" in bad.json()["detail"]
+    ok = client.post(url, {"action": "start"}, content_type="application/json")
+    assert ok.status_code == 200 and ok.json()["status"] == "running"
+    ok = client.post(url, {"action": "table_extra", "match": table.pk, "minutes": 2},
+                     content_type="application/json")
+    assert ok.json()["tables"][0]["extra_seconds"] == 120
+    assert client.post(url, {"action": "add"}, content_type="application/json").status_code == 400

@@ -1,0 +1,264 @@
+"""Pure hall-clock arithmetic: no Django, plain values in and out.
+
+A round's hall clock is never a ticking counter. It is the list of recorded :class:`Mark` s (start,
+pause, resume, added time, per-table extra time) read at a moment ``now``: the time that has run is
+the sum of the running intervals, the length is the rule's match length plus every addition, and
+the remaining time is their difference. Restarting any process therefore loses nothing.
+
+The announcement rule (e.g. shenzhen-community: 30 minutes before the end, the hand in play does
+not count, then exactly 3 more hands) comes from the profile's ``timing`` section, possibly
+overridden by the organiser for the event or the round (:func:`merge_rule`).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+START, PAUSE, RESUME, ADD, TABLE_EXTRA = "start", "pause", "resume", "add", "table_extra"
+KINDS = (START, PAUSE, RESUME, ADD, TABLE_EXTRA)
+
+NOT_STARTED, RUNNING, PAUSED, TIME_UP = "not_started", "running", "paused", "time_up"
+
+# Keys an organiser may override (None = inherit from the profile / the event).
+OVERRIDE_KEYS = ("match_minutes", "announce_enabled", "announce_minutes_before_end", "hands_after",
+                 "hand_in_play_counts")
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRule:
+    """How long a round runs and when and how the end is announced (all in seconds)."""
+
+    match_seconds: int
+    announce_before_seconds: int | None = None
+    hands_after: int | None = None
+    hand_in_play_counts: bool = False
+
+    def __post_init__(self):
+        _check_int(self.match_seconds, "match_seconds", 1)
+        if (self.announce_before_seconds is None) != (self.hands_after is None):
+            raise ValueError("announce: 宣布时间与之后的副数须同时给出或同时为空"
+                             "（announce_before_seconds and hands_after go together）")
+        if self.announce_before_seconds is not None:
+            _check_int(self.announce_before_seconds, "announce_before_seconds", 0)
+            _check_int(self.hands_after, "hands_after", 0)
+            if self.announce_before_seconds >= self.match_seconds:
+                raise ValueError("announce_before_seconds: 宣布时间须早于比赛结束且晚于开始"
+                                 "（must be shorter than the match）")
+            if self.hand_in_play_counts and self.hands_after < 1:
+                raise ValueError("hands_after: 正在打的一副计入时，之后至少还有1副（at least 1 when the hand in play counts）")
+        if not isinstance(self.hand_in_play_counts, bool):
+            raise ValueError(f"hand_in_play_counts: 应为 true/false，得到 {self.hand_in_play_counts!r}")
+
+    @property
+    def announces(self) -> bool:
+        """True when the rule has an announcement before the end."""
+        return self.announce_before_seconds is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """One recorded clock change. ``seconds`` for ADD/TABLE_EXTRA; ``table`` (a match id) for TABLE_EXTRA."""
+
+    kind: str
+    at: dt.datetime
+    seconds: int = 0
+    table: int | None = None
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind: 未知的计时操作 {self.kind!r}（unknown clock change）")
+        if not isinstance(self.at, dt.datetime) or self.at.tzinfo is None:
+            raise ValueError("at: 须为带时区的时间（must be an aware datetime）")
+        if (self.kind == TABLE_EXTRA) != (self.table is not None):
+            raise ValueError("table: 只有单桌加时需要桌号（only table_extra names a table）")
+        if self.kind in (ADD, TABLE_EXTRA):
+            _check_int(self.seconds, "seconds", None)
+            if self.seconds == 0:
+                raise ValueError("seconds: 加时不能为0（an addition must not be zero）")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """The clock read at ``now`` (for the hall, or for one table when ``table`` was given)."""
+
+    status: str                      # not_started / running / paused / time_up
+    length: float                    # seconds: match length + additions (+ the table's extra)
+    elapsed: float                   # seconds the clock has run
+    remaining: float                 # seconds left, never below 0
+    ends_at: dt.datetime | None      # wall time of the end while running
+    announce_at: dt.datetime | None  # wall time of the announcement while running (may be past)
+    announce_due: bool               # the announcement moment has been reached
+    end_due: bool                    # the end has been reached
+
+
+def _check_int(value, name, minimum):
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{name}: 应为整数，得到 {value!r}（must be an integer）")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name}: 不能小于{minimum}，得到 {value}（must be at least {minimum}）")
+
+
+# --------------------------------------------------------------------------------------------
+# The rule: profile timing plus the organiser's overrides
+# --------------------------------------------------------------------------------------------
+def merge_rule(timing: dict, *overrides: dict) -> ClockRule:
+    """The clock rule from a profile's ``timing`` dict and override dicts (later ones win).
+
+    Override keys are :data:`OVERRIDE_KEYS`; a value of None inherits. ValueError (naming the
+    field) when no match length is known, e.g. company-league, which writes no time limit.
+    """
+    announce = timing.get("announce") or {}
+    merged = {
+        "match_minutes": timing.get("match_minutes"),
+        "announce_enabled": bool(announce),
+        "announce_minutes_before_end": announce.get("minutes_before_end"),
+        "hands_after": announce.get("hands_after"),
+        "hand_in_play_counts": announce.get("hand_in_play_counts", False),
+    }
+    for layer in overrides:
+        unknown = set(layer) - set(OVERRIDE_KEYS)
+        if unknown:
+            raise ValueError(f"{sorted(unknown)[0]}: 未知的计时设置（unknown clock setting）")
+        merged.update({k: v for k, v in layer.items() if v is not None})
+    if merged["match_minutes"] is None:
+        raise ValueError("match_minutes: 本规则没有比赛时限，请在赛事或本轮的计时设置中填写"
+                         "（the profile sets no match length）")
+    _check_int(merged["match_minutes"], "match_minutes", 1)
+    if not merged["announce_enabled"]:
+        return ClockRule(match_seconds=merged["match_minutes"] * 60)
+    for key in ("announce_minutes_before_end", "hands_after"):
+        if merged[key] is None:
+            raise ValueError(f"{key}: 启用宣布时须填写（required when the announcement is on）")
+    _check_int(merged["announce_minutes_before_end"], "announce_minutes_before_end", 0)
+    return ClockRule(
+        match_seconds=merged["match_minutes"] * 60,
+        announce_before_seconds=merged["announce_minutes_before_end"] * 60,
+        hands_after=merged["hands_after"],
+        hand_in_play_counts=bool(merged["hand_in_play_counts"]),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the marks
+# --------------------------------------------------------------------------------------------
+def status_of(marks) -> str:
+    """not_started, running or paused, from the start/pause/resume marks alone."""
+    state = NOT_STARTED
+    for mark in marks:
+        if mark.kind == START:
+            state = RUNNING
+        elif mark.kind == PAUSE:
+            state = PAUSED
+        elif mark.kind == RESUME:
+            state = RUNNING
+    return state
+
+
+def elapsed_seconds(marks, now: dt.datetime) -> float:
+    """Seconds the clock has run up to ``now``: the sum of the running intervals."""
+    total = 0.0
+    running_since = None
+    for mark in marks:
+        if mark.at > now:
+            break
+        if mark.kind in (START, RESUME) and running_since is None:
+            running_since = mark.at
+        elif mark.kind == PAUSE and running_since is not None:
+            total += (mark.at - running_since).total_seconds()
+            running_since = None
+    if running_since is not None:
+        total += (now - running_since).total_seconds()
+    return total
+
+
+def length_seconds(rule: ClockRule, marks, table: int | None = None) -> int:
+    """The match length plus every hall addition (and, for ``table``, that table's extra time)."""
+    total = rule.match_seconds
+    for mark in marks:
+        if mark.kind == ADD or (mark.kind == TABLE_EXTRA and table is not None and mark.table == table):
+            total += mark.seconds
+    return total
+
+
+def table_extra_seconds(marks, table: int) -> int:
+    """The extra time granted to one table."""
+    return sum(m.seconds for m in marks if m.kind == TABLE_EXTRA and m.table == table)
+
+
+def read(rule: ClockRule, marks, now: dt.datetime, table: int | None = None) -> Reading:
+    """Read the clock at ``now``. Marks must be in time order (as stored)."""
+    marks = [m for m in marks if m.at <= now]
+    status = status_of(marks)
+    length = length_seconds(rule, marks, table)
+    elapsed = elapsed_seconds(marks, now)
+    remaining = max(0.0, length - elapsed)
+    end_due = status != NOT_STARTED and elapsed >= length
+    announce_due = rule.announces and status != NOT_STARTED and elapsed >= length - rule.announce_before_seconds
+    ends_at = announce_at = None
+    if status == RUNNING:
+        ends_at = now + dt.timedelta(seconds=length - elapsed)
+        if rule.announces:
+            announce_at = now + dt.timedelta(seconds=length - rule.announce_before_seconds - elapsed)
+    if end_due and status == RUNNING:
+        status = TIME_UP
+    return Reading(status, length, elapsed, remaining, ends_at, announce_at, announce_due, end_due)
+
+
+def check_change(rule: ClockRule, marks, now: dt.datetime, kind: str, seconds: int = 0,
+                 table: int | None = None) -> Mark:
+    """The new :class:`Mark` if ``kind`` is allowed now, else ValueError in Chinese."""
+    mark = Mark(kind, now, seconds, table)
+    if marks and now < marks[-1].at:
+        raise ValueError("at: 时间不能早于上一次计时操作（earlier than the last clock change）")
+    reading = read(rule, marks, now)
+    allowed = {
+        START: reading.status == NOT_STARTED,
+        PAUSE: reading.status == RUNNING,
+        RESUME: reading.status == PAUSED,
+        ADD: reading.status in (RUNNING, PAUSED, NOT_STARTED),
+        TABLE_EXTRA: True,
+    }
+    if not allowed[kind]:
+        raise ValueError(f"kind: 计时{_STATUS_ZH[reading.status]}，不能{_KIND_ZH[kind]}"
+                         f"（cannot {kind} while {reading.status}）")
+    if kind == ADD and length_seconds(rule, marks + [mark]) <= reading.elapsed:
+        raise ValueError("seconds: 减时后剩余时间须大于0（the clock would run out）")
+    if kind == TABLE_EXTRA and table_extra_seconds(marks + [mark], table) < 0:
+        raise ValueError("seconds: 单桌加时合计不能为负（a table's extra time cannot be negative）")
+    return mark
+
+
+_STATUS_ZH = {NOT_STARTED: "尚未开始", RUNNING: "正在进行", PAUSED: "已暂停", TIME_UP: "时间已到"}
+_KIND_ZH = {START: "开始", PAUSE: "暂停", RESUME: "继续", ADD: "加时", TABLE_EXTRA: "单桌加时"}
+
+
+# --------------------------------------------------------------------------------------------
+# The last-hands rule
+# --------------------------------------------------------------------------------------------
+def last_allowed_hand(recorded: int, hands_after: int, hand_in_play_counts: bool) -> int:
+    """Number of the last hand a table may play, given ``recorded`` hands when the announcement fired.
+
+    The hand in play is ``recorded + 1``. If it does not count (shenzhen-community), the table plays
+    it and then ``hands_after`` more; if it counts, it is the first of the ``hands_after``.
+    """
+    _check_int(recorded, "recorded", 0)
+    _check_int(hands_after, "hands_after", 0)
+    in_play = recorded + 1
+    return in_play + hands_after - (1 if hand_in_play_counts else 0)
+
+
+def hands_left(recorded: int, last_hand: int | None) -> int | None:
+    """Hands the table may still play (None: no limit set yet)."""
+    if last_hand is None:
+        return None
+    return max(0, last_hand - recorded)
+
+
+def format_remaining(seconds: float) -> str:
+    """Remaining time in Chinese, e.g. ``1小时05分09秒`` or ``29分05秒`` (whole seconds, rounded up)."""
+    whole = int(-(-seconds // 1)) if seconds > 0 else 0
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}小时{minutes:02d}分{secs:02d}秒"
+    return f"{minutes}分{secs:02d}秒"
