@@ -1,7 +1,14 @@
 """Rule profiles stored as versioned data, and the hands recorded at a table."""
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from config.appendonly import AppendOnlyModel
+
+
+class ProfileInUseError(Exception):
+    """Raised on an attempt to change a RuleProfile version that an event or a match already uses."""
 
 
 class RuleProfile(models.Model):
@@ -9,6 +16,7 @@ class RuleProfile(models.Model):
 
     Versions are never edited once an event uses them; an organiser's change is a new version
     (``based_on`` points at the version it was copied from). An event keeps the version it started with.
+    The JSON is validated with :func:`scoring.profiles.validate_profile_dict` on every save.
     """
 
     slug = models.SlugField(_("slug"), max_length=80)
@@ -24,6 +32,8 @@ class RuleProfile(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
+    EDITABLE = ("slug", "version", "name", "data", "source")
+
     class Meta:
         verbose_name = _("rule profile")
         verbose_name_plural = _("rule profiles")
@@ -32,3 +42,125 @@ class RuleProfile(models.Model):
 
     def __str__(self):
         return f"{self.name} v{self.version}"
+
+    @property
+    def is_in_use(self):
+        """True when an event or a match has frozen this version."""
+        from tournament.models import Event, Match
+
+        return bool(self.pk) and (
+            Event.objects.filter(profile_id=self.pk).exists() or Match.objects.filter(profile_id=self.pk).exists()
+        )
+
+    def changed_fields(self):
+        """Names of the editable fields whose values differ from the stored row (all for a new row)."""
+        stored = type(self).objects.filter(pk=self.pk).values(*self.EDITABLE).first() if self.pk else None
+        if stored is None:
+            return list(self.EDITABLE)
+        return [key for key, value in stored.items() if getattr(self, key) != value]
+
+    def validate_data(self):
+        """The JSON must be a valid rule profile (ValidationError on ``data`` naming the key otherwise)."""
+        from .profiles import validate_profile_dict
+
+        try:
+            validate_profile_dict(self.data, "data")
+        except ValueError as exc:
+            raise ValidationError({"data": str(exc)}) from exc
+
+    def clean(self):
+        self.validate_data()
+        if self.pk and self.changed_fields() and self.is_in_use:
+            raise ValidationError(
+                _("This version is used by an event and cannot be changed; copy it as a new version.")
+            )
+
+    def save(self, *args, **kwargs):
+        """Validate the data and refuse to change a version in use (whatever path the save comes from)."""
+        try:
+            self.validate_data()
+        except ValidationError as exc:
+            raise ValueError("; ".join(exc.messages)) from exc
+        if self.pk and not self._state.adding and self.changed_fields() and self.is_in_use:
+            raise ProfileInUseError(f"规则配置 {self} 已被赛事使用，不能修改，请复制为新版本（profile version in use）")
+        super().save(*args, **kwargs)
+
+    def copy_as_new_version(self, user=None):
+        """Store a copy of this version as the next version of its slug (``based_on`` = this one)."""
+        latest = type(self).objects.filter(slug=self.slug).order_by("-version").values_list("version", flat=True)
+        return type(self).objects.create(
+            slug=self.slug, version=(latest.first() or 0) + 1, name=self.name, data=self.data,
+            source=self.source, based_on=self, created_by=user,
+        )
+
+
+SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
+
+
+class Hand(AppendOnlyModel):
+    """One hand played at a table, as recorded by a referee; never edited.
+
+    A correction is a new version (``supersedes`` the previous one, ``version`` + 1). The inputs are
+    what the referee saw; the result fields (levels after the hand, next declarer, explanation) are
+    the engine's answer when the hand was stored, computed from all current hands of the match and
+    the rulings then known. The authoritative current state is always a replay
+    (:func:`scoring.services.match_state`).
+    """
+
+    class Trump(models.TextChoices):
+        SPADES = "S", _("Spades")
+        HEARTS = "H", _("Hearts")
+        CLUBS = "C", _("Clubs")
+        DIAMONDS = "D", _("Diamonds")
+        NO_TRUMP = "NT", _("No trump")
+
+    match = models.ForeignKey("tournament.Match", on_delete=models.PROTECT, related_name="hands",
+                              verbose_name=_("match"))
+    number = models.PositiveSmallIntegerField(_("hand number"))
+    version = models.PositiveSmallIntegerField(_("version"), default=1)
+    supersedes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
+                                      related_name="superseded_by", verbose_name=_("supersedes"))
+    # what the referee entered
+    declarer_seat = models.CharField(_("declarer seat"), max_length=1, choices=SEAT_CHOICES)
+    trump = models.CharField(_("trump"), max_length=2, choices=Trump.choices)
+    defender_points = models.SmallIntegerField(_("defender trick points"))
+    bottom_points = models.SmallIntegerField(_("bottom points"), default=0)
+    last_trick = models.JSONField(_("last trick"), null=True, blank=True)
+    reclaim = models.BooleanField(_("return to the level (policy)"), default=False)
+    penalty_points = models.SmallIntegerField(_("penalty points applied"), default=0)
+    # what the engine answered
+    level_played = models.CharField(_("level played"), max_length=8)
+    final_points = models.SmallIntegerField(_("final defender points"), null=True, blank=True)
+    declarer_keeps = models.BooleanField(_("declarers keep the stage"))
+    ns_level = models.CharField(_("north–south level after"), max_length=8)
+    ew_level = models.CharField(_("east–west level after"), max_length=8)
+    next_declarer = models.CharField(_("next declarer"), max_length=1, choices=SEAT_CHOICES, blank=True)
+    match_won = models.BooleanField(_("match won"), default=False)
+    explanation = models.JSONField(_("explanation"), default=list)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name=_("recorded by"))
+    recorded_at = models.DateTimeField(_("recorded at"))
+
+    class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        ordering = ["match", "number", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], condition=models.Q(supersedes__isnull=True),
+                                    name="unique_original_hand"),
+            models.UniqueConstraint(fields=["match", "number", "version"], name="unique_hand_version"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="hand_number_positive"),
+        ]
+
+    def __str__(self):
+        suffix = f" v{self.version}" if self.version > 1 else ""
+        return f"{self.match_id} #{self.number}{suffix}"
+
+    @property
+    def is_current(self):
+        """False once a later version supersedes this one."""
+        try:
+            self.superseded_by
+        except Hand.DoesNotExist:
+            return True
+        return False

@@ -1,15 +1,68 @@
-"""Database side of rule profiles: load the profile files into versioned RuleProfile rows."""
+"""Database side of scoring: rule-profile versions, and the hands recorded at a table.
+
+Profiles: :func:`sync_profiles` loads ``fixtures/profiles/`` into versioned RuleProfile rows;
+:func:`engine_profile` rebuilds the engine's Profile from a stored version (cached in-process).
+
+Hands (append-only :class:`~scoring.models.Hand` rows; a correction is a new version):
+    current_hands(match) -> list[Hand]              the latest version of every hand, by number
+    match_state(match, adjustments=None) -> MatchState   the engine state replayed from them
+    record_hand(match, user, *, number, trump, defender_points, declarer=None, bottom_points=0,
+                last_trick=None, reclaim=False) -> Hand
+    correct_last_hand(match, user, *, number, ...same fields...) -> Hand
+    hand_history(match) -> list[Hand]               every version, superseded ones included
+    refresh_match(match) -> MatchState              recompute the Match's derived fields
+    can_record(user, match) -> bool; can_view(user, match) -> bool
+
+Levels, declarer and winner are never typed in: after every write the whole match is replayed with
+the engine and the Match row's derived fields (ns_level, ew_level, winner, status) are updated in
+the same transaction. Writers lock the Match row (``select_for_update``) and the unique constraints
+on Hand catch any race left; both become :class:`HandConflict` (HTTP 409).
+
+Hook for the rulings layer
+--------------------------
+If ``rulings.services.hand_adjustments(match)`` exists, every replay calls it (lazily imported;
+absent module or function → no adjustments). It returns ``{hand_number: adjustment}`` with::
+
+    {"penalty_points": int,        # signed, toward the defenders' total of that hand (default 0)
+     "award": dict | None,         # kwargs for MatchState.award(...): the hand's outcome was decided
+                                   # by a sanction; replaces the normal play (a recorded Hand row for
+                                   # that number is then kept for the record but not played)
+     "forfeit": dict | None}       # kwargs for MatchState.forfeit_match(...), applied after the hand
+
+Award and forfeit numbers count as hands: the next hand number is one more than the highest
+number played or decided by a ruling. Callers may pass ``adjustments`` explicitly (``{}`` for none). After a ruling changes
+a match, the rulings layer calls :func:`refresh_match` inside its transaction.
+
+The end of a match by time (announcement, last allowed hand) belongs to the clocks layer; here a
+hand is refused once ``match.is_over``.
+"""
+from __future__ import annotations
+
+import copy
+import importlib
+import threading
 from pathlib import Path
 
 import yaml
 from django.conf import settings
-from django.db import transaction
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
-from .models import RuleProfile
+from config import clock
+from tournament import clock_services
+
+from .engine import LastTrick, MatchState
+from .models import Hand, RuleProfile
+from .profiles import profile_from_dict
 
 PROFILE_DIR = Path(settings.BASE_DIR) / "fixtures" / "profiles"
+LAST_TRICK_KEYS = ("by", "shape", "pairs", "trump", "rank", "main_rank", "buried_by")
 
 
+# --------------------------------------------------------------------------------------------
+# Rule profiles
+# --------------------------------------------------------------------------------------------
 def read_profile_files():
     """Every profile file under fixtures/profiles/, as {slug: (data, file name)}."""
     from .profiles import validate_profile_dict
@@ -56,3 +109,326 @@ def latest_profile(slug):
     if profile is None:
         raise ValueError(f"未知的规则配置：{slug} (unknown rule profile)")
     return profile
+
+
+_profile_cache: dict = {}
+_profile_lock = threading.Lock()
+
+
+def engine_profile(rule_profile: RuleProfile):
+    """The engine Profile built from a stored version's JSON, cached per row while its data is unchanged."""
+    cached = _profile_cache.get(rule_profile.pk)
+    if cached is not None and cached[0] == rule_profile.data:
+        return cached[1]
+    profile = profile_from_dict(rule_profile.data, f"{rule_profile.slug} v{rule_profile.version}")
+    with _profile_lock:
+        _profile_cache[rule_profile.pk] = (copy.deepcopy(rule_profile.data), profile)
+    return profile
+
+
+# --------------------------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------------------------
+class HandConflict(Exception):
+    """The match changed under the request (the number is taken, the match is over): HTTP 409."""
+
+
+class HandRefused(PermissionDenied):
+    """The user may not record hands at this table: HTTP 403."""
+
+
+class HandNotAllowed(ValueError):
+    """The hand asked for cannot be corrected (only the last one can): HTTP 400, naming the field."""
+
+
+# --------------------------------------------------------------------------------------------
+# Permissions
+# --------------------------------------------------------------------------------------------
+def can_record(user, match) -> bool:
+    """Chief referees at every table; a table referee only at the matches they are assigned to."""
+    if not user.is_authenticated:
+        return False
+    if user.has_perm("tournament.rule_all_tables"):
+        return True
+    return user.has_perm("tournament.record_hands") and match.referees.filter(pk=user.pk).exists()
+
+
+def can_view(user, match) -> bool:
+    """Staff see every match; anonymous visitors and others only the matches of published events."""
+    from tournament.visibility import is_staff_member
+
+    return is_staff_member(user) or match.round.stage.event.published
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------------------------
+def current_hands(match) -> list:
+    """The current (not superseded) version of every hand of the match, in hand order."""
+    return list(
+        Hand.objects.filter(match=match, superseded_by__isnull=True)
+        .select_related("recorded_by").order_by("number")
+    )
+
+
+def hand_history(match) -> list:
+    """Every version of every hand, oldest first per number, with ``superseded_by`` loaded (who/when)."""
+    return list(
+        Hand.objects.filter(match=match)
+        .select_related("recorded_by", "superseded_by", "superseded_by__recorded_by")
+        .order_by("number", "version")
+    )
+
+
+def rulings_adjustments(match) -> dict:
+    """The rulings layer's per-hand adjustments, or {} while that layer does not provide them."""
+    try:
+        module = importlib.import_module("rulings.services")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("rulings.services", "rulings"):
+            raise
+        return {}
+    hook = getattr(module, "hand_adjustments", None)
+    return dict(hook(match) or {}) if hook is not None else {}
+
+
+def last_trick_from(data, trump):
+    """Build the engine's LastTrick from the stored JSON (None when not entered); no-trump makes every J main."""
+    if not data:
+        return None
+    unknown = set(data) - set(LAST_TRICK_KEYS)
+    if unknown:
+        raise ValueError(f"last_trick: 未知的项 {sorted(unknown)}（unknown keys）")
+    kwargs = {key: data[key] for key in LAST_TRICK_KEYS if data.get(key) is not None}
+    if "by" not in kwargs or "shape" not in kwargs:
+        raise ValueError("last_trick: 须给出 by 和 shape（by and shape are required）")
+    return LastTrick(**kwargs, no_trump=trump == Hand.Trump.NO_TRUMP)
+
+
+def _play(state, hand_inputs, adjustment):
+    """Apply one hand (a Hand row or a dict of its inputs) to ``state``, honouring a ruling's adjustment."""
+    fresh = isinstance(hand_inputs, dict)   # inputs not stored yet: a given declarer is checked
+    get = hand_inputs.get if fresh else lambda key, default=None: getattr(hand_inputs, key, default)
+    award = adjustment.get("award")
+    if award:
+        state = state.award(**award)
+    elif hand_inputs is not None:
+        state = state.play(
+            defender_points=get("defender_points"),
+            declarer=get("declarer_seat") if fresh or state.declarer is None else None,
+            bottom_points=get("bottom_points", 0),
+            last_trick=last_trick_from(get("last_trick"), get("trump")),
+            penalty_points=adjustment.get("penalty_points", 0),
+            reclaim=bool(get("reclaim", False)),
+        )
+    if adjustment.get("forfeit"):
+        state = state.forfeit_match(**adjustment["forfeit"])
+    return state
+
+
+def ruled_numbers(adjustments) -> set:
+    """Hand numbers a ruling decided without play (an award or a forfeit): they count as hands."""
+    return {n for n, adj in adjustments.items() if adj.get("award") or adj.get("forfeit")}
+
+
+def replay(match, hands, adjustments, extra=None):
+    """The engine state after ``hands`` (+ ``extra``: {number: inputs} not stored yet) and the awards."""
+    rows = {hand.number: hand for hand in hands}
+    rows.update(extra or {})
+    numbers = sorted(set(rows) | ruled_numbers(adjustments))
+    state = MatchState.new(engine_profile(match.profile))
+    for number in numbers:
+        state = _play(state, rows.get(number), adjustments.get(number, {}))
+    return state
+
+
+def match_state(match, adjustments=None):
+    """The engine MatchState replayed from the current hands (and the rulings' adjustments)."""
+    if adjustments is None:
+        adjustments = rulings_adjustments(match)
+    return replay(match, current_hands(match), adjustments)
+
+
+def next_hand_number(match, hands=None, adjustments=None) -> int:
+    """One more than the highest hand number played or decided by a ruling."""
+    hands = current_hands(match) if hands is None else hands
+    adjustments = rulings_adjustments(match) if adjustments is None else adjustments
+    return max({h.number for h in hands} | ruled_numbers(adjustments), default=0) + 1
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------------
+def _lock_match(match):
+    """Lock the Match row for this transaction and return it fresh.
+
+    PostgreSQL: ``SELECT ... FOR UPDATE``. SQLite has no row locks; a no-op UPDATE as the first
+    statement takes the database write lock at once, so a concurrent writer waits here (busy
+    timeout) instead of failing later when it upgrades its read lock.
+    """
+    from django.db.models import F
+
+    from tournament.models import Match
+
+    if transaction.get_connection().vendor == "sqlite":
+        Match.objects.filter(pk=match.pk).update(status=F("status"))
+    return Match.objects.select_for_update(of=("self",)).select_related("profile", "ns", "ew").get(pk=match.pk)
+
+
+def _check_writer(match, user):
+    if not can_record(user, match):
+        raise HandRefused(_("Only this table's referees and the chief referees may record hands here."))
+
+
+def _taken(number):
+    """The 409 for a hand number somebody else recorded first."""
+    return HandConflict(_("Hand %(number)s was already recorded, probably by another referee; reload the table.")
+                        % {"number": number})
+
+
+def _check_number(number, expected):
+    """The submitted hand number must be the next one: lower is a conflict (409), higher a bad input."""
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise ValueError(f"number: 副数应为整数，得到 {number!r}（number must be an integer）")
+    if number < expected:
+        raise _taken(number)
+    if number > expected:
+        raise ValueError(f"number: 下一副应为第{expected}副，不是第{number}副（out of sequence）")
+
+
+def _hand_inputs(trump, defender_points, declarer=None, bottom_points=0, last_trick=None, reclaim=False):
+    """The referee's inputs for one hand as a dict (the fields a Hand row stores)."""
+    if trump not in Hand.Trump.values:
+        raise ValueError(f"trump: 未知的主牌 {trump!r}，应为 {'/'.join(Hand.Trump.values)}（unknown trump）")
+    if last_trick is not None and not isinstance(last_trick, dict):
+        raise ValueError("last_trick: 应为对象（must be an object）")
+    return {
+        "trump": trump, "defender_points": defender_points, "declarer_seat": declarer,
+        "bottom_points": bottom_points, "last_trick": dict(last_trick) if last_trick else None,
+        "reclaim": bool(reclaim),
+    }
+
+
+def _store(match, user, number, inputs, state, adjustment, supersedes=None):
+    """Create the Hand row from the inputs and the engine's result of that hand (the state's last)."""
+    result = state.hands[-1]
+    levels = state.levels
+    return Hand.objects.create(
+        match=match, number=number, supersedes=supersedes,
+        version=supersedes.version + 1 if supersedes else 1,
+        declarer_seat=result.declarer_seat or inputs["declarer_seat"] or "",
+        trump=inputs["trump"], defender_points=inputs["defender_points"],
+        bottom_points=inputs["bottom_points"], last_trick=inputs["last_trick"], reclaim=inputs["reclaim"],
+        penalty_points=adjustment.get("penalty_points", 0),
+        level_played=result.declarer_level_before, final_points=result.defender_points,
+        declarer_keeps=result.declarer_keeps, ns_level=levels["NS"], ew_level=levels["EW"],
+        next_declarer=result.next_declarer or "", match_won=result.match_won,
+        explanation=list(result.explanation), recorded_by=user, recorded_at=clock.now(),
+    )
+
+
+def _apply_derived(match, state, reopen=False):
+    """Write the replayed levels, winner and status onto the (locked) Match row."""
+    from tournament.models import Match
+
+    now = clock.now()
+    match.ns_level, match.ew_level = state.levels["NS"], state.levels["EW"]
+    fields = ["ns_level", "ew_level"]
+    if state.winner is not None:
+        match.winner = match.ns if state.winner == "NS" else match.ew
+        match.status = Match.Status.FINISHED
+        match.finished_at = match.finished_at or now
+        fields += ["winner", "status", "finished_at"]
+    elif reopen and match.status == Match.Status.FINISHED:
+        match.winner, match.status, match.finished_at = None, Match.Status.PLAYING, None
+        fields += ["winner", "status", "finished_at"]
+    elif state.hand_count and match.status in (Match.Status.SCHEDULED, Match.Status.PENDING):
+        match.status = Match.Status.PLAYING
+        fields.append("status")
+    if state.hand_count and match.started_at is None:
+        match.started_at = now
+        fields.append("started_at")
+    match.save(update_fields=fields)
+    clock_services.check_match_end(match, state=state)  # the last allowed hand ends the match
+    round_id = match.round_id
+    transaction.on_commit(lambda: clock_services.invalidate_display(round_id))
+
+
+def record_hand(match, user, *, number, trump, defender_points, declarer=None, bottom_points=0,
+                last_trick=None, reclaim=False) -> Hand:
+    """Record the next hand of ``match`` and update the match's derived levels, winner and status.
+
+    Raises HandRefused (user not allowed), HandConflict (``number`` already recorded), or
+    ValueError naming the field (out of sequence, match over, bad input: the engine's messages).
+    """
+    inputs = _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
+    try:
+        with transaction.atomic():
+            match = _lock_match(match)
+            _check_writer(match, user)
+            adjustments = rulings_adjustments(match)
+            hands = current_hands(match)
+            _check_number(number, next_hand_number(match, hands, adjustments))
+            if match.is_over:
+                raise HandConflict(_("The match is over; no more hands can be recorded."))
+            if clock_services.hands_left(match, recorded=number - 1) == 0:
+                raise HandConflict(_("This table has played every hand allowed after the announcement."))
+            adjustment = adjustments.get(number, {})
+            state = replay(match, hands, adjustments, {number: inputs})
+            hand = _store(match, user, number, inputs, state, adjustment)
+            _apply_derived(match, state)
+            return hand
+    except IntegrityError as exc:
+        raise _taken(number) from exc
+
+
+def correct_last_hand(match, user, *, number, trump, defender_points, declarer=None, bottom_points=0,
+                      last_trick=None, reclaim=False) -> Hand:
+    """Store a new version of the last hand (``number`` must be it) and replay the match.
+
+    Refused for a match ended by walkover, forfeit or bye, and once the round's results are published.
+    A correction may reopen a match that the corrected hand had won.
+    """
+    from tournament.models import Match
+
+    inputs = _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
+    try:
+        with transaction.atomic():
+            match = _lock_match(match)
+            _check_writer(match, user)
+            if match.status in (Match.Status.WALKOVER, Match.Status.FORFEIT, Match.Status.BYE) or \
+                    match.round.results_published_at is not None:
+                raise HandConflict(_("This match can no longer be corrected."))
+            adjustments = rulings_adjustments(match)
+            hands = current_hands(match)
+            if not hands or number != hands[-1].number:
+                last = hands[-1].number if hands else 0
+                if number < last:
+                    raise HandNotAllowed(f"number: 只能更正最后一副（第{last}副），不是第{number}副"
+                                         f"（only the last hand can be corrected）")
+                raise HandConflict(_("Hand %(number)s is not the last recorded hand; reload the table.")
+                                   % {"number": number})
+            old = hands[-1]
+            before = replay(match, hands, adjustments)
+            if inputs["declarer_seat"] is None and number == 1:
+                inputs["declarer_seat"] = old.declarer_seat
+            state = replay(match, hands[:-1], adjustments, {number: inputs})
+            hand = _store(match, user, number, inputs, state, adjustments.get(number, {}), supersedes=old)
+            _apply_derived(match, state, reopen=before.winner is not None)
+            return hand
+    except IntegrityError as exc:
+        raise HandConflict(_("Hand %(number)s was corrected by someone else at the same time; reload the table.")
+                           % {"number": number}) from exc
+
+
+def refresh_match(match, *, reopen=False):
+    """Replay the match and rewrite its derived fields (for the rulings layer after a ruling).
+
+    ``reopen=True``: a match marked finished whose replay no longer has a winner goes back to playing
+    (say so only when the finish came from the hands or rulings, not from the clock). Returns the state.
+    """
+    with transaction.atomic():
+        match = _lock_match(match)
+        state = match_state(match)
+        _apply_derived(match, state, reopen=reopen)
+        return state

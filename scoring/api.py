@@ -1,0 +1,299 @@
+"""REST API for a table: the match state, recording the next hand, correcting the last one, the history.
+
+Thin views over :mod:`scoring.services`. Errors answer ``{"detail": <Chinese message>, "field": <name>}``:
+400 bad input (the engine's ValueError names the field), 403 not allowed, 404 not visible,
+409 conflict (the hand number is already taken, the match is over).
+"""
+import re
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournament.models import Match
+
+from . import services
+from .models import SEAT_CHOICES, Hand
+
+WINNERS = [("defenders", "防家抠底 defenders"), ("declarers", "庄家方保底 declarers")]
+BURIERS = [("declarers", "庄家方扣底 declarers"), ("defenders", "防家反主后扣底 defenders")]
+FIELD_PREFIX = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*[:：]")
+
+
+# --------------------------------------------------------------------------------------------
+# Serializers
+# --------------------------------------------------------------------------------------------
+class LastTrickSerializer(serializers.Serializer):
+    """The winning play of the last trick (for the bottom multiplier and the J/A capture rules)."""
+
+    by = serializers.ChoiceField(choices=WINNERS, help_text="who won the last trick")
+    shape = serializers.ChoiceField(choices=["single", "pair", "tractor"])
+    pairs = serializers.IntegerField(required=False, default=1)
+    trump = serializers.BooleanField(required=False, default=True)
+    rank = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
+    main_rank = serializers.BooleanField(required=False, allow_null=True, default=None)
+    buried_by = serializers.ChoiceField(choices=BURIERS, required=False, default="declarers")
+
+    def validate_rank(self, value):
+        return value or None
+
+
+class HandInputSerializer(serializers.Serializer):
+    """What the referee enters for one hand; levels and the next declarer are computed, never sent."""
+
+    number = serializers.IntegerField(min_value=1, help_text="the hand's number: the next one (or the last, to correct)")
+    declarer = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_null=True, default=None,
+                                       help_text="the declarer's seat; needed for the first hand only")
+    trump = serializers.ChoiceField(choices=Hand.Trump.choices)
+    defender_points = serializers.IntegerField()
+    bottom_points = serializers.IntegerField(required=False, default=0)
+    last_trick = LastTrickSerializer(required=False, allow_null=True, default=None)
+    reclaim = serializers.BooleanField(required=False, default=False,
+                                       help_text="落实政策: return to the level after a J/A-capture restart")
+
+
+class SupersededBySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    recorded_by = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+
+
+class HandSerializer(serializers.ModelSerializer):
+    """A stored hand version with who recorded it, and who superseded it and when."""
+
+    recorded_by = serializers.CharField(source="recorded_by.get_username", read_only=True)
+    declarer_seat = serializers.CharField(read_only=True)
+    next_declarer = serializers.CharField(read_only=True)
+    trump_label = serializers.CharField(source="get_trump_display", read_only=True)
+    current = serializers.BooleanField(source="is_current", read_only=True)
+    superseded_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Hand
+        fields = ["id", "number", "version", "current", "declarer_seat", "trump", "trump_label",
+                  "defender_points", "bottom_points", "last_trick", "reclaim", "penalty_points",
+                  "level_played", "final_points", "declarer_keeps", "ns_level", "ew_level", "next_declarer",
+                  "match_won", "explanation", "recorded_by", "recorded_at", "superseded_by"]
+
+    @extend_schema_field(SupersededBySerializer(allow_null=True))
+    def get_superseded_by(self, hand):
+        """Who replaced this version and when (null for the current version)."""
+        if hand.is_current:
+            return None
+        newer = hand.superseded_by
+        return SupersededBySerializer({"id": newer.pk, "version": newer.version,
+                                       "recorded_by": newer.recorded_by.get_username(),
+                                       "recorded_at": newer.recorded_at}).data
+
+
+class HandStateSerializer(serializers.Serializer):
+    """One hand as the replay sees it now (a ruling may have changed its outcome since it was stored)."""
+
+    number = serializers.IntegerField()
+    kind = serializers.CharField(help_text='"hand", "award" (decided by a ruling) or "forfeit"')
+    declarer_seat = serializers.CharField(allow_null=True)
+    trump = serializers.CharField(allow_null=True)
+    trump_label = serializers.CharField(allow_null=True)
+    defender_points = serializers.IntegerField(allow_null=True, help_text="trick points as entered")
+    final_points = serializers.IntegerField(allow_null=True, help_text="with penalties and the bottom")
+    declarer_keeps = serializers.BooleanField()
+    level_played = serializers.CharField()
+    ns_level = serializers.CharField()
+    ew_level = serializers.CharField()
+    next_declarer = serializers.CharField(allow_null=True)
+    match_won = serializers.BooleanField()
+    explanation = serializers.ListField(child=serializers.CharField())
+    version = serializers.IntegerField(allow_null=True)
+    recorded_by = serializers.CharField(allow_null=True)
+    recorded_at = serializers.DateTimeField(allow_null=True)
+
+
+class ActionsSerializer(serializers.Serializer):
+    record = serializers.BooleanField(help_text="may record the next hand")
+    correct = serializers.BooleanField(help_text="may correct the last hand")
+
+
+class MatchStateSerializer(serializers.Serializer):
+    """The match as the engine replays it from the current hands and rulings."""
+
+    match = serializers.IntegerField()
+    status = serializers.CharField()
+    profile = serializers.CharField()
+    ns = serializers.CharField(allow_null=True)
+    ew = serializers.CharField(allow_null=True)
+    levels = serializers.DictField(child=serializers.CharField())
+    declarer = serializers.CharField(allow_null=True, help_text="seat declaring the next hand (null before the first)")
+    winner = serializers.CharField(allow_null=True, help_text='"NS", "EW" or null')
+    policy_pending = serializers.CharField(allow_null=True, help_text="落实政策: the level the declarers may return to")
+    next_number = serializers.IntegerField()
+    hands = HandStateSerializer(many=True)
+    actions = ActionsSerializer()
+
+
+class RecordedSerializer(serializers.Serializer):
+    hand = HandSerializer()
+    state = MatchStateSerializer()
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    field = serializers.CharField(required=False)
+
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="bad input; `field` names it"),
+    403: OpenApiResponse(ErrorSerializer, description="not allowed to record at this table"),
+    404: OpenApiResponse(ErrorSerializer, description="no such match, or not visible"),
+    409: OpenApiResponse(ErrorSerializer, description="the hand number is taken, or the match is over"),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Building the answers
+# --------------------------------------------------------------------------------------------
+def state_payload(match, user, state=None):
+    """The state answer for ``user``: levels, declarer, winner, every hand with its explanation."""
+    hands = services.current_hands(match)
+    adjustments = services.rulings_adjustments(match)
+    state = state or services.replay(match, hands, adjustments)
+    rows = {hand.number: hand for hand in hands}
+    numbers = sorted(set(rows) | services.ruled_numbers(adjustments))
+    allowed = services.can_record(user, match)
+    return {
+        "match": match.pk, "status": match.status, "profile": str(match.profile),
+        "ns": str(match.ns) if match.ns else None, "ew": str(match.ew) if match.ew else None,
+        "levels": state.levels, "declarer": state.declarer, "winner": state.winner,
+        "policy_pending": state.policy_pending,
+        "next_number": services.next_hand_number(match, hands, adjustments),
+        "hands": [_hand_state(number, rows.get(number), result) for number, result in _numbered(numbers, state.hands)],
+        "actions": {"record": allowed and not match.is_over and state.winner is None,
+                    "correct": allowed and bool(hands)},
+    }
+
+
+def _numbered(numbers, results):
+    """Pair each HandResult with its hand number (a forfeit result belongs to the hand before it)."""
+    remaining, number = iter(numbers), 0
+    for result in results:
+        if result.kind != "forfeit":
+            number = next(remaining)
+        yield number, result
+
+
+def _hand_state(number, row, result):
+    side = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}.get(result.declarer_seat or "", "NS")
+    ns, ew = ((result.declarer_level, result.defender_level) if side == "NS"
+              else (result.defender_level, result.declarer_level))
+    return {
+        "number": number, "kind": result.kind, "declarer_seat": result.declarer_seat,
+        "trump": row.trump if row else None, "trump_label": row.get_trump_display() if row else None,
+        "defender_points": row.defender_points if row else None, "final_points": result.defender_points,
+        "declarer_keeps": result.declarer_keeps, "level_played": result.declarer_level_before,
+        "ns_level": ns, "ew_level": ew, "next_declarer": result.next_declarer, "match_won": result.match_won,
+        "explanation": list(result.explanation), "version": row.version if row else None,
+        "recorded_by": row.recorded_by.get_username() if row else None,
+        "recorded_at": row.recorded_at if row else None,
+    }
+
+
+def error(detail, code, field=None):
+    body = {"detail": str(detail)}
+    if field:
+        body["field"] = field
+    return Response(body, status=code)
+
+
+def value_error(exc):
+    """A 400 answer from a ValueError whose message starts with the field name ("defender_points: ...")."""
+    message = str(exc)
+    found = FIELD_PREFIX.match(message)
+    return error(message, status.HTTP_400_BAD_REQUEST, found.group(1) if found else None)
+
+
+def serializer_error(serializer):
+    """A 400 answer naming the first bad field (DRF's messages are already in Chinese)."""
+    field, messages = next(iter(serializer.errors.items()))
+    if isinstance(messages, dict):  # nested: last_trick
+        sub, messages = next(iter(messages.items()))
+        field = f"{field}.{sub}"
+    text = messages[0] if isinstance(messages, list) else messages
+    body = {"detail": f"{field}: {text}", "field": field, "errors": serializer.errors}
+    return Response(body, status=status.HTTP_400_BAD_REQUEST)
+
+
+# --------------------------------------------------------------------------------------------
+# Views
+# --------------------------------------------------------------------------------------------
+class MatchMixin:
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def get_match(self, match_id):
+        match = get_object_or_404(Match.objects.select_related("profile", "ns", "ew", "round__stage__event"),
+                                  pk=match_id)
+        if not services.can_view(self.request.user, match):
+            from django.http import Http404
+
+            raise Http404
+        return match
+
+    def write(self, match_id, service, number=None):
+        """Validate the body, call the record/correct service and answer 201 with the hand and the state."""
+        match = self.get_match(match_id)
+        data = self.request.data
+        if number is not None:
+            data = {**(data.dict() if hasattr(data, "dict") else data), "number": number}
+        serializer = HandInputSerializer(data=data)
+        if not serializer.is_valid():
+            return serializer_error(serializer)
+        try:
+            hand = service(match, self.request.user, **serializer.validated_data)
+        except services.HandRefused as exc:
+            return error(exc, status.HTTP_403_FORBIDDEN)
+        except services.HandConflict as exc:
+            return error(exc, status.HTTP_409_CONFLICT, "number")
+        except ValueError as exc:
+            return value_error(exc)
+        match.refresh_from_db()
+        payload = {"hand": hand, "state": state_payload(match, self.request.user)}
+        return Response(RecordedSerializer(payload).data, status=status.HTTP_201_CREATED)
+
+
+class MatchStateView(MatchMixin, APIView):
+    """The state of a match: levels, declarer, winner, the hands with explanations, what you may do."""
+
+    @extend_schema(responses={200: MatchStateSerializer, 404: ERRORS[404]}, summary="比赛状态 (match state)")
+    def get(self, request, match_id):
+        match = self.get_match(match_id)
+        return Response(MatchStateSerializer(state_payload(match, request.user)).data)
+
+
+class HandListView(MatchMixin, APIView):
+    """The hand history (every version, superseded ones with who and when), and recording the next hand."""
+
+    @extend_schema(responses={200: HandSerializer(many=True), 404: ERRORS[404]},
+                   summary="记分历史 (hand history, corrections included)")
+    def get(self, request, match_id):
+        match = self.get_match(match_id)
+        return Response(HandSerializer(services.hand_history(match), many=True).data)
+
+    @extend_schema(request=HandInputSerializer, responses={201: RecordedSerializer, **ERRORS},
+                   summary="记录下一副 (record the next hand)")
+    def post(self, request, match_id):
+        return self.write(match_id, services.record_hand)
+
+
+class HandCorrectView(MatchMixin, APIView):
+    """Correct the last hand: a new version supersedes it and the match is replayed."""
+
+    @extend_schema(request=HandInputSerializer, responses={201: RecordedSerializer, **ERRORS},
+                   summary="更正最后一副 (correct the last hand)")
+    def post(self, request, match_id, number):
+        if request.data.get("number") not in (None, number):
+            return error(_("The hand number in the body differs from the one in the address."),
+                         status.HTTP_400_BAD_REQUEST, "number")
+        return self.write(match_id, services.correct_last_hand, number=number)

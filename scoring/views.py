@@ -1,0 +1,46 @@
+"""Pages of the scoring app: the table page a referee keeps open on a phone."""
+from collections import defaultdict
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+
+from tournament.models import Match
+
+from . import services
+from .api import state_payload
+from .models import SEAT_CHOICES, Hand
+
+SIDE_SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}
+
+
+def table(request, match_id):
+    """The table page: both sides' levels, who declares, the form for the next hand, the hand history.
+
+    Anyone who may see the event may read it; the form appears for the referees allowed to record.
+    """
+    match = get_object_or_404(
+        Match.objects.select_related("profile", "ns", "ew", "round__stage__event"), pk=match_id
+    )
+    if not services.can_view(request.user, match):
+        raise Http404
+    state = state_payload(match, request.user)
+    older = defaultdict(list)
+    for hand in services.hand_history(match):
+        if not hand.is_current:
+            older[hand.number].append(hand)
+    for entry in state["hands"]:
+        entry["superseded"] = older.get(entry["number"], [])
+    declaring_side = None
+    if state["declarer"]:
+        declaring_side = "NS" if state["declarer"] in SIDE_SEATS["NS"] else "EW"
+    return render(request, "scoring/table.html", {
+        "match": match,
+        "event": match.round.stage.event,
+        "state": state,
+        "hands": list(reversed(state["hands"])),
+        "last_hand": state["hands"][-1] if state["hands"] else None,
+        "declaring_side": declaring_side,
+        "seats": SEAT_CHOICES,
+        "trumps": Hand.Trump.choices,
+        "capture_ranks": sorted({rc.rank for rc in services.engine_profile(match.profile).rank_captures.values()}),
+    })

@@ -1,0 +1,99 @@
+/* The table page: post the next hand (or a correction) to the API with fetch(), show "saved" only
+   after the server answered 201, then refresh the levels, the form and the history from the page. */
+(function () {
+  "use strict";
+
+  var pendingKey = null;   // Idempotency-Key reused when the same submission is retried after a network error
+  var pendingBody = null;
+
+  function status(text, kind) {
+    var el = document.getElementById("form-status");
+    el.textContent = text;
+    el.className = "form-status" + (kind ? " " + kind : "");
+  }
+
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
+  }
+
+  function intOrRaw(value) {
+    var text = (value || "").trim();
+    return /^-?\d+$/.test(text) ? parseInt(text, 10) : text;
+  }
+
+  /* The request body from the form fields (the server checks every value). */
+  function collect(form, number) {
+    var f = form.elements;
+    var body = {
+      number: number,
+      trump: f.trump.value,
+      defender_points: intOrRaw(f.defender_points.value),
+      bottom_points: intOrRaw(f.bottom_points.value || "0"),
+      last_trick: {
+        by: f.lt_by.value,
+        shape: f.lt_shape.value,
+        pairs: f.lt_shape.value === "tractor" ? intOrRaw(f.lt_pairs.value) : 1,
+        trump: f.lt_trump.checked
+      }
+    };
+    if (f.lt_rank && f.lt_rank.value) { body.last_trick.rank = f.lt_rank.value; }
+    if (f.declarer && f.declarer.value) { body.declarer = f.declarer.value; }
+    if (f.reclaim) { body.reclaim = f.reclaim.checked; }
+    return body;
+  }
+
+  /* Re-read the page and swap in the parts that change after a save. */
+  function refresh() {
+    return fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        ["table-live", "table-history"].forEach(function (id) {
+          var fresh = doc.getElementById(id), old = document.getElementById(id);
+          if (fresh && old) { old.replaceWith(fresh); }
+        });
+      });
+  }
+
+  function submit(event) {
+    var form = event.target;
+    if (form.id !== "hand-form") { return; }
+    event.preventDefault();
+    var statusEl = document.getElementById("form-status");
+    var correcting = form.elements.correct && form.elements.correct.checked;
+    var number = parseInt(correcting ? form.dataset.last : form.dataset.next, 10);
+    var url = correcting ? form.dataset.correctUrl : form.dataset.recordUrl;
+    var body = JSON.stringify(collect(form, number));
+    if (body !== pendingBody) { pendingKey = newKey(); pendingBody = body; }
+    var button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    status(statusEl.dataset.saving, "");
+    fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "X-CSRFToken": form.elements.csrfmiddlewaretoken.value,
+        "Idempotency-Key": pendingKey
+      },
+      body: body
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        pendingKey = null; pendingBody = null;   // the server answered: a new submission gets a new key
+        if (response.status === 201) {
+          return refresh().catch(function () { /* saved anyway; the page reloads later */ })
+            .then(function () { status(statusEl.dataset.saved, "ok"); });
+        }
+        button.disabled = false;
+        status(data.detail || ("HTTP " + response.status), "error");
+      });
+    }).catch(function () {
+      button.disabled = false;
+      status(statusEl.dataset.network, "error");
+    });
+  }
+
+  document.addEventListener("submit", submit);
+})();
