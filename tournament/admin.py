@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Event, Pair, Player, Team, Unit
+from .models import Draw, Event, Group, GroupEntry, Match, Pair, Player, RefereeUnit, Round, Stage, Team, Unit
 
 
 @admin.register(Event)
@@ -30,3 +30,61 @@ class PairAdmin(admin.ModelAdmin):
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
     list_display = ["name", "unit", "event"]
+
+
+# --- competition: stages, groups, rounds, matches, draws (read-only: append-only), referees' units
+
+
+class GroupEntryInline(admin.TabularInline):
+    model = GroupEntry
+    extra = 0
+
+
+@admin.register(Stage)
+class StageAdmin(admin.ModelAdmin):
+    list_display = ["name", "event", "order", "kind", "source"]
+    list_filter = ["event", "kind"]
+
+
+@admin.register(Group)
+class GroupAdmin(admin.ModelAdmin):
+    list_display = ["name", "stage", "order"]
+    list_filter = ["stage__event"]
+    inlines = [GroupEntryInline]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "stage", "number", "scheduled_start"]
+    list_filter = ["stage__event"]
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "round", "table", "bracket_key", "status", "winner", "ns_level", "ew_level"]
+    list_filter = ["round__stage__event", "status"]
+    raw_id_fields = ["ns", "ew", "winner"]
+    filter_horizontal = ["referees"]
+
+
+@admin.register(Draw)
+class DrawAdmin(admin.ModelAdmin):
+    """Draws are append-only: shown, never edited or deleted here (redo from the organiser pages)."""
+
+    list_display = ["__str__", "event", "stage", "kind", "seed", "created_by", "created_at"]
+    list_filter = ["event", "kind"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RefereeUnit)
+class RefereeUnitAdmin(admin.ModelAdmin):
+    list_display = ["user", "unit", "event"]
+    list_filter = ["event"]

@@ -312,5 +312,9 @@ class Match(models.Model):
     def is_over(self):
         return self.status in (self.Status.FINISHED, self.Status.WALKOVER, self.Status.FORFEIT, self.Status.BYE)
 
-from .models_entries import *  # noqa: E402,F401,F403
-from .models_clock import *  # noqa: E402,F401,F403
+
+from .models_entries import *  # noqa
+from .models_competition import *  # noqa
+
+from .models_clock import *  # noqa
+from .models_printouts import *  # noqa

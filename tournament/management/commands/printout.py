@@ -1,0 +1,34 @@
+"""``python manage.py printout KIND --event SLUG --output FILE.pdf``: a printout from the command line."""
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.printout_services import build_printout, find_event
+from tournament.printouts.common import PrintOptions
+from tournament.printouts.registry import PRINTOUTS, get_printout
+
+
+class Command(BaseCommand):
+    help = ("打印 PDF：赛程、记分表、对阵图、成绩单、排名、判罚记录、奖项、抽签。"
+            "Print a PDF (kinds: " + ", ".join(PRINTOUTS) + ").")
+
+    def add_arguments(self, parser):
+        parser.add_argument("kind", help="printout kind: " + ", ".join(PRINTOUTS))
+        parser.add_argument("--event", required=True, help="event slug")
+        parser.add_argument("--output", required=True, help="PDF file to write")
+        parser.add_argument("--round", help="round id (score sheets, schedule, results)")
+        parser.add_argument("--match", help="match id (score sheet, result sheet, penalties)")
+        parser.add_argument("--lang", default="zh-hans", help="zh-hans (default) or en")
+
+    def handle(self, *args, kind, event, output, round, match, lang, **options):
+        try:
+            get_printout(kind)
+            found = find_event(event)
+            print_options = PrintOptions(round=round, match=match, lang=lang)
+            pdf = build_printout(kind, found, print_options)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        path = Path(output)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pdf)
+        self.stdout.write(self.style.SUCCESS(f"{path} ({len(pdf)} bytes)"))

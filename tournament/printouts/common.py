@@ -1,0 +1,172 @@
+"""What every printout needs from the database: options, headings, entry and round labels.
+
+The builders in this package collect plain, frozen values first (so a build can be fingerprinted
+and rendered without the database), then draw them.
+"""
+import dataclasses
+import json
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import Match, Round
+
+from .layout import Heading
+
+LANGUAGES = ("zh-hans", "en")
+LANGUAGE_ALIASES = {"zh": "zh-hans", "zh-hans": "zh-hans", "zh_hans": "zh-hans", "zh-cn": "zh-hans", "en": "en"}
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """What a printout was asked for: a round or a match (ids) where they apply, and the language."""
+
+    round: int | None = None
+    match: int | None = None
+    lang: str = "zh-hans"
+
+    def __post_init__(self):
+        lang = LANGUAGE_ALIASES.get(str(self.lang).lower())
+        if lang is None:
+            raise ValueError(f"lang: 语言只能是 {'、'.join(LANGUAGES)}（unknown language {self.lang!r}）")
+        object.__setattr__(self, "lang", lang)
+        for name in ("round", "match"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not str(value).isdigit()):
+                raise ValueError(f"{name}: 须为编号（{name} must be an id, got {value!r}）")
+            if value is not None:
+                object.__setattr__(self, name, int(value))
+
+    def as_params(self):
+        """The options as a JSON-ready dict (stored on a print job)."""
+        return dataclasses.asdict(self)
+
+
+def canonical_json(data):
+    """A stable JSON text of collected data (dataclasses, tuples, dates): the base of a fingerprint."""
+    def default(value):
+        if dataclasses.is_dataclass(value):
+            return dataclasses.asdict(value)
+        return str(value)
+
+    plain = dataclasses.asdict(data) if dataclasses.is_dataclass(data) else data
+    return json.dumps(plain, default=default, sort_keys=True, ensure_ascii=False)
+
+
+def event_dates(event):
+    """The event's date, or its first and last day."""
+    if event.end_date and event.end_date != event.start_date:
+        return f"{event.start_date.isoformat()} – {event.end_date.isoformat()}"
+    return event.start_date.isoformat()
+
+
+def local_time(value, fmt="%Y-%m-%d %H:%M"):
+    """A datetime in the event's time zone as text ("" for none)."""
+    return timezone.localtime(value).strftime(fmt) if value else ""
+
+
+def round_label(rnd):
+    """A round's name, or "第 N 轮"."""
+    return rnd.name or _("Round %(number)s") % {"number": rnd.number}
+
+
+def heading_for(event, stage=None, rnd=None):
+    """The page header: event, stage, round, and the round's day (else the event's dates)."""
+    date = local_time(rnd.scheduled_start, "%Y-%m-%d") if rnd is not None and rnd.scheduled_start else ""
+    return Heading(
+        event=event.name,
+        stage=stage.name if stage is not None else "",
+        round=round_label(rnd) if rnd is not None else "",
+        date=date or event_dates(event),
+    )
+
+
+def entry_label(pair):
+    """An entry's name with its seed, e.g. "[1] 莲花社区1队"."""
+    if pair is None:
+        return ""
+    return f"[{pair.seed}] {pair.name}" if pair.seed else pair.name
+
+
+def players_label(pair):
+    """The two partners, e.g. "王伟、王芳"."""
+    return "、".join(p.name for p in (pair.player1, pair.player2)) if pair is not None else ""
+
+
+def source_label(source):
+    """Where a waiting side comes from: "W:R1-M3" → "R1-M3 胜者", "L:R2-M1" → "R2-M1 负者", "A1" → "A组第1名"."""
+    from tournament.services.stages import describe_source
+
+    kind, _sep, key = (source or "").partition(":")
+    if kind == "W" and key:
+        return _("Winner of %(match)s") % {"match": key}
+    if kind == "L" and key:
+        return _("Loser of %(match)s") % {"match": key}
+    return describe_source(source or "")
+
+
+def side_label(pair, source):
+    """The entry on one side, or where it will come from while unknown."""
+    return entry_label(pair) if pair is not None else source_label(source)
+
+
+def pick_round(event, round_id):
+    """The event's round with this id (ValueError listing the valid ids otherwise)."""
+    rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
+    found = next((r for r in rounds if r.pk == round_id), None)
+    if found is None:
+        valid = "; ".join(f"{r.pk}={r.stage.name} {round_label(r)}" for r in rounds) or _("none")
+        raise ValueError(_("round: no round %(id)s in this event (valid: %(valid)s)") % {"id": round_id, "valid": valid})
+    return found
+
+
+def pick_match(event, match_id):
+    """The event's match with this id (ValueError naming the field otherwise)."""
+    found = matches_of(event).filter(pk=match_id).first()
+    if found is None:
+        raise ValueError(_("match: no match %(id)s in this event") % {"id": match_id})
+    return found
+
+
+def matches_of(event):
+    """The event's matches with everything a printout shows, in stage, round and table order."""
+    return (
+        Match.objects.filter(round__stage__event=event)
+        .select_related("round__stage", "group", "ns__player1", "ns__player2", "ns__unit",
+                        "ew__player1", "ew__player2", "ew__unit", "winner")
+        .order_by("round__stage__order", "round__number", "table", "id")
+    )
+
+
+def require_round_or_match(options):
+    """Score sheets and result sheets need --round or --match."""
+    if options.round is None and options.match is None:
+        raise ValueError(_("round: give a round or a match"))
+
+
+def selected_matches(event, options):
+    """The matches a round- or match-level printout covers (the match wins when both are given)."""
+    require_round_or_match(options)
+    if options.match is not None:
+        return [pick_match(event, options.match)]
+    rnd = pick_round(event, options.round)
+    return list(matches_of(event).filter(round=rnd))
+
+
+@dataclass(frozen=True)
+class Printout:
+    """One kind of printout: how to collect its data, how to draw it, and which options apply.
+
+    ``collect(event, options)`` reads the database and returns frozen plain data;
+    ``render(data, progress=None)`` returns the PDF bytes (``progress(done, total)`` is called as
+    pages are drawn). ``uses`` names the options that apply ("round", "match"); ``background`` marks
+    the printouts the organiser page builds with a Celery task (a whole round's sheets, certificates).
+    """
+
+    kind: str
+    title: object
+    collect: object
+    render: object
+    uses: tuple = ()
+    background: bool = False

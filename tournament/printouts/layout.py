@@ -1,0 +1,273 @@
+"""Page layout shared by every printout: paper, header, footer, styles and tables.
+
+Every page carries a header (event name, stage, round, date) and a footer "第 N 页 / 共 M 页".
+The total is only known at the end, so :class:`PrintCanvas` keeps each finished page and draws
+the headers and footers when the document is saved. The header may change inside a document
+(e.g. one bracket section per page): put a :class:`HeadingMark` flowable where it changes.
+"""
+from dataclasses import dataclass, replace
+from functools import partial
+from io import BytesIO
+
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.pagesizes import A3, A4, landscape as to_landscape, portrait as to_portrait
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
+
+from .fonts import register_font
+
+PAPERS = {"A4": A4, "A3": A3}
+MARGIN = 12 * mm
+HEADER_HEIGHT = 14 * mm
+FOOTER_HEIGHT = 9 * mm
+RULE_GREY = colors.Color(0.45, 0.45, 0.45)
+HEAD_FILL = colors.Color(0.9, 0.9, 0.9)
+
+
+@dataclass(frozen=True)
+class Heading:
+    """What the header of a page shows: the event's name, the stage, the round and the date."""
+
+    event: str
+    stage: str = ""
+    round: str = ""
+    date: str = ""
+
+    def with_(self, **changes):
+        """A copy with some parts changed (e.g. another stage)."""
+        return replace(self, **changes)
+
+    @property
+    def detail(self):
+        """The second header line: stage · round (only the parts that are set)."""
+        return " · ".join(part for part in (self.stage, self.round) if part)
+
+
+def page_size(paper="A4", landscape=False):
+    """Width and height in points of ``paper`` ("A4" or "A3"), portrait or landscape."""
+    if paper not in PAPERS:
+        raise ValueError(f"纸张只能是 A4 或 A3（paper must be A4 or A3, got {paper!r}）")
+    size = PAPERS[paper]
+    return to_landscape(size) if landscape else to_portrait(size)
+
+
+class HeadingMark(Flowable):
+    """An invisible flowable that sets the header for the page it lands on and the pages after."""
+
+    width = height = 0
+
+    def __init__(self, heading):
+        super().__init__()
+        self.heading = heading
+
+    def wrap(self, avail_width, avail_height):
+        return 0, 0
+
+    def draw(self):
+        self.canv.set_heading(self.heading)
+
+
+class FullPage(Flowable):
+    """A flowable that fills the frame and draws itself with ``paint(canvas, width, height)``.
+
+    Used for drawn pages (bracket trees, score sheets, certificates); ``done`` is called after it
+    has been drawn (progress reports).
+    """
+
+    def __init__(self, paint, done=None):
+        super().__init__()
+        self.paint = paint
+        self.done = done
+
+    def wrap(self, avail_width, avail_height):
+        self.width, self.height = avail_width, avail_height - 1
+        return self.width, self.height
+
+    def draw(self):
+        self.paint(self.canv, self.width, self.height)
+        if self.done:
+            self.done()
+
+
+class PrintCanvas(Canvas):
+    """A canvas that holds its pages back so each header and footer can name the page total.
+
+    A page's header is the first heading set on that page, else the one in force when it began.
+    """
+
+    def __init__(self, *args, heading=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.heading = heading
+        self.page_heading = None
+        self._held_pages = []
+
+    def set_heading(self, heading):
+        """Called by :class:`HeadingMark`: the heading from here on."""
+        if self.page_heading is None:
+            self.page_heading = heading
+        self.heading = heading
+
+    def showPage(self):
+        self._held_pages.append(dict(self.__dict__, page_heading=self.page_heading or self.heading))
+        self.page_heading = None
+        self._startPage()
+
+    def save(self):
+        total = len(self._held_pages)
+        for state in self._held_pages:
+            self.__dict__.update(state)
+            draw_header(self, self.page_heading)
+            draw_footer(self, self._pageNumber, total)
+            Canvas.showPage(self)
+        Canvas.save(self)
+
+
+def draw_header(canvas, heading):
+    """Event name (left) and date (right) on the first line, stage · round below, then a rule."""
+    font = register_font()
+    width, height = canvas._pagesize
+    top = height - MARGIN
+    canvas.saveState()
+    canvas.setFont(font, 12)
+    canvas.drawString(MARGIN, top - 12, heading.event)
+    canvas.setFont(font, 9)
+    if heading.date:
+        canvas.drawRightString(width - MARGIN, top - 11, heading.date)
+    if heading.detail:
+        canvas.drawString(MARGIN, top - 25, heading.detail)
+    canvas.setStrokeColor(RULE_GREY)
+    canvas.setLineWidth(0.6)
+    canvas.line(MARGIN, top - HEADER_HEIGHT + 4, width - MARGIN, top - HEADER_HEIGHT + 4)
+    canvas.restoreState()
+
+
+def draw_footer(canvas, number, total):
+    """The centred page number, "第 N 页 / 共 M 页"."""
+    width, _height = canvas._pagesize
+    canvas.saveState()
+    canvas.setFont(register_font(), 8)
+    canvas.drawCentredString(width / 2, MARGIN - 2, page_label(number, total))
+    canvas.restoreState()
+
+
+def page_label(number, total):
+    """The footer text for page ``number`` of ``total`` in the active language."""
+    return _("Page %(page)s of %(pages)s") % {"page": number, "pages": total}
+
+
+def build_pdf(story, *, heading, title, paper="A4", landscape=False):
+    """Lay out ``story`` (flowables) on pages with header and footer; returns the PDF bytes."""
+    font = register_font()
+    buffer = BytesIO()
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=page_size(paper, landscape),
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN + HEADER_HEIGHT,
+        bottomMargin=MARGIN + FOOTER_HEIGHT,
+        title=title,
+        author=heading.event,
+        creator="Tractor tournaments",
+        initialFontName=font,
+        initialFontSize=10,
+        initialLeading=12,
+    )
+    doc.build(list(story), canvasmaker=partial(PrintCanvas, heading=heading))
+    return buffer.getvalue()
+
+
+def content_size(paper="A4", landscape=False):
+    """Width and height of the frame inside margins, header and footer."""
+    width, height = page_size(paper, landscape)
+    return width - 2 * MARGIN, height - 2 * MARGIN - HEADER_HEIGHT - FOOTER_HEIGHT - 12
+
+
+def styles():
+    """Paragraph styles in the CJK font: title, subtitle, body, small, cell, cell_head, centre."""
+    font = register_font()
+    base = ParagraphStyle("body", fontName=font, fontSize=10, leading=13, wordWrap="CJK")
+    return {
+        "title": ParagraphStyle("title", parent=base, fontSize=16, leading=20, spaceAfter=6, alignment=TA_CENTER),
+        "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=12, leading=15, spaceBefore=8, spaceAfter=4),
+        "body": base,
+        "small": ParagraphStyle("small", parent=base, fontSize=8, leading=10),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=9, leading=11),
+        "cell_head": ParagraphStyle("cell_head", parent=base, fontSize=9, leading=11),
+        "centre": ParagraphStyle("centre", parent=base, alignment=TA_CENTER),
+    }
+
+
+def text(value, style):
+    """A paragraph for plain text (escapes &, < and >; keeps line breaks)."""
+    escaped = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return Paragraph(escaped.replace("\n", "<br/>"), style)
+
+
+def grid_table(header, rows, col_widths=None, *, font_size=9):
+    """A ruled table with a shaded header row repeated on every page; cells are plain text."""
+    sheet = styles()
+    cell = ParagraphStyle("grid_cell", parent=sheet["cell"], fontSize=font_size, leading=font_size + 2)
+    data = [[text(h, cell) for h in header]] + [[text(v, cell) for v in row] for row in rows]
+    table = Table(data, colWidths=col_widths, repeatRows=1)
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), register_font(), font_size),
+        ("GRID", (0, 0), (-1, -1), 0.5, RULE_GREY),
+        ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]))
+    return table
+
+
+def fit_text(canvas, value, x, y, max_width, size=9, *, align="left", min_size=5):
+    """Draw one line of text, shrinking the font (down to ``min_size``) so it fits ``max_width``."""
+    font = register_font()
+    value = str(value)
+    width = canvas.stringWidth(value, font, size)
+    if width > max_width and width > 0:
+        size = max(min_size, size * max_width / width)
+    canvas.setFont(font, size)
+    if align == "centre":
+        canvas.drawCentredString(x + max_width / 2, y, value)
+    elif align == "right":
+        canvas.drawRightString(x + max_width, y, value)
+    else:
+        canvas.drawString(x, y, value)
+
+
+def draw_grid(canvas, x, top, widths, row_height, rows, *, size=9, shade_first=True):
+    """Draw a ruled grid straight onto the canvas (fast: no flowables), one text line per cell.
+
+    ``rows`` is a list of rows of cell texts (blank rows give empty boxes to fill by hand);
+    returns the y of the grid's bottom edge.
+    """
+    total = sum(widths)
+    bottom = top - row_height * len(rows)
+    canvas.saveState()
+    if shade_first and rows:
+        canvas.setFillColor(HEAD_FILL)
+        canvas.rect(x, top - row_height, total, row_height, stroke=0, fill=1)
+        canvas.setFillColor(colors.black)
+    canvas.setStrokeColor(RULE_GREY)
+    canvas.setLineWidth(0.5)
+    for i in range(len(rows) + 1):
+        canvas.line(x, top - i * row_height, x + total, top - i * row_height)
+    edge = x
+    for width in (0, *widths):
+        edge += width
+        canvas.line(edge, top, edge, bottom)
+    for i, row in enumerate(rows):
+        baseline = top - (i + 1) * row_height + (row_height - size) / 2 + 1
+        left = x
+        for width, value in zip(widths, row):
+            if value not in (None, ""):
+                fit_text(canvas, value, left + 2, baseline, width - 4, size, align="centre")
+            left += width
+    canvas.restoreState()
+    return bottom

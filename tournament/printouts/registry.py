@@ -1,0 +1,26 @@
+"""Every printout kind by name (KIND → :class:`~tournament.printouts.common.Printout`)."""
+from django.utils.translation import gettext as _
+
+from . import awards, bracket, crosstable, draw, penalties, results, schedule, scoresheets, standings
+
+PRINTOUTS = {p.kind: p for p in (
+    bracket.PRINTOUT,
+    schedule.PRINTOUT,
+    scoresheets.PRINTOUT,
+    results.PRINTOUT,
+    crosstable.PRINTOUT,
+    standings.PRINTOUT,
+    penalties.PRINTOUT,
+    awards.PRINTOUT,
+    draw.PRINTOUT,
+)}
+
+
+def get_printout(kind):
+    """The printout called ``kind`` (ValueError listing the valid kinds otherwise)."""
+    try:
+        return PRINTOUTS[kind]
+    except KeyError:
+        raise ValueError(
+            _("kind: unknown printout %(kind)s (valid: %(valid)s)") % {"kind": kind, "valid": ", ".join(PRINTOUTS)}
+        ) from None

@@ -1,0 +1,229 @@
+"""``scoresheets``: one score sheet (记分表) per match, a whole round's sheets in one PDF.
+
+A sheet is for the referee's pen when a phone dies: both entries with their seats, a row per hand
+(declarer, trump, level played, defender points, bottom, levels after; hands already recorded are
+filled in), a penalty box, signature lines for the referee and both sides, and a QR code that opens
+the table's console at ``SITE_URL/tables/<match id>/``.
+"""
+import itertools
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils.translation import gettext as _, gettext_lazy
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.lib.units import mm
+from reportlab.platypus import PageBreak
+
+from scoring.models import Hand
+
+from .common import Printout, entry_label, heading_for, local_time, selected_matches, source_label
+from .layout import FullPage, HeadingMark, Heading, build_pdf, draw_grid, fit_text, register_font
+
+HAND_ROWS = 18          # rows on a sheet (more when more hands are already recorded)
+PENALTY_ROWS = 4
+QR_SIZE = 28 * mm
+
+
+@dataclass(frozen=True)
+class SheetSide:
+    """One side of the table: the entry, its unit and who sits where."""
+
+    label: str
+    entry: str
+    unit: str
+    seats: tuple
+
+
+@dataclass(frozen=True)
+class HandRow:
+    number: int
+    declarer: str
+    trump: str
+    level: str
+    defender_points: str
+    bottom: str
+    ns_after: str
+    ew_after: str
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    match_id: int
+    heading: Heading
+    table: str
+    position: str
+    start: str
+    ns: SheetSide
+    ew: SheetSide
+    hands: tuple
+    console_url: str
+
+
+@dataclass(frozen=True)
+class ScoreSheetsData:
+    heading: Heading
+    sheets: tuple
+
+
+def console_url(match_id):
+    """The absolute address of a table's console (what the QR code opens)."""
+    return f"{settings.SITE_URL.rstrip('/')}/tables/{match_id}/"
+
+
+def collect(event, options):
+    """The sheets of the round (or the one match) asked for, with the hands recorded so far."""
+    matches = selected_matches(event, options)
+    hands = {}
+    current = Hand.objects.filter(match__in=matches, superseded_by__isnull=True).order_by("match_id", "number")
+    for hand in current:
+        hands.setdefault(hand.match_id, []).append(_hand_row(hand))
+    sheets = tuple(_sheet(event, m, hands.get(m.pk, ())) for m in matches)
+    heading = sheets[0].heading if sheets else heading_for(event)
+    return ScoreSheetsData(heading=heading, sheets=sheets)
+
+
+def _hand_row(hand):
+    return HandRow(
+        number=hand.number,
+        declarer=str(hand.get_declarer_seat_display()),
+        trump=str(hand.get_trump_display()),
+        level=hand.level_played,
+        defender_points=str(hand.final_points if hand.final_points is not None else hand.defender_points),
+        bottom=str(hand.bottom_points or ""),
+        ns_after=hand.ns_level,
+        ew_after=hand.ew_level,
+    )
+
+
+def _side(label, pair, source, seat_names):
+    if pair is None:
+        return SheetSide(label=label, entry=source_label(source), unit="", seats=())
+    return SheetSide(
+        label=label,
+        entry=entry_label(pair),
+        unit=pair.unit.name,
+        seats=((seat_names[0], pair.player1.name), (seat_names[1], pair.player2.name)),
+    )
+
+
+def _sheet(event, match, hands):
+    rnd = match.round
+    return ScoreSheet(
+        match_id=match.pk,
+        heading=heading_for(event, rnd.stage, rnd),
+        table=str(match.table or ""),
+        position=match.group.name if match.group_id else match.bracket_key,
+        start=local_time(rnd.scheduled_start),
+        ns=_side(_("North–South"), match.ns, match.ns_source, (_("North"), _("South"))),
+        ew=_side(_("East–West"), match.ew, match.ew_source, (_("East"), _("West"))),
+        hands=tuple(hands),
+        console_url=console_url(match.pk),
+    )
+
+
+def render(data, progress=None):
+    """One A4 page per sheet; ``progress(done, total)`` after each sheet."""
+    total = len(data.sheets)
+    story = []
+    for i, sheet in enumerate(data.sheets, start=1):
+        done = (lambda n=i: progress(n, total)) if progress else None
+        if story:
+            story.append(PageBreak())
+        story += [HeadingMark(sheet.heading), FullPage(lambda c, w, h, s=sheet: draw_sheet(c, w, h, s), done)]
+    if not story:
+        raise ValueError(_("round: this round has no matches"))
+    return build_pdf(story, heading=data.heading, title=_("Score sheets"))
+
+
+def draw_sheet(canvas, width, height, sheet):
+    """Draw one score sheet filling a frame of ``width`` × ``height``."""
+    top = height
+    draw_qr(canvas, sheet.console_url, width - QR_SIZE, top - QR_SIZE)
+    fit_text(canvas, _("Score sheet"), 0, top - 18, width - QR_SIZE - 6, 18)
+    facts = [f"{_('Table')}: {sheet.table}", f"{_('Match')}: {sheet.match_id}"]
+    if sheet.position:
+        facts.append(f"{_('Group / position')}: {sheet.position}")
+    if sheet.start:
+        facts.append(f"{_('Start')}: {sheet.start}")
+    fit_text(canvas, "    ".join(facts), 0, top - 36, width - QR_SIZE - 6, 10)
+    fit_text(canvas, sheet.console_url, width - QR_SIZE, top - QR_SIZE - 8, QR_SIZE, 6, align="centre")
+    y = top - 54
+    for side in (sheet.ns, sheet.ew):
+        y = _draw_side(canvas, side, y, width - QR_SIZE - 6)
+    y = min(y, top - QR_SIZE - 14) - 6
+    y = _draw_hands(canvas, sheet.hands, y, width)
+    y = _draw_penalties(canvas, y - 14, width)
+    _draw_result_and_signatures(canvas, y - 12, width)
+
+
+def draw_qr(canvas, url, x, y, size=QR_SIZE, border=1):
+    """A QR code of ``url`` in a square of ``size`` points with its lower-left corner at (x, y).
+
+    Encoded by reportlab's QR widget, drawn as filled runs straight on the canvas (rendering the
+    widget as a Drawing would add a non-embedded Times-Roman font resource to the page).
+    """
+    qr = QrCodeWidget(url, barLevel="M").qr
+    qr.make()
+    count = qr.getModuleCount()
+    box = size / (count + 2 * border)
+    canvas.saveState()
+    canvas.setFillColorRGB(0, 0, 0)
+    for r, row in enumerate(qr.modules):
+        c = 0
+        for dark, run in itertools.groupby(bool(v) for v in row):
+            length = len(list(run))
+            if dark:
+                canvas.rect(x + (c + border) * box, y + size - (r + border + 1) * box, length * box, box,
+                            stroke=0, fill=1)
+            c += length
+    canvas.restoreState()
+
+
+def _draw_side(canvas, side, y, width):
+    """One entry: "南北: [1] 名称（单位）  北: 甲  南: 乙"; returns the next y."""
+    unit = f"（{side.unit}）" if side.unit else ""
+    fit_text(canvas, f"{side.label}: {side.entry}{unit}", 0, y, width * 0.55, 11)
+    seats = "    ".join(f"{seat}: {name}" for seat, name in side.seats)
+    fit_text(canvas, seats, width * 0.57, y, width * 0.43, 10)
+    return y - 18
+
+
+def _draw_hands(canvas, hands, top, width):
+    """The hand table: recorded hands filled in, then empty rows to fill by hand."""
+    header = [_("Hand"), _("Declarer"), _("Trump"), _("Level played"), _("Defender points"), _("Bottom"),
+              _("N–S level after"), _("E–W level after"), _("Referee")]
+    shares = (0.07, 0.11, 0.1, 0.1, 0.13, 0.1, 0.13, 0.13, 0.13)
+    widths = [s * width for s in shares]
+    rows = [header] + [[h.number, h.declarer, h.trump, h.level, h.defender_points, h.bottom, h.ns_after,
+                        h.ew_after, ""] for h in hands]
+    blanks = max(HAND_ROWS - len(hands), 2)
+    first_blank = (hands[-1].number if hands else 0) + 1
+    rows += [[first_blank + i] + [""] * 8 for i in range(blanks)]
+    row_height = min(17, (top - 150) / len(rows))
+    return draw_grid(canvas, 0, top, widths, row_height, rows, size=min(9, row_height - 5))
+
+
+def _draw_penalties(canvas, top, width):
+    """The penalty box: hand, seat, offence, penalty, referee; empty rows."""
+    fit_text(canvas, _("Penalties"), 0, top + 3, width, 11)
+    header = [_("Hand"), _("Seat"), _("Offence"), _("Penalty"), _("Referee")]
+    widths = [w * width for w in (0.1, 0.12, 0.4, 0.23, 0.15)]
+    return draw_grid(canvas, 0, top - 2, widths, 16, [header] + [[""] * 5] * PENALTY_ROWS)
+
+
+def _draw_result_and_signatures(canvas, top, width):
+    """Winner and final levels to fill in, then three signature lines."""
+    font = register_font()
+    canvas.setFont(font, 10)
+    canvas.drawString(0, top, f"{_('Winner')}: ____________________    {_('Final levels')}: "
+                              f"{_('N–S')} ______  {_('E–W')} ______")
+    labels = (_("Referee"), _("North–South"), _("East–West"))
+    slot = width / len(labels)
+    for i, label in enumerate(labels):
+        x = i * slot
+        canvas.line(x + 4, top - 34, x + slot - 10, top - 34)
+        fit_text(canvas, f"{label} {_('signature')}", x + 4, top - 46, slot - 14, 9)
+
+
+PRINTOUT = Printout(kind="scoresheets", title=gettext_lazy("Score sheets"), collect=collect, render=render,
+                    uses=("round", "match"), background=True)
