@@ -3,6 +3,7 @@
 Idempotent: running it again changes nothing that is already there.
 """
 import datetime as dt
+import itertools
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
@@ -12,7 +13,7 @@ from django.db import transaction
 from scoring.services import latest_profile
 
 from . import roles
-from .models import Event, Pair, Player, Unit
+from .models import Event, Match, Pair, Player, Unit
 
 DEMO_SLUG = "demo"
 DEMO_UNITS = ["莲花社区", "福田社区", "南山社区", "罗湖社区"]
@@ -75,9 +76,35 @@ def ensure_event():
     return event
 
 
+def assign_demo_referees(event):
+    """Give each open table of the demo a table referee (referee1..4 in turn), once."""
+    from .services.stages import assign_referee
+
+    referees = list(get_user_model().objects.filter(username__startswith="referee").order_by("username"))
+    open_matches = event_matches(event).filter(referees__isnull=True, ns__isnull=False, ew__isnull=False).exclude(
+        status__in=[Match.Status.FINISHED, Match.Status.WALKOVER, Match.Status.FORFEIT, Match.Status.BYE])
+    for referee, match in zip(itertools.cycle(referees), open_matches):
+        assign_referee(match, referee)
+
+
+def event_matches(event):
+    return Match.objects.filter(round__stage__event=event).order_by("round__stage__order", "round__number", "table")
+
+
 @transaction.atomic
 def seed_demo():
-    """Everything a fresh ``make run`` shows; returns (event, accounts)."""
+    """Everything a fresh ``make run`` shows; returns (event, accounts).
+
+    Accounts and the event with its entries first; then the competition (groups drawn and played, the
+    knock-out drawn with its first round played), referees at the open tables, a few hands in play.
+    """
+    from scoring.demo import seed_hands
+
+    from .demo_competition import seed_competition
+
     accounts = ensure_accounts()
     event = ensure_event()
+    seed_competition(event)
+    assign_demo_referees(event)
+    seed_hands(event)
     return event, accounts

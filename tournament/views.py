@@ -1,6 +1,8 @@
-"""Public and organiser pages."""
+"""Public and organiser pages: the home page and each event's hub."""
 from django.shortcuts import get_object_or_404, render
 
+from .models import Match, Round
+from .roles import user_roles
 from .visibility import visible_events
 
 
@@ -11,5 +13,22 @@ def home(request):
 
 
 def event_detail(request, slug):
+    """An event's hub: public sections for everybody, the visitor's own work for staff.
+
+    Table referees see the tables assigned to them, the chief referee every round's clock, organisers
+    the entries, stages, schedule, referees and printouts.
+    """
     event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
-    return render(request, "tournament/event_detail.html", {"event": event})
+    roles = user_roles(request.user)
+    rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
+    my_tables = []
+    if request.user.is_authenticated:
+        my_tables = (Match.objects.filter(round__stage__event=event, referees=request.user)
+                     .select_related("round__stage", "ns", "ew").order_by("round__stage__order", "round__number", "table"))
+    return render(request, "tournament/event_detail.html", {
+        "event": event,
+        "rounds": rounds,
+        "my_tables": my_tables,
+        "is_organiser": "organiser" in roles or request.user.is_superuser,
+        "is_chief": "chief_referee" in roles or request.user.is_superuser,
+    })

@@ -38,8 +38,11 @@ class Command(BaseCommand):
         for po_path in catalogue_paths():
             po = polib.pofile(str(po_path))
             for entry in po:
-                if entry.msgid in parts and (not entry.msgstr or "fuzzy" in entry.flags):
-                    entry.msgstr = parts[entry.msgid]
+                if entry.msgid in parts and (not entry.translated() or "fuzzy" in entry.flags):
+                    if entry.msgid_plural:  # Chinese has a single plural form
+                        entry.msgstr_plural = {0: parts[entry.msgid]}
+                    else:
+                        entry.msgstr = parts[entry.msgid]
                     if "fuzzy" in entry.flags:
                         entry.flags.remove("fuzzy")
             po.save()
