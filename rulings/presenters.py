@@ -1,0 +1,145 @@
+"""Plain dicts for the API and the pages: a ruling with its derived state, a match's and an event's log."""
+from . import services
+from .models import Ruling
+
+
+def _name(user):
+    return user.get_username() if user is not None else ""
+
+
+def _act(by, at, note=""):
+    return {"by": _name(by), "at": at, "note": note or ""}
+
+
+def _appeal(appeal, deadline):
+    return {
+        "id": appeal.pk, "ruling": appeal.ruling_id, "side": appeal.side, "grounds": appeal.grounds,
+        "by": _name(appeal.filed_by), "at": appeal.filed_at, "deadline": deadline,
+        "decisions": [{"id": d.pk, "instance": d.instance, "outcome": d.outcome, "reason": d.reason,
+                       "by": _name(d.decided_by), "at": d.decided_at}
+                      for d in sorted(appeal.decisions.all(), key=lambda d: d.instance)],
+    }
+
+
+def entry_data(entry):
+    """One ruling (a services.Entry) as the API and the log pages show it."""
+    ruling, sanction = entry.ruling, entry.sanction
+    void = services.related_row(ruling, "void")
+    approval = services.related_row(ruling, "approval")
+    made = services.related_row(ruling, "choice_made")
+    appeals = list(ruling.appeals.all())
+    deadline = services.appeal_deadline_for(ruling) if appeals else None
+    current = services.sanction_dict(sanction) if sanction is not None else None
+    return {
+        "id": ruling.pk, "match": ruling.match_id, "table": ruling.table, "sequence": ruling.sequence,
+        "hand_number": ruling.hand_number, "code": ruling.code, "side": ruling.side, "role": ruling.role,
+        "offender_role": ruling.offender_role, "minutes": ruling.minutes, "cards": ruling.cards,
+        "choice": ruling.choice, "clause": ruling.clause, "profile": ruling.profile.slug,
+        "profile_version": ruling.profile_version, "note": ruling.note,
+        "recorded_by": _name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
+        "state": entry.state, "state_label": services.STATE_LABELS[entry.state],
+        "explanation": (current or ruling.sanction).get("explanation", ""),
+        "sanction": current, "sanction_as_shown": ruling.sanction,
+        "void": _act(void.voided_by, void.voided_at, void.reason) if void else None,
+        "approval": ({**_act(approval.decided_by, approval.decided_at, approval.note), "approved": approval.approved}
+                     if approval else None),
+        "choice_made": ({"side": made.side, "option": made.option, "by": _name(made.recorded_by),
+                         "at": made.recorded_at} if made else None),
+        "appeals": [_appeal(appeal, deadline) for appeal in appeals],
+    }
+
+
+def match_info(match, state=None):
+    state = state or services.table_state(match)
+    return {
+        "id": match.pk, "table": match.table, "round": str(match.round), "ns": str(match.ns or match.ns_source),
+        "ew": str(match.ew or match.ew_source), "status": match.status,
+        "winner": str(match.winner) if match.winner_id else None, "levels": state.levels,
+        "declarer": state.declarer, "hand_number": state.hand_number,
+    }
+
+
+def match_log(match):
+    """The match's penalty log: the table and every ruling in order, with its state."""
+    return {"match": match_info(match), "rulings": [entry_data(e) for e in services.match_entries(match)]}
+
+
+def event_log(event):
+    """Every ruling of the event, table by table (one replay per match)."""
+    rulings = {}
+    query = (Ruling.objects.filter(match__round__stage__event=event)
+             .select_related("void", "approval", "choice_made", "recorded_by", "profile", "match__profile",
+                             "match__round")
+             .prefetch_related("appeals__decisions", "appeals__filed_by")
+             .order_by("match__round__stage__order", "match__round__number", "match__table", "sequence"))
+    for ruling in query:
+        rulings.setdefault(ruling.match_id, []).append(ruling)
+    out = []
+    for group in rulings.values():
+        out.extend(entry_data(e) for e in services.match_entries(group[0].match, group))
+    return {"event": event.slug, "rulings": out}
+
+
+# --- the console's offence buttons ---------------------------------------------------------------
+
+COMMON_FIRST = ("late", "delay", "out_of_turn", "exposed_card", "failed_throw", "wrong_follow", "hidden_card",
+                "card_count", "wrong_bury", "signal")
+
+
+def _scan(node, option, found):
+    """Collect, per referee option (None = whatever the option), what the node asks for."""
+    flags = found.setdefault(option, set())
+    if "bands" in node:
+        flags.add("minutes")
+    if "per_card" in node:
+        flags.add("cards")
+    if len(node.get("by_role", {})) > 1:
+        flags.add("role")
+    if "options" in node:
+        for key, sub in node["options"].items():
+            target = option if node.get("chooser") == "other_side" else str(key)
+            _scan(sub, target, found)
+    for key in ("steps", "bands"):
+        for sub in node.get(key, ()):
+            _scan(sub, option, found)
+    for sub in node.get("by_role", {}).values():
+        _scan(sub, option, found)
+
+
+def _options(node):
+    """(referee options as [{id, label}], default) of the first referee-chosen options node."""
+    if "options" in node and node.get("chooser", "referee") == "referee":
+        return [{"id": str(k), "label": v["label"]} for k, v in node["options"].items()], str(node.get("default"))
+    for key in ("steps", "bands"):
+        for sub in node.get(key, ()):
+            found = _options(sub)
+            if found[0]:
+                return found
+    for sub in node.get("by_role", {}).values():
+        found = _options(sub)
+        if found[0]:
+            return found
+    return [], None
+
+
+def offence_menu(profile):
+    """The profile's offences for the console: name, and what each asks for (minutes, cards, role).
+
+    ``needs`` maps a referee option id (or "" for any) to the inputs it needs, so the console asks
+    for minutes, cards and the role only when the outcome depends on them.
+    """
+    ledger = services.ledger_for(profile)
+    offences = ledger.table["offences"]
+    order = [c for c in COMMON_FIRST if c in offences] + [c for c in offences if c not in COMMON_FIRST]
+    menu = []
+    for code in order:
+        node = offences[code]
+        found = {}
+        _scan(node, None, found)
+        common = found.pop(None, set())
+        options, default = _options(node)
+        needs = {"": sorted(common)}
+        needs.update({key: sorted(common | flags) for key, flags in found.items()})
+        menu.append({"code": code, "name": node["name"], "options": options, "default": default,
+                     "needs": needs, "common": code in COMMON_FIRST})
+    return menu

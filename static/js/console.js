@@ -1,0 +1,303 @@
+/* The referee console: pick an offence, see the sanction, confirm; "已保存" only once stored.
+ * Every POST carries a client-generated Idempotency-Key that is reused when the same request is
+ * retried, so a flaky venue network never records a penalty twice. Plain JS, no build step. */
+(function () {
+  "use strict";
+  var root = document.getElementById("console");
+  if (!root) { return; }
+  var data = JSON.parse(document.getElementById("console-data").textContent);
+  var offences = {};
+  data.offences.forEach(function (o) { offences[o.code] = o; });
+  var form = document.getElementById("ruling-form");
+  var statusBox = document.getElementById("status");
+  var previewBox = document.getElementById("preview");
+  var confirmButton = document.getElementById("confirm");
+  var current = null;        // the offence being entered
+  var pendingKey = null;     // the Idempotency-Key of the request being confirmed (kept for retries)
+  var previewTimer = null;
+  var lastSignature = "";    // the inputs last previewed
+  var STATE_CLASS = { void: "void", reversed: "reversed", pending: "pending" };
+
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+    return "k-" + Date.now() + "-" + Math.random().toString(16).slice(2);
+  }
+
+  function csrf() {
+    var input = root.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+
+  /* POST JSON; on a network failure, retry with the SAME key (the server applies it once). */
+  function post(url, body, key, attempt) {
+    attempt = attempt || 1;
+    return fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Idempotency-Key": key },
+      body: JSON.stringify(body)
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (json) {
+        return { ok: response.ok, status: response.status, json: json };
+      });
+    }, function (error) {
+      if (attempt >= 4) { throw error; }
+      setStatus("网络中断，正在重试（第" + attempt + "次）…", "");
+      return sleep(400 * attempt).then(function () { return post(url, body, key, attempt + 1); });
+    });
+  }
+
+  function setStatus(text, kind) {
+    statusBox.textContent = text;
+    statusBox.className = "status" + (kind ? " " + kind : "");
+  }
+
+  function field(name) { return form.elements[name]; }
+
+  function radioValue(name) {
+    var checked = form.querySelector("input[name=" + name + "]:checked");
+    return checked ? checked.value : "";
+  }
+
+  function selectedOption() { return radioValue("choice"); }
+
+  function needs() {
+    if (!current) { return []; }
+    var option = selectedOption();
+    return current.needs[option] || current.needs[""] || [];
+  }
+
+  function showFields() {
+    var wanted = needs();
+    ["minutes", "cards", "role"].forEach(function (name) {
+      document.getElementById(name + "-field").hidden = wanted.indexOf(name) < 0;
+    });
+  }
+
+  function payload() {
+    var wanted = needs();
+    var body = { code: current.code, side: radioValue("side") };
+    if (current.options.length) { body.choice = selectedOption(); }
+    if (wanted.indexOf("minutes") >= 0 && field("minutes").value !== "") { body.minutes = parseInt(field("minutes").value, 10); }
+    if (wanted.indexOf("cards") >= 0 && field("cards").value !== "") { body.cards = parseInt(field("cards").value, 10); }
+    if (wanted.indexOf("role") >= 0 && radioValue("role")) { body.role = radioValue("role"); }
+    return body;
+  }
+
+  function ready(body) {
+    var wanted = needs();
+    if (!body.side) { return "请选择违规方"; }
+    if (wanted.indexOf("minutes") >= 0 && body.minutes === undefined) { return "请填写分钟数"; }
+    if (wanted.indexOf("cards") >= 0 && body.cards === undefined) { return "请填写张数"; }
+    if (wanted.indexOf("role") >= 0 && !body.role) { return "请选择违规方是台上还是台下"; }
+    return "";
+  }
+
+  function renderOptions() {
+    var list = document.getElementById("option-list");
+    list.textContent = "";
+    document.getElementById("option-field").hidden = !current.options.length;
+    current.options.forEach(function (option) {
+      var label = document.createElement("label");
+      var input = document.createElement("input");
+      input.type = "radio"; input.name = "choice"; input.value = option.id;
+      input.checked = option.id === current.default;
+      label.appendChild(input);
+      label.appendChild(document.createTextNode(" " + option.label));
+      list.appendChild(label);
+    });
+  }
+
+  function openOffence(code) {
+    current = offences[code];
+    pendingKey = null;
+    form.reset();
+    root.querySelectorAll("button.offence").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.code === code ? "true" : "false");
+    });
+    document.getElementById("form-title").textContent = current.name;
+    renderOptions();
+    showFields();
+    previewBox.textContent = "请选择违规方";
+    previewBox.className = "preview";
+    lastSignature = "";
+    confirmButton.disabled = true;
+    form.hidden = false;
+    setStatus("", "");
+    form.scrollIntoView({ block: "start" });
+  }
+
+  function closeForm() {
+    form.hidden = true;
+    current = null;
+    pendingKey = null;
+    root.querySelectorAll("button.offence").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+  }
+
+  function schedulePreview() {
+    showFields();
+    var signature = current ? JSON.stringify(payload()) : "";
+    if (signature === lastSignature) { return; }  // e.g. the "change" after "input": nothing new
+    lastSignature = signature;
+    pendingKey = null;  // the request changed: a new confirmation gets a new key
+    confirmButton.disabled = true;
+    showFields();
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(runPreview, 150);
+  }
+
+  function runPreview() {
+    if (!current) { return; }
+    var body = payload();
+    var missing = ready(body);
+    if (missing) { previewBox.textContent = missing; previewBox.className = "preview"; return; }
+    previewBox.textContent = "正在计算处罚…";
+    post(root.dataset.previewUrl, body, newKey()).then(function (result) {
+      if (!current) { return; }
+      if (result.ok) {
+        previewBox.textContent = "处罚预览：" + result.json.sanction.explanation +
+          (result.json.sanction.needs_approval ? "（须裁判长核准）" : "");
+        previewBox.className = "preview";
+        confirmButton.disabled = false;
+      } else {
+        previewBox.textContent = result.json.detail || "无法预览";
+        previewBox.className = "preview error";
+      }
+    }, function () {
+      previewBox.textContent = "网络不可用，无法预览";
+      previewBox.className = "preview error";
+    });
+  }
+
+  function confirmRuling(event) {
+    event.preventDefault();
+    if (!current) { return; }
+    var body = payload();
+    body.note = field("note").value;
+    if (field("declarer") && field("declarer").value) { body.declarer = field("declarer").value; }
+    pendingKey = pendingKey || newKey();
+    confirmButton.disabled = true;
+    setStatus("正在保存…", "");
+    post(root.dataset.recordUrl, body, pendingKey).then(function (result) {
+      if (result.ok) {
+        pendingKey = null;
+        closeForm();
+        setStatus("已保存：" + result.json.explanation, "saved");
+        refresh();
+      } else {
+        confirmButton.disabled = false;
+        setStatus("未保存：" + (result.json.detail || ("错误 " + result.status)), "error");
+      }
+    }, function () {
+      confirmButton.disabled = false;  // the same key is kept: pressing again retries the same request
+      setStatus("未保存：网络不可用，请再按“确认”重试", "error");
+    });
+  }
+
+  function renderList(rulings) {
+    var list = document.getElementById("ruling-list");
+    list.textContent = "";
+    rulings.forEach(function (r) {
+      var item = document.createElement("li");
+      item.className = STATE_CLASS[r.state] || "";
+      item.dataset.id = r.id;
+      item.textContent = "第" + r.hand_number + "副 · " + r.side + " · " + r.explanation + " ";
+      var state = document.createElement("span");
+      state.className = "state " + r.state;
+      state.textContent = r.state_label;
+      item.appendChild(state);
+      list.appendChild(item);
+    });
+    var live = rulings.filter(function (r) { return r.state !== "void"; });
+    document.getElementById("void-last").hidden = !live.length;
+    renderPending(rulings);
+  }
+
+  function pendingButton(text, handler) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = text;
+    button.addEventListener("click", handler);
+    return button;
+  }
+
+  function renderPending(rulings) {
+    var box = document.getElementById("pending");
+    box.textContent = "";
+    var waiting = rulings.filter(function (r) { return r.state === "pending"; });
+    box.hidden = !waiting.length;
+    waiting.forEach(function (r) {
+      var row = document.createElement("div");
+      row.textContent = "待定：" + r.explanation + " ";
+      var sanction = r.sanction || {};
+      if (sanction.pending_choice) {
+        sanction.options.forEach(function (option) {
+          row.appendChild(pendingButton(sanction.beneficiary + "选择：" + option, function () {
+            act(root.dataset.choiceUrl.replace("/0/", "/" + r.id + "/"), { side: sanction.beneficiary, option: option });
+          }));
+        });
+      } else if (sanction.needs_approval) {
+        if (data.chief) {
+          row.appendChild(pendingButton("核准", function () {
+            act(root.dataset.approvalUrl.replace("/0/", "/" + r.id + "/"), { approved: true });
+          }));
+          row.appendChild(pendingButton("驳回", function () {
+            act(root.dataset.approvalUrl.replace("/0/", "/" + r.id + "/"), { approved: false });
+          }));
+        } else {
+          row.appendChild(document.createTextNode("（等待裁判长核准）"));
+        }
+      }
+      box.appendChild(row);
+    });
+  }
+
+  function act(url, body) {
+    setStatus("正在保存…", "");
+    post(url, body, newKey()).then(function (result) {
+      setStatus(result.ok ? "已保存" : "未保存：" + (result.json.detail || result.status), result.ok ? "saved" : "error");
+      refresh();
+    }, function () { setStatus("未保存：网络不可用", "error"); });
+  }
+
+  function refresh() {
+    return fetch(root.dataset.recordUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (json) {
+        renderList(json.rulings);
+        document.getElementById("hand-number").textContent = json.match.hand_number;
+        document.getElementById("level-NS").textContent = json.match.levels.NS;
+        document.getElementById("level-EW").textContent = json.match.levels.EW;
+      }, function () { setStatus("网络不可用，列表未更新", "error"); });
+  }
+
+  var voidButton = document.getElementById("void-last");
+  var voidKey = null;
+  voidButton.addEventListener("click", function () {
+    if (!voidButton.dataset.armed) {
+      voidButton.dataset.armed = "1";
+      voidButton.textContent = "再按一次确认作废最后一条判罚";
+      return;
+    }
+    delete voidButton.dataset.armed;
+    voidButton.textContent = "作废最后一条判罚";
+    voidKey = voidKey || newKey();
+    setStatus("正在作废…", "");
+    post(root.dataset.voidLastUrl, { reason: "" }, voidKey).then(function (result) {
+      voidKey = null;
+      setStatus(result.ok ? "已保存：已作废" : "未作废：" + (result.json.detail || result.status),
+        result.ok ? "saved" : "error");
+      refresh();
+    }, function () { setStatus("未作废：网络不可用，请再试（不会重复作废）", "error"); });
+  });
+
+  root.querySelectorAll("button.offence").forEach(function (button) {
+    button.addEventListener("click", function () { openOffence(button.dataset.code); });
+  });
+  form.addEventListener("change", schedulePreview);
+  form.addEventListener("input", function (event) { if (event.target.name !== "note") { schedulePreview(); } });
+  form.addEventListener("submit", confirmRuling);
+  document.getElementById("cancel").addEventListener("click", closeForm);
+  renderList(data.rulings);
+})();
