@@ -597,29 +597,15 @@ def apply_match_result(match):
 
 # --- assignments -------------------------------------------------------------------------------------
 
-def referee_units(user, event):
-    """The units a referee belongs to in ``event`` (tournament.RefereeUnit when that model exists)."""
-    from django.apps import apps
-
-    try:
-        model = apps.get_model("tournament", "RefereeUnit")
-    except LookupError:
-        return set()
-    names = {f.name for f in model._meta.get_fields()}
-    user_field = "user" if "user" in names else "referee"
-    query = model.objects.filter(**{user_field: user})
-    if "event" in names:
-        query = query.filter(event=event)
-    return set(query.values_list("unit_id", flat=True))
-
-
 def assign_referee(match, referee, by):
     """An organiser assigns a table referee to a match (never where the referee's own unit plays)."""
     if roles.TABLE_REFEREE not in roles.user_roles(referee) and roles.CHIEF_REFEREE not in roles.user_roles(referee):
         raise RulingError("只能指派裁判员（the user is not a referee）", field="referee")
-    playing = {pair.unit_id for pair in (match.ns, match.ew) if pair is not None}
-    if referee_units(referee, match.round.stage.event) & playing:
-        raise RulingError("裁判员不能执裁本单位参赛的比赛（the referee's own unit plays at this table）",
-                          field="referee")
-    match.referees.add(referee)
+    from tournament.services.stages import CompetitionError
+    from tournament.services.stages import assign_referee as add_table_referee
+
+    try:
+        add_table_referee(match, referee)
+    except CompetitionError as exc:
+        raise RulingError(str(exc), field="referee") from exc
     return match

@@ -53,5 +53,8 @@ def test_catalogue_complete_and_compiled(po_path):
     assert not po.untranslated_entries() and not po.fuzzy_entries()
     mo_path = po_path.with_suffix(".mo")
     assert mo_path.exists(), f"{mo_path} missing: run make messages"
-    compiled = {e.msgid: e.msgstr for e in polib.mofile(str(mo_path))}
-    assert compiled == {e.msgid: e.msgstr for e in po if not e.obsolete and e.msgstr and not e.msgid_plural}
+    def entries(catalogue):
+        return {(e.msgid, e.msgid_plural): (e.msgstr, tuple(sorted(e.msgstr_plural.items())))
+                for e in catalogue if e.msgid and not e.obsolete}
+
+    assert entries(polib.mofile(str(mo_path))) == entries(po)

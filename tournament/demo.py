@@ -96,8 +96,10 @@ def seed_demo():
     """Everything a fresh ``make run`` shows; returns (event, accounts).
 
     Accounts and the event with its entries first; then the competition (groups drawn and played, the
-    knock-out drawn with its first round played), referees at the open tables, a few hands in play.
+    knock-out drawn with its first round played), referees at the open tables, a few hands in play
+    and a few rulings.
     """
+    from rulings.demo import seed_rulings
     from scoring.demo import seed_hands
 
     from .demo_competition import seed_competition
@@ -107,4 +109,5 @@ def seed_demo():
     seed_competition(event)
     assign_demo_referees(event)
     seed_hands(event)
+    seed_rulings(event)
     return event, accounts

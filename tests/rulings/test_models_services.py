@@ -181,11 +181,13 @@ def test_late_first_hand_points_go_to_hand_one(make_match, make_user):
     assert ruling.hand_number == 1 and ruling.sanction["points"] == 20
 
 
-def test_assigning_a_referee_never_to_a_table_of_their_own_unit(table, monkeypatch):
+def test_assigning_a_referee_never_to_a_table_of_their_own_unit(table):
+    from tournament.services.stages import set_referee_unit
+
     match, users = table
     services.assign_referee(match, users["other_referee"], users["organiser"])
     assert match.referees.filter(pk=users["other_referee"].pk).exists()
-    monkeypatch.setattr(services, "referee_units", lambda user, event: {match.ns.unit_id})
+    set_referee_unit(match.round.stage.event, users["chief"], match.ns.unit)
     with pytest.raises(services.RulingError) as caught:
         services.assign_referee(match, users["chief"], users["organiser"])
     assert caught.value.field == "referee"

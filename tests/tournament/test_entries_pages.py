@@ -182,14 +182,11 @@ def test_api_create_needs_organiser(client, event, make_user):
 
 # --------------------------------------------------------------------------- a real phone
 @pytest.mark.browser
-def test_add_pair_form_on_a_360px_phone(transactional_db, live_server, phone):
-    from django.contrib.auth.models import Group, User
-
+def test_add_pair_form_on_a_360px_phone(transactional_db, live_server, phone, make_user):
     day = dt.date(2026, 12, 5)
     event = Event.objects.create(slug="phone", name="手机测试", start_date=day, end_date=day,
                                  profile=latest_profile("shenzhen-community"))
-    user = User.objects.create_user("org", password="pw-for-tests")
-    user.groups.add(Group.objects.get(name=roles.ORGANISER))
+    make_user(roles.ORGANISER, username="org")
     phone.goto(f"{live_server.url}{reverse('login')}")
     phone.fill("input[name=username]", "org")
     phone.fill("input[name=password]", "pw-for-tests")

@@ -40,7 +40,7 @@ def options_for(kind, round_id, match_id):
 
 
 EXPECTED_TITLE = {
-    "bracket": "对阵图 · 淘汰赛", "schedule": "赛程表", "scoresheets": "记分表", "results": "成绩单",
+    "bracket": "对阵图 · 淘汰赛", "schedule": "赛程", "scoresheets": "记分表", "results": "成绩单",
     "crosstable": "对阵成绩表", "standings": "排名", "penalties": "判罚记录", "awards": "获奖名单", "draw": "抽签记录",
 }
 
@@ -73,7 +73,7 @@ def test_score_sheet_has_round_header_hands_qr_address_and_boxes(event, first_ro
     assert "小组赛 · 第1轮" in first
     assert f"https://tractor.example.org/tables/{played_match.pk}/" in first
     page = texts[0]
-    for label in ("庄家", "主牌", "所打级", "闲家得分", "底分", "南北级（局后）", "判罚记录", "裁判员 签名",
+    for label in ("庄家", "主牌", "所打级", "防家得分", "底分", "南北级（局后）", "判罚记录", "裁判员 签名",
                   "南北 签名", "东西 签名", "北: ", "南: "):
         assert label in page
     assert played_match.ns.player1.name in page and played_match.ew.unit.name in page

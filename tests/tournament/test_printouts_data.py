@@ -50,9 +50,10 @@ def chief(make_user):
 @pytest.fixture
 def event(db, chief):
     """The demo event with content for every printout that has a data source."""
-    from tournament.demo import seed_demo
+    from tournament.demo import ensure_accounts, ensure_event
 
-    demo = seed_demo()[0]
+    ensure_accounts()
+    demo = ensure_event()  # the demo's entries, without its competition
     build_event_content(demo, chief)
     return demo
 

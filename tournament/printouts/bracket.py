@@ -221,7 +221,7 @@ def draw_page(canvas, width, height, stage, views):
     """The page title (stage, draw seed) and each view stacked with a height in proportion to its size."""
     title = f"{_('Bracket')} · {stage.title}"
     if stage.draw_seed:
-        title += f"    {_('Draw seed')}: {stage.draw_seed}"
+        title += "    " + _("Draw seed") + f": {stage.draw_seed}"
     fit_text(canvas, title, 0, height - 14, width, 13)
     top = available = height - 24
     weights = [max(v.width_matches, 1) + 1 for v in views]
@@ -236,9 +236,10 @@ def _tree_title(view):
     """The section's title; a split bracket's pages add "part N" or "final rounds"."""
     title = view.section.title
     if view.outgoing:
-        return f"{title} · {_('part %(number)s') % {'number': view.offset // view.width_matches + 1}}"
+        part = _("part %(number)s") % {"number": view.offset // view.width_matches + 1}
+        return f"{title} · {part}"
     if view.incoming:
-        return f"{title} · {_('final rounds')}"
+        return title + " · " + _("final rounds")
     return title
 
 

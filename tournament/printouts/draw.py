@@ -100,13 +100,13 @@ def render(data, progress=None):
         story += [HeadingMark(draw.heading),
                   text(f"#{draw.draw_id} {draw.title}", sheet["subtitle"]),
                   text(f"{_('Draw seed')}: {draw.seed}", sheet["subtitle"]),
-                  text(f"{_('Status')}: {draw.status}    {_('Made')}: {draw.made}", sheet["body"]),
+                  text(_("Status") + f": {draw.status}    " + _("Made") + f": {draw.made}", sheet["body"]),
                   Spacer(1, 4)]
         rows = [[_("Parameters"), k, v] for k, v in draw.params] + [[_("Result"), k, v] for k, v in draw.result]
         story.append(grid_table([_("Part"), _("Key"), _("Value")], rows, [70, 90, content_size()[0] - 160], font_size=8))
         if draw.legend:
             legend = "; ".join(f"{n} = {name}" for n, name in draw.legend)
-            story += [Spacer(1, 4), text(f"{_('Ids')}: {legend}", sheet["small"])]
+            story += [Spacer(1, 4), text(_("Ids") + f": {legend}", sheet["small"])]
     return build_pdf(story, heading=data.heading, title=_("Draw sheet"))
 
 

@@ -135,7 +135,7 @@ def _result_line(sheet):
     if sheet.winner:
         parts.append(f"{_('Winner')}: {sheet.winner}")
     if sheet.levels:
-        parts.append(f"{_('Final levels')}: {sheet.levels}")
+        parts.append(_("Final levels") + f": {sheet.levels}")
     if sheet.finished:
         parts.append(f"{_('Finished')}: {sheet.finished}")
     if sheet.note:

@@ -215,14 +215,15 @@ def _draw_result_and_signatures(canvas, top, width):
     """Winner and final levels to fill in, then three signature lines."""
     font = register_font()
     canvas.setFont(font, 10)
-    canvas.drawString(0, top, f"{_('Winner')}: ____________________    {_('Final levels')}: "
+    final_levels = _("Final levels")
+    canvas.drawString(0, top, f"{_('Winner')}: ____________________    {final_levels}: "
                               f"{_('N–S')} ______  {_('E–W')} ______")
     labels = (_("Referee"), _("North–South"), _("East–West"))
     slot = width / len(labels)
     for i, label in enumerate(labels):
         x = i * slot
         canvas.line(x + 4, top - 34, x + slot - 10, top - 34)
-        fit_text(canvas, f"{label} {_('signature')}", x + 4, top - 46, slot - 14, 9)
+        fit_text(canvas, label + " " + _("signature"), x + 4, top - 46, slot - 14, 9)
 
 
 PRINTOUT = Printout(kind="scoresheets", title=gettext_lazy("Score sheets"), collect=collect, render=render,
