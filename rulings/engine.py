@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from rulings.sanction_tables import CODES, ROLES, load_table_file, validate_sanctions
+from rulings.sanction_tables import CODES, ROLES, validate_sanctions
 
 __all__ = ["PenaltyLedger", "Sanction", "Effect", "Offence", "AppealRule", "validate_sanctions",
            "defender_points_delta", "appeal_deadline", "normalise_side"]
@@ -83,7 +83,8 @@ class Effect:
     None: unchanged). ``gainer``/``levels``: who goes up and by how much. ``drop_to``: pairs
     (level, level): when the declarers play the first level they drop to the second instead and
     nobody goes up. ``levels_per_points``/``max_levels``: the gainer goes up one level per full
-    that many points it holds at the end of the hand, at most ``max_levels``.
+    that many points the defenders hold at the end of the hand, at most ``max_levels`` (union-games
+    over/under-burying, 003 一.19); see :meth:`levels_for`.
     ``applies_to``: "current_hand" or "first_hand" (where the points are counted).
     """
 
@@ -105,22 +106,55 @@ class Effect:
         return bool(self.stage or self.levels or self.levels_per_points or self.redeal
                     or self.hand_ends or self.drop_to)
 
+    @property
+    def needs_points(self):
+        """True when the levels depend on the defenders' points at the end of the hand."""
+        return self.levels_per_points is not None
+
     def dropped_level(self, current_level):
         """The level the declarers drop to when they play ``current_level``; None when no drop."""
         return dict(self.drop_to).get(current_level)
 
-    def award_kwargs(self, current_level=None, reason=""):
-        """Keyword arguments for ``MatchState.award`` (None when levels and stage do not change).
+    def levels_for(self, defender_points):
+        """The gainer's levels when the defenders end the hand with ``defender_points``.
 
-        ``current_level`` is the level the declarers play; it decides a J/A drop. ``stage`` is
-        None when the stage does not move (the caller passes its current declaring side).
+        ``levels`` plus, for a points-dependent effect, one level per full ``levels_per_points``
+        (a score below zero earns none), at most ``max_levels``: 003 一.19 gives 0–35 → 0,
+        40–75 → 1, 80–115 → 2, 120 or more → 3.
+        """
+        if not self.needs_points:
+            return self.levels
+        if isinstance(defender_points, bool) or not isinstance(defender_points, int):
+            raise ValueError(f"defender_points：应为整数，收到 {defender_points!r}"
+                             "（defender_points must be an integer）")
+        earned = max(defender_points, 0) // self.levels_per_points
+        if self.max_levels is not None:
+            earned = min(earned, self.max_levels)
+        return self.levels + earned
+
+    def award_kwargs(self, current_level=None, reason="", *, defender_points=None):
+        """Keyword arguments for ``MatchState.award``, exactly as it accepts them; None when
+        neither the levels nor the stage change.
+
+        ``stage`` is "change" when the offending declarers step down, else "keep"; ``gainer`` is
+        the side ("NS"/"EW") that goes up ``levels``; ``next_declarer`` is "same", "partner" or
+        "next" (下家) of the hand's declarer, or None for the award's default. ``current_level``
+        is the level the declarers play (it decides a J/A drop). ``defender_points``: the
+        defenders' final points of the hand, needed when :attr:`needs_points`; without them the
+        points-dependent levels are not counted (the caller waits for the hand's score).
         """
         if not (self.stage or self.levels or self.drop_to or self.levels_per_points):
             return None
         drop = self.dropped_level(current_level)
-        return {"stage": self.stage, "gainer": None if drop else self.gainer,
-                "levels": 0 if drop else self.levels, "next_declarer": self.next_declarer,
-                "drop_to": drop, "reason": reason}
+        if drop:
+            levels = 0
+        elif defender_points is None:
+            levels = self.levels
+        else:
+            levels = self.levels_for(defender_points)
+        return {"stage": "change" if self.stage else "keep", "gainer": None if drop else self.gainer,
+                "levels": levels, "next_declarer": self.next_declarer, "drop_to": drop,
+                "reason": reason}
 
 
 @dataclass(frozen=True)
@@ -540,7 +574,7 @@ def _table_of(profile):
     if not isinstance(slug, str) or not slug:
         raise ValueError(f"profile：缺少规则配置代号 slug（profile has no slug: {profile!r}）")
     if not table:
-        # FALLBACK until fixtures/sanctions/<slug>.yaml is merged into the profile files.
-        return slug, load_table_file(slug)
+        raise ValueError(f"profile：规则配置 {slug} 没有处罚表（sanctions 键为空）"
+                         f"（profile {slug!r} has no sanction table under its 'sanctions' key）")
     return slug, validate_sanctions(table, f"profile {slug}")
 

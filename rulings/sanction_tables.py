@@ -27,7 +27,8 @@ A *node* says how one offence turns into an outcome. It is one of:
         next_declarer: next | same | partner
         drop_to: {J: "2", A: J}        when the stage plays a key level it drops there instead and the
                                        other side does not go up
-        levels_per_points: int, max_levels: int    levels from the gainer's points (union-games bury)
+        levels_per_points: int, max_levels: int    levels from the defenders' points at the end of
+                                       the hand, to ``gainer`` (union-games bury, 003 一.19)
         points_void, redeal, hand_ends: bool
 Any node may carry ``clause`` (innermost wins) and ``note`` (notes add up); an offence also has
 ``name`` and may carry ``waivable_by_other_side``; an option also has ``label`` and ``aliases``.
@@ -36,10 +37,6 @@ Only one ``options`` node may lie on any path, so a single ``choice`` string sel
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
-from pathlib import Path
-
-import yaml
 
 CONTRACT_CODES = frozenset({
     "late", "left_table", "delay", "out_of_turn", "exposed_card", "failed_throw", "wrong_follow",
@@ -76,9 +73,6 @@ BAND_KEYS = {"from", "to"}
 ENUMS = {"applies_to": ("current_hand", "first_hand"), "gainer": ("other", "offender"),
          "stage": ("other",), "next_declarer": ("next", "same", "partner")}
 FLAGS = ("points_void", "redeal", "hand_ends")
-
-SANCTIONS_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "sanctions"
-
 
 class _Checker:
     """Walks one table and raises ValueError '<source>: <path>: <problem>' at the first defect."""
@@ -301,9 +295,10 @@ class _Checker:
             if "levels_per_points" not in node:
                 self.fail(f"{path}.max_levels", "须与 levels_per_points 同用（needs levels_per_points）")
             self.integer(node["max_levels"], f"{path}.max_levels", minimum=1)
-        if levels and "gainer" not in node:
+        gains = levels or "levels_per_points" in node
+        if gains and "gainer" not in node:
             self.fail(f"{path}.gainer", "有升级时须写明谁升级（levels without gainer）")
-        if "gainer" in node and not levels:
+        if "gainer" in node and not gains:
             self.fail(f"{path}.levels", "写了 gainer 却没有升级数（gainer without levels）")
 
 
@@ -311,16 +306,3 @@ def validate_sanctions(mapping, source):
     """Check one sanction table; raise ValueError naming ``source``, the key path and the problem."""
     _Checker(source).table(mapping)
     return mapping
-
-
-# --- FALLBACK (delete after the lead merges fixtures/sanctions/ into fixtures/profiles/) -------
-@lru_cache(maxsize=None)
-def load_table_file(slug):
-    """Read and validate fixtures/sanctions/<slug>.yaml: used only while a profile has no table."""
-    path = SANCTIONS_DIR / f"{slug}.yaml"
-    if not path.is_file():
-        raise ValueError(f"规则配置 {slug!r} 没有处罚表（no sanction table for profile {slug!r}: {path}）")
-    with path.open(encoding="utf-8") as handle:
-        table = yaml.safe_load(handle)
-    return validate_sanctions(table, str(path.relative_to(SANCTIONS_DIR.parent.parent)))
-# --- END FALLBACK ---------------------------------------------------------------------------

@@ -10,7 +10,9 @@ Contract (called by an outside test suite, see issue 3 §2):
               last_trick=None, penalty_points=0, reclaim=False) -> MatchState
     state.levels, state.declarer, state.winner, state.hands, state.winner_at_time()
 Extensions for the sanction engine and the Django layer:
-    state.award(*, stage, gainer=None, levels=0, next_declarer=None, drop_to=None, reason="")
+    state.award(*, stage, gainer=None, levels=0, next_declarer=None, drop_to=None, reason="",
+                first_declarer=None)
+    final_points(profile, *, defender_points, bottom_points=0, last_trick=None, penalty_points=0)
     state.forfeit_match(*, winner, reason=""); state.policy_pending
 
 Encodings:
@@ -345,6 +347,18 @@ def settle_hand(profile: Profile, *, declarer_level, defender_level, defender_po
                    declarer_seat)
 
 
+def final_points(profile: Profile, *, defender_points, bottom_points=0, last_trick=None,
+                 penalty_points=0) -> int:
+    """The defenders' final points of one hand, as :func:`settle_hand` counts them.
+
+    Penalties (signed toward the defenders), the profile's clamp, then the bottom multiplied in
+    per ``last_trick``. For sanctions that depend on the hand's score (union-games over- or
+    under-burying: levels per full 40 points).
+    """
+    _check_hand_inputs(defender_points, bottom_points, last_trick, penalty_points)
+    return _score(profile, defender_points, bottom_points, last_trick, penalty_points, [])[0]
+
+
 def _check_hand_inputs(points, bottom_points, last_trick, penalty):
     _check_points(points, "defender_points", POINTS_MIN, POINTS_MAX)
     _check_points(bottom_points, "bottom_points", 0, BOTTOM_MAX)
@@ -481,7 +495,7 @@ class MatchState:
                           (r, self._hist), self._count + 1, waived, new_pol)
 
     def award(self, *, stage, gainer=None, levels=0, next_declarer=None, drop_to=None,
-              reason="") -> "MatchState":
+              reason="", first_declarer=None) -> "MatchState":
         """Apply a non-scoring hand outcome decided by a sanction; return the new state.
 
         stage: "keep" (the declaring side stays on stage) or "change" (the other side takes it).
@@ -490,7 +504,11 @@ class MatchState:
             on a must-play level stays there and the levels come off the other side).
         next_declarer: "same", "partner", "next" (下家) or a seat; default "same" for keep and
             "next" for change. drop_to: a level the declaring side drops to first (e.g. "2"/"J").
-        Before the first hand (no declarer) only ``gainer`` as "NS"/"EW" and a seat are accepted.
+        first_declarer: the seat declaring this hand while the match has no declarer yet (an
+            award on the first hand, whose bidding the referee saw); once the rotation names the
+            declarer, the rotation's seat is used and this is not consulted.
+        Before the first hand without ``first_declarer``, only ``gainer`` as "NS"/"EW" and a seat
+        as ``next_declarer`` are accepted.
         """
         if self.winner is not None:
             raise ValueError(f"hand: 比赛已结束，{self.winner}已获胜（the match is already won）")
@@ -499,6 +517,9 @@ class MatchState:
         if not isinstance(levels, int) or isinstance(levels, bool) or levels < 0:
             raise ValueError(f"levels: 应为非负整数，得到 {levels!r}")
         p, lad, seat = self.profile, self.profile.ladder, self.declarer
+        if seat is None and first_declarer is not None:
+            _check_seat(first_declarer, "first_declarer")
+            seat = first_declarer
         lv = list(self._lv)
         lines = [reason] if reason else []
         dside = _SIDE_OF[seat] if seat is not None else None

@@ -9,14 +9,19 @@ from hypothesis import strategies as st
 
 from rulings.engine import (Offence, PenaltyLedger, appeal_deadline, defender_points_delta,
                             normalise_side)
-from rulings.sanction_tables import load_table_file
+from scoring.profiles import load_profile
 
 SLUGS = ("shenzhen-community", "two-deck-standard", "union-games", "company-league",
          "company-league-2008")
 
 
+def sanction_table(slug):
+    """The sanction table a profile file carries under its ``sanctions:`` key."""
+    return load_profile(slug).sanctions
+
+
 def ledger(slug="shenzhen-community"):
-    return PenaltyLedger({"slug": slug, "sanctions": {}})
+    return PenaltyLedger(load_profile(slug))
 
 
 # --- shenzhen escalation (第十六条) --------------------------------------------------------------
@@ -126,7 +131,7 @@ def test_hidden_card_established_drops_declarers_at_j_or_a_instead():
     sanction = ledger().record("hidden_card", "NS", choice="established", role="declarers")
     effect = sanction.effect
     assert effect.points_void and effect.hand_ends
-    assert effect.award_kwargs("7") == {"stage": "EW", "gainer": "EW", "levels": 5,
+    assert effect.award_kwargs("7") == {"stage": "change", "gainer": "EW", "levels": 5,
                                         "next_declarer": "next", "drop_to": None, "reason": ""}
     assert effect.award_kwargs("J")["drop_to"] == "2" and effect.award_kwargs("J")["levels"] == 0
     assert effect.award_kwargs("A")["drop_to"] == "J" and effect.award_kwargs("A")["gainer"] is None
@@ -142,7 +147,8 @@ def test_two_deck_late_points_count_in_the_first_hand():
 
 def test_union_wrong_bury_levels_follow_the_points():
     effect = ledger("union-games").record("wrong_bury", "EW").effect
-    assert (effect.stage, effect.levels_per_points, effect.max_levels) == ("NS", 40, 3)
+    assert (effect.stage, effect.gainer, effect.levels_per_points, effect.max_levels) == ("NS", "NS", 40, 3)
+    assert effect.needs_points
 
 
 @pytest.mark.parametrize("slug, code, kwargs", [
@@ -215,7 +221,7 @@ def test_a_failed_record_leaves_the_ledger_unchanged():
 # --- profiles, appeal -----------------------------------------------------------------------------
 
 def test_profile_object_with_its_own_table_is_used_and_validated():
-    table = load_table_file("company-league")
+    table = sanction_table("company-league")
     profile = SimpleNamespace(slug="my-copy", sanctions=table)
     assert ledger_points(PenaltyLedger(profile)) == 40
     broken = SimpleNamespace(slug="my-copy", sanctions={**table, "appeal": {}})
@@ -233,9 +239,11 @@ def test_scoring_profile_objects_work():
     assert ledger_points(PenaltyLedger(load_profile("company-league"))) == 40
 
 
-def test_profile_without_a_table_file_is_refused():
-    with pytest.raises(ValueError, match="no-such-profile"):
-        PenaltyLedger({"slug": "no-such-profile", "sanctions": {}})
+@pytest.mark.parametrize("table", [{}, None])
+def test_profile_without_a_sanction_table_is_refused(table):
+    """No fallback to separate table files: the profile's own ``sanctions`` key is the table."""
+    with pytest.raises(ValueError, match=r"^profile：.*no-such-profile.*has no sanction table"):
+        PenaltyLedger({"slug": "no-such-profile", "sanctions": table})
 
 
 def test_shenzhen_appeal_deadline_is_ten_minutes_after_results_are_published():
@@ -274,7 +282,7 @@ def test_void_recomputes_repeat_steps_and_matches_a_fresh_replay():
         book.record("signal", "NS")
     book.void(1)
     assert [s.points for s in book.active] == [50, 50]
-    fresh = PenaltyLedger.replay({"slug": "union-games", "sanctions": {}},
+    fresh = PenaltyLedger.replay(load_profile("union-games"),
                                  [e for i, e in enumerate(book.entries) if i not in book.voided])
     assert fresh.active == book.active
 
@@ -297,7 +305,7 @@ def test_void_twice_is_refused():
 
 def test_replay_accepts_mappings():
     entries = [{"code": "late", "side": "EW", "minutes": 12}, Offence("delay", "EW")]
-    book = PenaltyLedger.replay({"slug": "two-deck-standard", "sanctions": {}}, entries)
+    book = PenaltyLedger.replay(load_profile("two-deck-standard"), entries)
     assert [s.points for s in book.active] == [30, 0]
 
 
@@ -305,7 +313,7 @@ def test_replay_accepts_mappings():
 
 def offences_for(slug):
     """Random valid-looking offences for ``slug`` (some will be refused, which is fine)."""
-    codes = tuple(load_table_file(slug)["offences"])
+    codes = tuple(sanction_table(slug)["offences"])
     return st.builds(
         Offence, code=st.sampled_from(codes), side=st.sampled_from(["NS", "EW", "N", "W"]),
         minutes=st.integers(0, 40), cards=st.integers(1, 12),
@@ -341,7 +349,7 @@ def test_points_are_a_non_negative_multiple_of_five(case):
 def test_replaying_the_same_records_gives_the_same_sanctions(case):
     slug, offences = case
     first = record_all(slug, offences)
-    again = PenaltyLedger.replay({"slug": slug, "sanctions": {}}, first.entries)
+    again = PenaltyLedger.replay(load_profile(slug), first.entries)
     assert again.sanctions == first.sanctions
 
 
@@ -353,6 +361,6 @@ def test_void_equals_replay_without_the_voided_entry(offences, data):
         return
     index = data.draw(st.integers(0, len(book.entries) - 1))
     book.void(index)
-    fresh = PenaltyLedger.replay({"slug": "shenzhen-community", "sanctions": {}},
+    fresh = PenaltyLedger.replay(load_profile("shenzhen-community"),
                                  [e for i, e in enumerate(book.entries) if i != index])
     assert fresh.active == book.active

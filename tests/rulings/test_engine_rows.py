@@ -2,6 +2,7 @@
 import pytest
 
 from rulings.engine import PenaltyLedger
+from scoring.profiles import load_profile
 
 SZ, TD, UG, CL, CL8 = ("shenzhen-community", "two-deck-standard", "union-games", "company-league",
                        "company-league-2008")
@@ -97,7 +98,7 @@ for slug in (CL, CL8):  # 004 八．罚则, 四.3, 九.4/5: the 2008 revision ke
 
 
 def ledger(slug):
-    return PenaltyLedger({"slug": slug, "sanctions": {}})
+    return PenaltyLedger(load_profile(slug))
 
 
 @pytest.mark.parametrize("slug, code, kwargs, kinds, points, levels, approval, text", ROWS,

@@ -105,7 +105,8 @@ def test_wrong_bury_by_the_declarers_becomes_an_award_for_the_scoring_engine(tab
     services.record_ruling(match, users["referee"], "wrong_bury", "NS", role="declarers", declarer="N")
     award = services.hand_adjustments(match)[1]["award"]
     assert award["stage"] == "change" and award["gainer"] == "EW" and award["levels"] == 5
-    assert award["next_declarer"] == "W"  # 下家 of N
+    assert (award["next_declarer"], award["first_declarer"]) == ("next", "N")  # as MatchState.award takes them
+    assert services.table_state(match).declarer == "W"  # 下家 of N
 
 
 def test_a_first_hand_level_award_before_anyone_declares(make_match, make_user):

@@ -4,7 +4,8 @@ import copy
 import pytest
 
 from rulings.engine import validate_sanctions
-from rulings.sanction_tables import CONTRACT_CODES, SANCTIONS_DIR, load_table_file
+from rulings.sanction_tables import CONTRACT_CODES
+from scoring.profiles import known_profiles, load_profile
 
 SLUGS = ("shenzhen-community", "two-deck-standard", "union-games", "company-league",
          "company-league-2008")
@@ -12,22 +13,28 @@ SLUGS = ("shenzhen-community", "two-deck-standard", "union-games", "company-leag
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_table_file_validates(slug):
-    table = load_table_file(slug)
+    table = sanction_table(slug)
     assert validate_sanctions(table, slug) is table
     assert set(table["offences"]) <= CONTRACT_CODES | {"bottom_overdrawn", "over_cut"}
 
 
-def test_exactly_the_five_tables_exist():
-    assert sorted(p.stem for p in SANCTIONS_DIR.glob("*.yaml")) == sorted(SLUGS)
+def sanction_table(slug):
+    """The sanction table a profile file carries under its ``sanctions:`` key."""
+    return load_profile(slug).sanctions
+
+
+def test_every_profile_file_carries_a_sanction_table():
+    assert sorted(known_profiles()) == sorted(SLUGS)
+    assert all(sanction_table(slug)["offences"] for slug in SLUGS)
 
 
 def test_company_league_revisions_share_the_offences():
-    assert load_table_file("company-league")["offences"].keys() == \
-        load_table_file("company-league-2008")["offences"].keys()
+    assert sanction_table("company-league")["offences"].keys() == \
+        sanction_table("company-league-2008")["offences"].keys()
 
 
 def base():
-    return copy.deepcopy(load_table_file("shenzhen-community"))
+    return copy.deepcopy(sanction_table("shenzhen-community"))
 
 
 def set_at(table, path, value):
