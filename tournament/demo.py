@@ -97,11 +97,12 @@ def seed_demo():
 
     Accounts and the event with its entries first; then the competition (groups drawn and played, the
     knock-out drawn with its first round played), referees at the open tables, a few hands in play
-    and a few rulings.
+    a few rulings, and the open round's clock running.
     """
     from rulings.demo import seed_rulings
     from scoring.demo import seed_hands
 
+    from .demo_clock import seed_clock
     from .demo_competition import seed_competition
 
     accounts = ensure_accounts()
@@ -110,4 +111,5 @@ def seed_demo():
     assign_demo_referees(event)
     seed_hands(event)
     seed_rulings(event)
+    seed_clock(event)
     return event, accounts

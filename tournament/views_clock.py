@@ -1,15 +1,20 @@
-"""Clock pages: the big-screen hall display (public for published events) and the chief referee's
-clock page with the overview of every table. Thin views over tournament.clock_services."""
+"""Clock pages: the big-screen hall display (public for published events), the chief referee's
+clock page with the overview of every table, and the organiser's clock settings. Thin views over
+tournament.clock_services."""
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError
+from django.db.models import Max, Q
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _l
 
 from . import clock_services as services
 from .api_clock import apply_action, can_run_clock
-from .models import Event, Match, Round
+from .models import ClockEvent, ClockFiring, Event, EventClockSettings, Match, Round, RoundClock
 from .visibility import visible_events
 
 
@@ -54,3 +59,113 @@ def _post_action(request, rnd):
         messages.error(request, _("The clock was changed by someone else at the same moment; reload."))
     else:
         messages.success(request, _("Clock updated."))
+
+
+# --------------------------------------------------------------------------------------------
+# The round whose clock runs now (for the public schedule)
+# --------------------------------------------------------------------------------------------
+def current_clock_round(event):
+    """The event's round whose hall clock has started and whose end has not fired (the latest
+    started one), or None. One query."""
+    started = Max("clock_events__at", filter=Q(clock_events__kind=ClockEvent.Kind.START))
+    return (Round.objects.filter(stage__event=event).annotate(started=started).filter(started__isnull=False)
+            .exclude(clock_firings__kind=ClockFiring.Kind.END).select_related("stage")
+            .order_by("-started", "-pk").first())
+
+
+# --------------------------------------------------------------------------------------------
+# The organiser's clock settings: length and announcement rule per event or per round
+# --------------------------------------------------------------------------------------------
+INHERIT = [("", _l("Inherit")), ("true", _l("Yes")), ("false", _l("No"))]
+# The names the service's ValueErrors use, mapped to the form's fields.
+ERROR_FIELDS = {"match_seconds": "match_minutes", "announce_before_seconds": "announce_minutes_before_end"}
+
+
+def _label(name):
+    return capfirst(EventClockSettings._meta.get_field(name).verbose_name)
+
+
+def _tristate(name):
+    return forms.TypedChoiceField(label=_label(name), choices=INHERIT, required=False, empty_value=None,
+                                  coerce=lambda value: value == "true")
+
+
+class ClockSettingsForm(forms.Form):
+    """The five overrides of the profile's timing; an empty field inherits (from the profile, and for a
+    round also from the event). Cross-field rules are checked by the service, not here."""
+
+    match_minutes = forms.IntegerField(label=_label("match_minutes"), required=False, min_value=1, max_value=600)
+    announce_enabled = _tristate("announce_enabled")
+    announce_minutes_before_end = forms.IntegerField(label=_label("announce_minutes_before_end"), required=False,
+                                                     min_value=0, max_value=600)
+    hands_after = forms.IntegerField(label=_label("hands_after"), required=False, min_value=0, max_value=20)
+    hand_in_play_counts = _tristate("hand_in_play_counts")
+
+    @classmethod
+    def initial_from(cls, row):
+        """Initial values from a stored settings row (None: nothing stored yet)."""
+        if row is None:
+            return {}
+        values = row.overrides()
+        for name in ("announce_enabled", "hand_in_play_counts"):
+            values[name] = "" if values[name] is None else ("true" if values[name] else "false")
+        return values
+
+    def add_service_error(self, exc):
+        """Show the service's ValueError ("field: 中文（English）") on the field it names."""
+        field, sep, text = str(exc).partition(": ")
+        field = ERROR_FIELDS.get(field, field)
+        if sep and field in self.fields:
+            self.add_error(field, text)
+        else:
+            self.add_error(None, str(exc))
+
+
+def _rule_row(rnd, overridden):
+    """One round's effective rule for the settings page (or the reason it has none)."""
+    row = {"round": rnd, "overridden": rnd.pk in overridden}
+    try:
+        rule = services.clock_rule(rnd)
+    except ValueError as exc:
+        return {**row, "error": str(exc)}
+    return {**row, "minutes": rule.match_seconds // 60, "announces": rule.announces,
+            "announce_minutes": (rule.announce_before_seconds or 0) // 60, "hands_after": rule.hands_after,
+            "hand_in_play_counts": rule.hand_in_play_counts}
+
+
+def _rule_rows(event):
+    """Every round of the event with its effective rule and whether it has overrides of its own."""
+    overridden = {rc.round_id for rc in RoundClock.objects.filter(round__stage__event=event)
+                  if any(value is not None for value in rc.overrides().values())}
+    rounds = Round.objects.filter(stage__event=event).select_related("stage__event__profile").order_by(
+        "stage__order", "number")
+    return [_rule_row(rnd, overridden) for rnd in rounds]
+
+
+@login_required
+def clock_settings(request, slug):
+    """The organiser's override of clock length and announcement rule, for the event or (?round=<id>)
+    for one round. Saved through tournament.clock_services.set_clock_settings."""
+    if not request.user.has_perm("tournament.manage_event"):
+        raise PermissionDenied(_("Only organisers may manage the competition."))
+    event = get_object_or_404(Event.objects.select_related("profile"), slug=slug)
+    round_id = request.GET.get("round", "")
+    rnd = _round_of(event, round_id) if round_id.isdigit() else None
+    target = rnd or event
+    if request.method == "POST":
+        form = ClockSettingsForm(request.POST)
+        if form.is_valid():
+            try:
+                services.set_clock_settings(target, request.user, **form.cleaned_data)
+            except ValueError as exc:
+                form.add_service_error(exc)
+            else:
+                messages.success(request, _("Clock settings saved."))
+                return redirect(request.get_full_path())
+    else:
+        row = (RoundClock if rnd else EventClockSettings).objects.filter(
+            **({"round": rnd} if rnd else {"event": event})).first()
+        form = ClockSettingsForm(initial=ClockSettingsForm.initial_from(row))
+    return render(request, "tournament/clock/settings.html", {
+        "event": event, "round": rnd, "form": form, "rules": _rule_rows(event),
+    })

@@ -19,6 +19,7 @@ from .models_competition import RefereeUnit
 from .services import draws, ranking, stages
 from .services.progress import bracket_state
 from .visibility import visible_events
+from .views_clock import current_clock_round
 
 
 # --------------------------------------------------------------------------- helpers
@@ -100,7 +101,8 @@ def _round_name(view, number):
 def public_schedule(request, slug):
     event = public_event(request, slug)
     return render(request, "tournament/competition/schedule.html",
-                  {"event": event, "rounds": schedule_rounds(event), "tab": "schedule"})
+                  {"event": event, "rounds": schedule_rounds(event), "tab": "schedule",
+                   "clock_round": current_clock_round(event)})
 
 
 def public_groups(request, slug):

@@ -52,7 +52,9 @@
     feed.els.forEach(function (el) {
       var table = findTable(feed, el);
       var secs = remaining(feed, table);
-      el.querySelector("[data-clock-time]").textContent = format(secs);
+      // No rule (a profile without a time limit): nothing to count down.
+      var known = feed.data.remaining_seconds != null;
+      el.querySelector("[data-clock-time]").textContent = known ? format(secs) : "--:--";
       el.querySelector("[data-clock-status]").textContent = label(el, statusKey(feed.data, secs));
       el.setAttribute("data-status", feed.data.status);
     });
