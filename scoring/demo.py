@@ -34,7 +34,7 @@ def _recorder():
 
 @transaction.atomic
 def seed_hands(event, *, tables=4, user=None):
-    """Record a few hands at the first ``tables`` matches of ``event`` whose two entries are known.
+    """Record a few hands at the first ``tables`` open matches of ``event`` whose two entries are known.
 
     Idempotent: a match that already has hands (or is over) is left alone, so a second run records
     nothing. Returns the number of hands recorded. Goes through
@@ -43,8 +43,9 @@ def seed_hands(event, *, tables=4, user=None):
     user = user or _recorder()
     if user is None:
         return 0
+    over = [Match.Status.FINISHED, Match.Status.WALKOVER, Match.Status.FORFEIT, Match.Status.BYE]
     matches = (Match.objects.filter(round__stage__event=event, ns__isnull=False, ew__isnull=False)
-               .order_by("round__stage__order", "round__number", "table", "pk")[:tables])
+               .exclude(status__in=over).order_by("round__stage__order", "round__number", "table", "pk")[:tables])
     recorded = 0
     for index, match in enumerate(matches):
         if match.is_over or match.hands.exists():
