@@ -5,7 +5,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
-    chief, event, first_round, played_match, printout_catalogue, synthetic_bracket,
+    chief, event, first_round, played_match, synthetic_bracket,
 )
 from tournament.printout_services import build_printout
 from tournament.printouts import bracket
@@ -46,8 +46,7 @@ EXPECTED_TITLE = {
 
 
 @pytest.mark.parametrize("kind", list(PRINTOUTS))
-def test_every_kind_in_chinese_with_header_footer_and_embedded_fonts(kind, event, first_round, played_match,
-                                                                     printout_catalogue):
+def test_every_kind_in_chinese_with_header_footer_and_embedded_fonts(kind, event, first_round, played_match):
     pdf = build_printout(kind, event, options_for(kind, first_round.pk, played_match.pk))
     texts = pages_text(pdf)
     total = len(texts)
@@ -62,8 +61,7 @@ def test_every_kind_in_chinese_with_header_footer_and_embedded_fonts(kind, event
     assert all("WenQuanYiMicroHei" in name for name, _ in fonts)
 
 
-def test_score_sheet_has_round_header_hands_qr_address_and_boxes(event, first_round, played_match,
-                                                                   printout_catalogue, settings):
+def test_score_sheet_has_round_header_hands_qr_address_and_boxes(event, first_round, played_match, settings):
     settings.SITE_URL = "https://tractor.example.org/"
     pdf = build_printout("scoresheets", event, PrintOptions(round=first_round.pk))
     texts = pages_text(pdf)
@@ -79,14 +77,14 @@ def test_score_sheet_has_round_header_hands_qr_address_and_boxes(event, first_ro
     assert played_match.ns.player1.name in page and played_match.ew.unit.name in page
 
 
-def test_results_sheet_prints_each_hands_explanation(event, played_match, printout_catalogue):
+def test_results_sheet_prints_each_hands_explanation(event, played_match):
     text = "\n".join(pages_text(build_printout("results", event, PrintOptions(match=played_match.pk))))
     for hand in played_match.hands.all():
         for line in hand.explanation:
             assert line.replace(" ", "") in text.replace(" ", "").replace("\n", "")
 
 
-def test_standings_say_how_ties_were_broken(event, printout_catalogue):
+def test_standings_say_how_ties_were_broken(event):
     from tournament.services.ranking import event_standings
 
     notes = {row.tie_note for st in event_standings(event) for g in st.groups for row in g.rows if row.tie_note}
@@ -95,12 +93,12 @@ def test_standings_say_how_ties_were_broken(event, printout_catalogue):
     assert "同分破解" in text and "最终名次" in text
 
 
-def test_crosstable_shows_results_points_and_places(event, printout_catalogue):
+def test_crosstable_shows_results_points_and_places(event):
     text = "\n".join(pages_text(build_printout("crosstable", event, PrintOptions())))
     assert "A组" in text and "已赛 1 / 6 场" in text and "积分" in text and "净胜级数" in text
 
 
-def test_english_on_request(event, played_match, printout_catalogue):
+def test_english_on_request(event, played_match):
     texts = pages_text(build_printout("scoresheets", event, PrintOptions(match=played_match.pk, lang="en")))
     assert "Score sheet" in texts[0] and "Page 1 of 1" in texts[0].splitlines()
     assert event.name in texts[0].splitlines()
@@ -119,7 +117,7 @@ def test_round_and_match_checks(event, first_round):
         PrintOptions(lang="fr")
 
 
-def test_draw_sheet_prints_each_seed(event, printout_catalogue):
+def test_draw_sheet_prints_each_seed(event):
     from tournament.models import Draw, Stage
     from tournament.services.draws import draw_bracket
 
@@ -130,7 +128,7 @@ def test_draw_sheet_prints_each_seed(event, printout_catalogue):
     assert Draw.objects.filter(event=event, seed="printout-seed-42").exists()
 
 
-def test_small_bracket_fits_a4_landscape_and_large_one_is_split_with_links(printout_catalogue):
+def test_small_bracket_fits_a4_landscape_and_large_one_is_split_with_links():
     pdf = bracket.render(synthetic_bracket(64))
     reader = PdfReader(io.BytesIO(pdf))
     assert len(reader.pages) == 1 and reader.pages[0].mediabox.width > reader.pages[0].mediabox.height
@@ -144,11 +142,12 @@ def test_small_bracket_fits_a4_landscape_and_large_one_is_split_with_links(print
         assert f"来自第 {part + 1} 页" in split[4]
 
 
-def test_penalty_log_of_the_event_and_of_a_match(event, printout_catalogue):
+def test_penalty_log_of_the_event_and_of_a_match(event):
     from rulings.models import Ruling
 
     ruling = Ruling.objects.get(match__round__stage__event=event)
     text = "".join(pages_text(build_printout("penalties", event, PrintOptions()))).replace("\n", "")
-    assert "判罚记录" in text and "late" in text and ruling.recorded_by.get_username() in text
+    assert "判罚记录" in text and "迟到" in text and ruling.recorded_by.get_username() in text
+    assert "小组赛 · 第1轮" in text and "late" not in text
     one = "".join(pages_text(build_printout("penalties", event, PrintOptions(match=ruling.match_id))))
-    assert f"场次 {ruling.match_id}" in one and "late" in one
+    assert f"场次 {ruling.match_id}" in one and "迟到" in one

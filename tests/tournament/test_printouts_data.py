@@ -59,6 +59,32 @@ def event(db, chief):
 
 
 @pytest.fixture
+def finished_event(db):
+    """The demo competition played to the end through the real services: groups, knock-out, placements.
+
+    Hands go through ``scoring.services.record_hand`` (``play_to_win``), and the bracket moves on by
+    ``tournament.services.progress`` as each match finishes, so the final ranking is the real one.
+    """
+    import random
+
+    from tournament.demo import ensure_accounts, ensure_event
+    from tournament.demo_competition import _recorder, play_to_win, seed_competition
+
+    ensure_accounts()
+    demo = ensure_event()
+    seed_competition(demo)
+    user, rng = _recorder(), random.Random("printout-awards")
+    knockout = Match.objects.filter(round__stage__event=demo, round__stage__kind=Stage.Kind.ELIMINATION)
+    for _attempt in range(8):  # one pass per knock-out round
+        waiting = [m for m in knockout.order_by("round__number", "table") if not m.is_over and m.ns_id and m.ew_id]
+        if not waiting:
+            break
+        for match in waiting:
+            play_to_win(match, user, "NS" if match.ns_id < match.ew_id else "EW", rng)
+    return demo
+
+
+@pytest.fixture
 def first_round(event):
     return Round.objects.get(stage__event=event, stage__order=1, number=1)
 
@@ -74,31 +100,6 @@ def test_fixture_builds_groups_bracket_and_hands(event, played_match):
     assert Match.objects.filter(round__stage__event=event).exclude(bracket_key="").count() >= 7
     assert played_match.hands.count() == 3
     assert Match.objects.filter(round__stage__event=event, rulings__isnull=False).exists()
-
-
-# --- the Chinese catalogue with the printout strings (until the lead merges locale/parts/printouts.tsv) ---
-
-TSV = Path(__file__).resolve().parents[2] / "locale" / "parts" / "printouts.tsv"
-
-
-@pytest.fixture
-def printout_catalogue(tmp_path, settings):
-    """Use locale/zh_Hans plus locale/parts/printouts.tsv for missing or empty entries."""
-    import polib
-
-    po = polib.pofile(str(Path(settings.BASE_DIR) / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"))
-    entries = {e.msgid: e for e in po}
-    for line in TSV.read_text(encoding="utf-8").splitlines():
-        msgid, msgstr = line.split("\t", 1)
-        if msgid not in entries:
-            po.append(polib.POEntry(msgid=msgid, msgstr=msgstr))
-        elif not entries[msgid].msgstr:
-            entries[msgid].msgstr = msgstr
-    target = tmp_path / "zh_Hans" / "LC_MESSAGES"
-    target.mkdir(parents=True)
-    po.save_as_mofile(str(target / "django.mo"))
-    settings.LOCALE_PATHS = [str(tmp_path)]
-    return tmp_path
 
 
 # --- plain data for large printouts (tests and bench/bench_printouts.py) --------------------------

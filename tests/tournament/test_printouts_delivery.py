@@ -8,7 +8,7 @@ from pypdf import PdfReader
 
 from tests.conftest import wait_for
 from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
-    build_event_content, chief, event, first_round, played_match, printout_catalogue,
+    build_event_content, chief, event, first_round, played_match,
 )
 from tournament import roles
 from tournament.models import PrintJob
@@ -16,7 +16,7 @@ from tournament.printout_services import request_job, run_job
 from tournament.printouts.common import PrintOptions
 
 
-def test_command_writes_the_pdf(event, first_round, tmp_path, printout_catalogue):
+def test_command_writes_the_pdf(event, first_round, tmp_path):
     out = tmp_path / "sheets.pdf"
     call_command("printout", "scoresheets", "--event", event.slug, "--round", str(first_round.pk),
                  "--output", str(out))

@@ -264,9 +264,8 @@ def draw_tree(canvas, x0, top, width, height, view):
             _draw_side(canvas, x, yb, col, size, match.b if match else None, _incoming(view, step, 2 * i + 1))
             canvas.line(x + col, ya, x + col, yb)
             if match is not None:
-                canvas.setFillColor(LOSER_GREY)
-                fit_text(canvas, match.note, x + col - col * 0.62, (ya + yb) / 2 - size * 0.4, col * 0.6,
-                         size * 0.8, align="right")
+                canvas.setFillColor(LOSER_GREY)  # under the line the winner moves on to, clear of names and levels
+                fit_text(canvas, match.note, x + col + 3, (ya + yb) / 2 - size * 0.8 - 1, col * 0.9, size * 0.8)
                 canvas.setFillColor(colors.black)
         ys = [(ys[2 * i] + ys[2 * i + 1]) / 2 for i in range(len(ys) // 2)]
     _draw_winner(canvas, x0 + view.rounds * col, ys[0], col, size, view)
@@ -311,7 +310,7 @@ def _draw_winner(canvas, x, y, col, size, view):
     canvas.line(x, y, x + col, y)
     fit_text(canvas, winner or label, x + 2, y + 1.5, col - 4, size)
     if winner and label:
-        fit_text(canvas, f"→ {label}" if view.outgoing else label, x + 2, y - size - 2, col - 4, size * 0.8)
+        fit_text(canvas, f"→ {label}" if view.outgoing else label, x + 2, y - 2 * size - 3, col - 4, size * 0.8)
 
 
 PRINTOUT = Printout(kind="bracket", title=gettext_lazy("Bracket"), collect=collect, render=render)

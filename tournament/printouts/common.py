@@ -95,14 +95,9 @@ def players_label(pair):
 
 
 def source_label(source):
-    """Where a waiting side comes from: "W:R1-M3" → "R1-M3 胜者", "L:R2-M1" → "R2-M1 负者", "A1" → "A组第1名"."""
+    """Where a waiting side comes from, in the active language ("R1-M3 胜者", "A组第1名", "轮空")."""
     from tournament.services.stages import describe_source
 
-    kind, _sep, key = (source or "").partition(":")
-    if kind == "W" and key:
-        return _("Winner of %(match)s") % {"match": key}
-    if kind == "L" and key:
-        return _("Loser of %(match)s") % {"match": key}
     return describe_source(source or "")
 
 

@@ -5,6 +5,7 @@ The total is only known at the end, so :class:`PrintCanvas` keeps each finished 
 the headers and footers when the document is saved. The header may change inside a document
 (e.g. one bracket section per page): put a :class:`HeadingMark` flowable where it changes.
 """
+import re
 from dataclasses import dataclass, replace
 from functools import partial
 from io import BytesIO
@@ -15,6 +16,7 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import A3, A4, landscape as to_landscape, portrait as to_portrait
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
 
@@ -75,20 +77,28 @@ class FullPage(Flowable):
     """A flowable that fills the frame and draws itself with ``paint(canvas, width, height)``.
 
     Used for drawn pages (bracket trees, score sheets, certificates); ``done`` is called after it
-    has been drawn (progress reports).
+    has been drawn (progress reports). With ``whole_page`` it paints the whole sheet of paper in page
+    coordinates and the page gets no header or footer (a certificate to be framed).
     """
 
-    def __init__(self, paint, done=None):
+    def __init__(self, paint, done=None, *, whole_page=False):
         super().__init__()
         self.paint = paint
         self.done = done
+        self.whole_page = whole_page
 
     def wrap(self, avail_width, avail_height):
         self.width, self.height = avail_width, avail_height - 1
         return self.width, self.height
 
     def draw(self):
-        self.paint(self.canv, self.width, self.height)
+        if self.whole_page:
+            x, y = self.canv.absolutePosition(0, 0)
+            self.canv.translate(-x, -y)
+            self.canv.set_bare()
+            self.paint(self.canv, *self.canv._pagesize)
+        else:
+            self.paint(self.canv, self.width, self.height)
         if self.done:
             self.done()
 
@@ -96,13 +106,15 @@ class FullPage(Flowable):
 class PrintCanvas(Canvas):
     """A canvas that holds its pages back so each header and footer can name the page total.
 
-    A page's header is the first heading set on that page, else the one in force when it began.
+    A page's header is the first heading set on that page, else the one in force when it began; a
+    page marked bare (:meth:`set_bare`) gets neither header nor footer.
     """
 
     def __init__(self, *args, heading=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.heading = heading
         self.page_heading = None
+        self.bare = False
         self._held_pages = []
 
     def set_heading(self, heading):
@@ -111,17 +123,23 @@ class PrintCanvas(Canvas):
             self.page_heading = heading
         self.heading = heading
 
+    def set_bare(self):
+        """No header or footer on this page."""
+        self.bare = True
+
     def showPage(self):
         self._held_pages.append(dict(self.__dict__, page_heading=self.page_heading or self.heading))
         self.page_heading = None
+        self.bare = False
         self._startPage()
 
     def save(self):
         total = len(self._held_pages)
         for state in self._held_pages:
             self.__dict__.update(state)
-            draw_header(self, self.page_heading)
-            draw_footer(self, self._pageNumber, total)
+            if not self.bare:
+                draw_header(self, self.page_heading)
+                draw_footer(self, self._pageNumber, total)
             Canvas.showPage(self)
         Canvas.save(self)
 
@@ -241,33 +259,81 @@ def fit_text(canvas, value, x, y, max_width, size=9, *, align="left", min_size=5
         canvas.drawString(x, y, value)
 
 
-def draw_grid(canvas, x, top, widths, row_height, rows, *, size=9, shade_first=True):
-    """Draw a ruled grid straight onto the canvas (fast: no flowables), one text line per cell.
+def wrap_text(value, max_width, size):
+    """Split ``value`` into lines no wider than ``max_width`` at ``size`` (character by character,
+    as Chinese text has no spaces; a Latin word is kept whole when it fits on a line)."""
+    font = register_font()
+    lines = []
+    for paragraph in str(value).split("\n"):
+        line = ""
+        for token in _tokens(paragraph):
+            candidate = line + token
+            if line and pdfmetrics.stringWidth(candidate, font, size) > max_width:
+                lines.append(line.rstrip())
+                line = token.lstrip()
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
 
-    ``rows`` is a list of rows of cell texts (blank rows give empty boxes to fill by hand);
-    returns the y of the grid's bottom edge.
+
+def _tokens(paragraph):
+    """Latin words (with their trailing space) and single CJK characters."""
+    return re.findall(r"[\x21-\x7e]+ ?| |.", paragraph)
+
+
+def grid_heights(widths, row_height, rows, *, size=9, wrap=False):
+    """The height of each row: ``row_height``, taller where wrapped text needs more lines."""
+    if not wrap:
+        return [row_height] * len(rows)
+    heights = []
+    for row in rows:
+        lines = max((len(wrap_text(v, w - 4, size)) for w, v in zip(widths, row) if v not in (None, "")), default=1)
+        heights.append(max(row_height, lines * (size + 2) + 4))
+    return heights
+
+
+def draw_grid(canvas, x, top, widths, row_height, rows, *, size=9, shade_first=True, wrap=False, aligns=None):
+    """Draw a ruled grid straight onto the canvas (fast: no flowables).
+
+    ``rows`` is a list of rows of cell texts (blank rows give empty boxes to fill by hand). A cell is
+    one line shrunk to fit, or with ``wrap`` as many lines as it needs (the row grows); ``aligns``
+    gives each column's alignment ("centre" by default). Returns the y of the grid's bottom edge.
     """
     total = sum(widths)
-    bottom = top - row_height * len(rows)
+    heights = grid_heights(widths, row_height, rows, size=size, wrap=wrap)
+    aligns = aligns or ["centre"] * len(widths)
+    edges = [top]
+    for height in heights:
+        edges.append(edges[-1] - height)
+    bottom = edges[-1]
     canvas.saveState()
     if shade_first and rows:
         canvas.setFillColor(HEAD_FILL)
-        canvas.rect(x, top - row_height, total, row_height, stroke=0, fill=1)
+        canvas.rect(x, edges[1], total, heights[0], stroke=0, fill=1)
         canvas.setFillColor(colors.black)
     canvas.setStrokeColor(RULE_GREY)
     canvas.setLineWidth(0.5)
-    for i in range(len(rows) + 1):
-        canvas.line(x, top - i * row_height, x + total, top - i * row_height)
+    for edge_y in edges:
+        canvas.line(x, edge_y, x + total, edge_y)
     edge = x
     for width in (0, *widths):
         edge += width
         canvas.line(edge, top, edge, bottom)
-    for i, row in enumerate(rows):
-        baseline = top - (i + 1) * row_height + (row_height - size) / 2 + 1
+    for row, row_top, height in zip(rows, edges, heights):
         left = x
-        for width, value in zip(widths, row):
+        for width, value, align in zip(widths, row, aligns):
             if value not in (None, ""):
-                fit_text(canvas, value, left + 2, baseline, width - 4, size, align="centre")
+                _draw_cell(canvas, value, left, row_top, width, height, size, align, wrap)
             left += width
     canvas.restoreState()
     return bottom
+
+
+def _draw_cell(canvas, value, left, row_top, width, height, size, align, wrap):
+    """One cell's text, vertically centred: a shrunk single line, or wrapped lines."""
+    lines = wrap_text(value, width - 4, size) if wrap else [str(value)]
+    leading = size + 2
+    first = row_top - (height - leading * len(lines)) / 2 - size
+    for i, line in enumerate(lines):
+        fit_text(canvas, line, left + 2, first - i * leading, width - 4, size, align=align)

@@ -7,12 +7,15 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _, gettext_lazy
 
-from .common import Printout, heading_for, local_time, pick_match
+from tournament.models import Match
+
+from .common import Printout, heading_for, local_time, pick_match, round_label
 from .layout import Heading, build_pdf, content_size, grid_table, styles, text
 
 
 @dataclass(frozen=True)
 class PenaltyLine:
+    round: str
     table: str
     hand: str
     side: str
@@ -41,17 +44,54 @@ def collect(event, options):
     else:
         rulings = event_log(event)["rulings"]
         heading, scope = heading_for(event), ""
-    return PenaltiesData(heading=heading, scope=scope, lines=tuple(_line(r) for r in rulings))
+    names = offence_names(rulings)
+    rounds = round_labels(r["match"] for r in rulings)
+    return PenaltiesData(heading=heading, scope=scope,
+                         lines=tuple(penalty_line(r, names, rounds.get(r["match"], "")) for r in rulings))
 
 
-def _line(ruling):
-    side = {"NS": _("N–S"), "EW": _("E–W")}.get(ruling["side"], ruling["side"])
-    offence = ruling["code"] + (f"（{ruling['clause']}）" if ruling["clause"] else "")
+def round_labels(match_ids):
+    """``{match id: "小组赛 · 第1轮"}``: where each match was played (tables repeat from round to round)."""
+    matches = Match.objects.filter(pk__in=set(match_ids)).select_related("round__stage")
+    return {m.pk: f"{m.round.stage.name} · {round_label(m.round)}" for m in matches}
+
+
+def offence_names(rulings):
+    """``{(profile slug, version, code): name}`` for presenter rulings, from each profile's sanction table.
+
+    The names (迟到, 越序出牌, …) are the ``name`` of each offence under the profile's ``sanctions:``
+    key, the same table the sanction engine and the console's offence buttons read.
+    """
+    from rulings.services import ledger_for
+    from scoring.models import RuleProfile
+
+    names = {}
+    for slug, version in {(r["profile"], r["profile_version"]) for r in rulings}:
+        profile = RuleProfile.objects.filter(slug=slug, version=version).first()
+        offences = ledger_for(profile).table["offences"] if profile is not None else {}
+        names.update({(slug, version, code): node["name"] for code, node in offences.items()})
+    return names
+
+
+def offence_label(ruling, names):
+    """The offence's name in the ruling's profile (the code when the table has no name), with the clause."""
+    name = names.get((ruling["profile"], ruling["profile_version"], ruling["code"]), ruling["code"])
+    return name + (f"（{ruling['clause']}）" if ruling["clause"] else "")
+
+
+def side_name(side):
+    """"NS" → 南北, "EW" → 东西."""
+    return {"NS": _("N–S"), "EW": _("E–W")}.get(side, side)
+
+
+def penalty_line(ruling, names, round_name=""):
+    """One presenter ruling (``rulings.presenters.entry_data``) as a printed line."""
     return PenaltyLine(
+        round=round_name,
         table=str(ruling["table"] or ""),
         hand=str(ruling["hand_number"]),
-        side=side,
-        offence=offence,
+        side=side_name(ruling["side"]),
+        offence=offence_label(ruling, names),
         sanction=str(ruling["explanation"] or ""),
         state=str(ruling["state_label"]),
         recorded=f"{ruling['recorded_by']} {local_time(ruling['recorded_at'], '%H:%M')}",
@@ -68,10 +108,12 @@ def render(data, progress=None):
     if not data.lines:
         story.append(text(_("No penalty has been recorded."), sheet["body"]))
     else:
-        header = [_("Table"), _("Hand"), _("Side"), _("Offence"), _("Penalty"), _("Status"), _("Referee")]
-        rows = [[ln.table, ln.hand, ln.side, ln.offence, ln.sanction, ln.state, ln.recorded] for ln in data.lines]
-        story.append(grid_table(header, rows, [w * width for w in (0.06, 0.06, 0.07, 0.2, 0.37, 0.1, 0.14)],
-                                font_size=8))
+        header = [_("Round"), _("Table"), _("Hand"), _("Side"), _("Offence"), _("Penalty"), _("Status"),
+                  _("Referee")]
+        rows = [[ln.round, ln.table, ln.hand, ln.side, ln.offence, ln.sanction, ln.state, ln.recorded]
+                for ln in data.lines]
+        shares = (0.12, 0.05, 0.05, 0.06, 0.17, 0.35, 0.08, 0.12)
+        story.append(grid_table(header, rows, [w * width for w in shares], font_size=8))
     return build_pdf(story, heading=data.heading, title=_("Penalties"), landscape=True)
 
 

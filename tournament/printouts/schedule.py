@@ -2,6 +2,7 @@
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _, gettext_lazy
+from reportlab.platypus import KeepTogether
 
 from .common import Printout, heading_for, local_time, matches_of, pick_round, players_label, \
     round_label, side_label
@@ -77,12 +78,12 @@ def render(data, progress=None):
     header = [_("Table"), _("Group / position"), _("North–South"), _("East–West"), _("Status")]
     widths = [w * width for w in (0.07, 0.17, 0.31, 0.31, 0.14)]
     for rnd in data.rounds:
-        story.append(HeadingMark(rnd.heading))
         start = f"  {_('Start')}: {rnd.start}" if rnd.start else ""
-        story.append(text(rnd.title + start, sheet["subtitle"]))
         rows = [[r.table, r.group, _two_lines(r.ns, r.ns_players), _two_lines(r.ew, r.ew_players), r.status]
                 for r in rnd.rows]
-        story.append(grid_table(header, rows, widths))
+        # a round starts on a new page rather than leave its title and first rows at a page's foot
+        story.append(KeepTogether([HeadingMark(rnd.heading), text(rnd.title + start, sheet["subtitle"]),
+                                   grid_table(header, rows, widths)]))
     return build_pdf(story, heading=data.heading, title=_("Schedule"))
 
 

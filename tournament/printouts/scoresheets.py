@@ -17,10 +17,15 @@ from reportlab.platypus import PageBreak
 from scoring.models import Hand
 
 from .common import Printout, entry_label, heading_for, local_time, selected_matches, source_label
-from .layout import FullPage, HeadingMark, Heading, build_pdf, draw_grid, fit_text, register_font
+from .penalties import offence_label, offence_names, side_name
+from .layout import FullPage, HeadingMark, Heading, build_pdf, draw_grid, fit_text, grid_heights, register_font
 
 HAND_ROWS = 18          # rows on a sheet (more when more hands are already recorded)
-PENALTY_ROWS = 4
+PENALTY_ROWS = 4        # rows in the penalty box (rulings in force first, then blank lines)
+MIN_BLANK_PENALTIES = 2  # blank lines left for hand-written rulings however many are printed
+PENALTY_ROW = 16
+PENALTY_SIZE = 8
+BELOW_PENALTIES = 80    # the penalty box's title, the result line and the signatures
 QR_SIZE = 28 * mm
 
 
@@ -47,6 +52,17 @@ class HandRow:
 
 
 @dataclass(frozen=True)
+class SheetPenalty:
+    """A ruling in force at the table, as the penalty box shows it."""
+
+    hand: str
+    side: str
+    offence: str
+    sanction: str
+    referee: str
+
+
+@dataclass(frozen=True)
 class ScoreSheet:
     match_id: int
     heading: Heading
@@ -57,6 +73,7 @@ class ScoreSheet:
     ew: SheetSide
     hands: tuple
     console_url: str
+    penalties: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -71,15 +88,37 @@ def console_url(match_id):
 
 
 def collect(event, options):
-    """The sheets of the round (or the one match) asked for, with the hands recorded so far."""
+    """The sheets of the round (or the one match) asked for, with the hands and rulings recorded so far."""
     matches = selected_matches(event, options)
     hands = {}
     current = Hand.objects.filter(match__in=matches, superseded_by__isnull=True).order_by("match_id", "number")
     for hand in current:
         hands.setdefault(hand.match_id, []).append(_hand_row(hand))
-    sheets = tuple(_sheet(event, m, hands.get(m.pk, ())) for m in matches)
+    penalties = penalties_in_force(event, {m.pk for m in matches})
+    sheets = tuple(_sheet(event, m, hands.get(m.pk, ()), penalties.get(m.pk, ())) for m in matches)
     heading = sheets[0].heading if sheets else heading_for(event)
     return ScoreSheetsData(heading=heading, sheets=sheets)
+
+
+def penalties_in_force(event, match_ids):
+    """``{match id: (SheetPenalty, ...)}``: the live rulings of those matches, in order.
+
+    Voided and reversed rulings are left out; a ruling still waiting (for the chief referee's
+    approval or the other side's choice) or whose match loss was refused carries its state in brackets.
+    """
+    from rulings.presenters import event_log
+    from rulings.services import IN_FORCE, REVERSED, VOID
+
+    rulings = [r for r in event_log(event)["rulings"]
+               if r["match"] in match_ids and r["state"] not in (VOID, REVERSED)] if match_ids else []
+    names = offence_names(rulings)
+    found = {}
+    for ruling in rulings:
+        mark = "" if ruling["state"] == IN_FORCE else f"【{ruling['state_label']}】"
+        found.setdefault(ruling["match"], []).append(SheetPenalty(
+            hand=str(ruling["hand_number"]), side=side_name(ruling["side"]), offence=offence_label(ruling, names),
+            sanction=mark + str(ruling["explanation"] or ""), referee=ruling["recorded_by"]))
+    return {match_id: tuple(rows) for match_id, rows in found.items()}
 
 
 def _hand_row(hand):
@@ -106,7 +145,7 @@ def _side(label, pair, source, seat_names):
     )
 
 
-def _sheet(event, match, hands):
+def _sheet(event, match, hands, penalties=()):
     rnd = match.round
     return ScoreSheet(
         match_id=match.pk,
@@ -118,6 +157,7 @@ def _sheet(event, match, hands):
         ew=_side(_("East–West"), match.ew, match.ew_source, (_("East"), _("West"))),
         hands=tuple(hands),
         console_url=console_url(match.pk),
+        penalties=tuple(penalties),
     )
 
 
@@ -151,8 +191,9 @@ def draw_sheet(canvas, width, height, sheet):
     for side in (sheet.ns, sheet.ew):
         y = _draw_side(canvas, side, y, width - QR_SIZE - 6)
     y = min(y, top - QR_SIZE - 14) - 6
-    y = _draw_hands(canvas, sheet.hands, y, width)
-    y = _draw_penalties(canvas, y - 14, width)
+    penalty_rows, penalty_height = _penalty_box(sheet.penalties, width)
+    y = _draw_hands(canvas, sheet.hands, y, width, reserve=penalty_height + BELOW_PENALTIES)
+    y = _draw_penalties(canvas, penalty_rows, y - 14, width)
     _draw_result_and_signatures(canvas, y - 12, width)
 
 
@@ -188,8 +229,9 @@ def _draw_side(canvas, side, y, width):
     return y - 18
 
 
-def _draw_hands(canvas, hands, top, width):
-    """The hand table: recorded hands filled in, then empty rows to fill by hand."""
+def _draw_hands(canvas, hands, top, width, reserve):
+    """The hand table: recorded hands filled in, then empty rows to fill by hand (``reserve`` points
+    are left below it for the penalty box and the signatures)."""
     header = [_("Hand"), _("Declarer"), _("Trump"), _("Level played"), _("Defender points"), _("Bottom"),
               _("N–S level after"), _("E–W level after"), _("Referee")]
     shares = (0.07, 0.11, 0.1, 0.1, 0.13, 0.1, 0.13, 0.13, 0.13)
@@ -199,16 +241,29 @@ def _draw_hands(canvas, hands, top, width):
     blanks = max(HAND_ROWS - len(hands), 2)
     first_blank = (hands[-1].number if hands else 0) + 1
     rows += [[first_blank + i] + [""] * 8 for i in range(blanks)]
-    row_height = min(17, (top - 150) / len(rows))
+    row_height = min(17, (top - reserve) / len(rows))
     return draw_grid(canvas, 0, top, widths, row_height, rows, size=min(9, row_height - 5))
 
 
-def _draw_penalties(canvas, top, width):
-    """The penalty box: hand, seat, offence, penalty, referee; empty rows."""
+PENALTY_SHARES = (0.07, 0.08, 0.2, 0.52, 0.13)
+PENALTY_ALIGNS = ("centre", "centre", "left", "left", "centre")
+
+
+def _penalty_box(penalties, width):
+    """The penalty box's rows (header, the rulings in force, then blank rows) and its height."""
+    header = [_("Hand"), _("Side"), _("Offence"), _("Penalty"), _("Referee")]
+    filled = [[p.hand, p.side, p.offence, p.sanction, p.referee] for p in penalties]
+    blanks = max(PENALTY_ROWS - len(filled), MIN_BLANK_PENALTIES)
+    rows = [header] + filled + [[""] * 5] * blanks
+    widths = [w * width for w in PENALTY_SHARES]
+    return rows, sum(grid_heights(widths, PENALTY_ROW, rows, size=PENALTY_SIZE, wrap=True))
+
+
+def _draw_penalties(canvas, rows, top, width):
+    """The penalty box under its title; returns the y of its bottom edge."""
     fit_text(canvas, _("Penalties"), 0, top + 3, width, 11)
-    header = [_("Hand"), _("Seat"), _("Offence"), _("Penalty"), _("Referee")]
-    widths = [w * width for w in (0.1, 0.12, 0.4, 0.23, 0.15)]
-    return draw_grid(canvas, 0, top - 2, widths, 16, [header] + [[""] * 5] * PENALTY_ROWS)
+    return draw_grid(canvas, 0, top - 2, [w * width for w in PENALTY_SHARES], PENALTY_ROW, rows,
+                     size=PENALTY_SIZE, wrap=True, aligns=PENALTY_ALIGNS)
 
 
 def _draw_result_and_signatures(canvas, top, width):

@@ -18,6 +18,7 @@ Stage settings keys (all optional; the organiser may override each):
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournament import brackets
 from tournament.models import Event, Group, GroupEntry, Match, Round, Stage
@@ -230,16 +231,16 @@ def source_code(source: brackets.Source) -> str:
 
 
 def describe_source(code: str) -> str:
-    """Chinese text for a side still to be decided, e.g. "R1-M1 胜者", "A组第1名"."""
+    """A side still to be decided in the active language, e.g. "R1-M1 胜者", "A组第1名", "轮空"."""
     if code.startswith("W:"):
-        return f"{code[2:]} 胜者"
+        return _("Winner of %(match)s") % {"match": code[2:]}
     if code.startswith("L:"):
-        return f"{code[2:]} 负者"
+        return _("Loser of %(match)s") % {"match": code[2:]}
     if code == "BYE":
-        return "轮空"
+        return str(_("Bye"))
     if code and code[-1].isdigit():
         head = code.rstrip("0123456789")
-        return f"{head}组第{code[len(head):]}名"
+        return _("Group %(group)s, place %(place)s") % {"group": head, "place": code[len(head):]}
     return code
 
 

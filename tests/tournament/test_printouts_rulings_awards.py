@@ -1,0 +1,112 @@
+"""Printouts that read rulings and the final ranking: the score sheet's penalty box, the penalty log's
+offence names, waiting sides in English, and the certificates of a knock-out played to the end."""
+import pytest
+from django.utils import translation
+
+from tests.tournament.test_printouts import fonts_of, pages_text
+from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
+    chief, event, finished_event, first_round, played_match,
+)
+from tournament.models import Match
+from tournament.printout_services import build_printout, collect
+from tournament.printouts import scoresheets
+from tournament.printouts.common import PrintOptions
+from tournament.services.stages import describe_source
+
+
+def flat(pdf):
+    return "".join(pages_text(pdf)).replace("\n", "").replace(" ", "")
+
+
+@pytest.fixture
+def ruled_match(event, chief):
+    """The match with the fixture's 迟到 ruling, plus a voided 拖延 and a 作弊 awaiting approval."""
+    from rulings.models import Ruling
+    from rulings.services import record_ruling, void_ruling
+
+    match = Ruling.objects.get(match__round__stage__event=event).match
+    voided = record_ruling(match, chief, "delay", "EW", hand_number=1, note="作废的一条")
+    void_ruling(voided, chief, reason="记错桌")
+    record_ruling(match, chief, "cheating", "EW", hand_number=1)
+    return match
+
+
+def test_score_sheet_penalty_box_lists_rulings_in_force_and_keeps_blank_lines(ruled_match):
+    from rulings.presenters import match_log
+
+    log = {r["code"]: r for r in match_log(ruled_match)["rulings"]}
+    _printout, data = collect("scoresheets", ruled_match.round.stage.event, PrintOptions(match=ruled_match.pk))
+    (sheet,) = data.sheets
+    assert [p.offence.split("（")[0] for p in sheet.penalties] == ["迟到", "有意犯规、性质恶劣"]
+    late, cheating = sheet.penalties
+    assert late.side == "南北" and late.hand == "1" and late.sanction == log["late"]["explanation"]
+    assert cheating.sanction.startswith("【待定】") and log["cheating"]["state"] == "pending"
+    rows, _height = scoresheets._penalty_box(sheet.penalties, 500)
+    assert sum(1 for row in rows if not any(row)) >= scoresheets.MIN_BLANK_PENALTIES
+    text = flat(build_printout("scoresheets", ruled_match.round.stage.event, PrintOptions(match=ruled_match.pk)))
+    assert "迟到" in text and "【待定】" in text and log["late"]["explanation"].replace(" ", "") in text
+    assert "作废的一条" not in text and "拖延比赛时间" not in text
+
+
+def test_score_sheet_penalty_box_is_blank_without_rulings(event, played_match):
+    _printout, data = collect("scoresheets", event, PrintOptions(match=played_match.pk))
+    assert data.sheets[0].penalties == ()
+    rows, _height = scoresheets._penalty_box((), 500)
+    assert len(rows) == 1 + scoresheets.PENALTY_ROWS and not any(any(row) for row in rows[1:])
+
+
+def test_penalty_log_names_offences_from_the_sanction_table(ruled_match):
+    from rulings.services import ledger_for
+
+    names = ledger_for(ruled_match.profile).table["offences"]
+    text = flat(build_printout("penalties", ruled_match.round.stage.event, PrintOptions(match=ruled_match.pk)))
+    for code in ("late", "delay", "cheating"):
+        assert names[code]["name"] in text
+    assert "late" not in text and "cheating" not in text
+    assert "已作废" in text and "待定" in text
+
+
+def test_waiting_sides_follow_the_language():
+    with translation.override("zh-hans"):
+        assert [describe_source(c) for c in ("W:R1-M1", "L:R2-M1", "BYE", "A1", "B12", "")] == [
+            "R1-M1 胜者", "R2-M1 负者", "轮空", "A组第1名", "B组第12名", ""]
+    with translation.override("en"):
+        assert [describe_source(c) for c in ("W:R1-M1", "L:R2-M1", "BYE", "A1")] == [
+            "Winner of R1-M1", "Loser of R2-M1", "Bye", "Group A, place 1"]
+
+
+def test_english_bracket_and_score_sheet_show_waiting_sides_in_english(event):
+    waiting = Match.objects.filter(round__stage__event=event, ns__isnull=True).exclude(ns_source="").first()
+    Match.objects.filter(pk=waiting.pk).update(ns_source="A1", ew_source="BYE")
+    sheet = flat(build_printout("scoresheets", event, PrintOptions(match=waiting.pk, lang="en")))
+    assert "GroupA,place1" in sheet and "Bye" in sheet and "组第" not in sheet and "轮空" not in sheet
+    bracket = flat(build_printout("bracket", event, PrintOptions(lang="en")))
+    assert "Winnerof" in bracket and "胜者" not in bracket
+
+
+def test_awards_print_the_list_and_a_certificate_per_holder(finished_event):
+    from tournament.services.ranking import award_list, final_ranking
+
+    assert final_ranking(finished_event)[1]
+    holders = [(award.title, p) for award in award_list(finished_event) for p in award.places]
+    assert [title for title, _p in holders][:3] == ["冠军", "亚军", "季军"]
+    pdf = build_printout("awards", finished_event, PrintOptions())
+    texts = pages_text(pdf)
+    assert len(texts) == 1 + len(holders)
+    assert "获奖名单" in texts[0] and "第 1 页 / 共" in texts[0] and "暂定" not in texts[0]
+    for (title, place), page in zip(holders, texts[1:]):
+        compact = page.replace("\n", "").replace(" ", "")
+        pair = finished_event.pairs.get(pk=place.entry.pair_id)
+        for expected in ("荣誉证书", title, f"第{place.place}名", pair.player1.name, pair.player2.name, pair.name,
+                         f"在{finished_event.name}中荣获", f"{finished_event.name}组委会", "特发此证",
+                         f"{finished_event.end_date.year}年{finished_event.end_date.month}月"
+                         f"{finished_event.end_date.day}日"):
+            assert expected.replace(" ", "") in compact, (expected, page)
+        assert "页" not in compact  # a certificate carries no page header or footer
+    fonts = fonts_of(pdf)
+    assert fonts and all(embedded for _name, embedded in fonts) and all("WenQuanYi" in n for n, _e in fonts)
+
+
+def test_no_certificate_while_the_ranking_is_provisional(event):
+    texts = pages_text(build_printout("awards", event, PrintOptions()))
+    assert len(texts) == 1 and "暂定" in texts[0] and "最终名次确定后方可打印荣誉证书" in texts[0].replace("\n", "")
