@@ -237,9 +237,9 @@ def _valid(serializer_class, request):
     return serializer.validated_data
 
 
-def _entry_response(ruling, code=status.HTTP_200_OK, match=None):
+def _entry_response(ruling, code=status.HTTP_200_OK):
     """The ruling as the log shows it, replayed with the match's other rulings."""
-    entry = services.entry_of(match or ruling.match, ruling)
+    entry = services.entry_of(ruling.match, ruling)
     return Response(RulingOutSerializer(entry_data(entry)).data, status=code)
 
 
@@ -298,10 +298,10 @@ class MatchRulingsView(_MatchView):
         data = _valid(RecordSerializer, request)
         key = request.headers.get("Idempotency-Key", "").strip()[:200]
         try:
-            ruling = services.record_ruling(match, request.user, idempotency_key=key, **data)
+            entry = services.record_ruling_entry(match, request.user, idempotency_key=key, **data)
         except services.RulingError as exc:
             return _error(exc)
-        return _entry_response(ruling, status.HTTP_201_CREATED, match)
+        return Response(RulingOutSerializer(entry_data(entry)).data, status=status.HTTP_201_CREATED)
 
 
 class VoidLastView(_MatchView):

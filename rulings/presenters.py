@@ -60,8 +60,10 @@ def match_info(match, state=None):
 
 
 def match_log(match):
-    """The match's penalty log: the table and every ruling in order, with its state."""
-    return {"match": match_info(match), "rulings": [entry_data(e) for e in services.match_entries(match)]}
+    """The match's penalty log: the table and every ruling in order, with its state (one replay)."""
+    entries = services.match_entries(match)
+    return {"match": match_info(match, services.table_state(match, entries)),
+            "rulings": [entry_data(e) for e in entries]}
 
 
 def event_log(event):

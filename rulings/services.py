@@ -16,6 +16,7 @@ from django.db.models import Max, Prefetch
 
 from config import clock
 from rulings.engine import Offence, PenaltyLedger, appeal_deadline, defender_points_delta, normalise_side
+from scoring.models import RuleProfile
 from tournament import roles
 from tournament.models import Match
 
@@ -23,7 +24,6 @@ from .models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling, Ruling
 
 SEAT_SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 NEXT_SEAT = {"N": "W", "W": "S", "S": "E", "E": "N"}   # 下家, counter-clockwise
-PARTNER_SEAT = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 # Derived states of a ruling.
 PENDING = "pending"      # waits for the chief referee's approval or the other side's choice
@@ -78,38 +78,66 @@ class TableState:
         return self.levels.get(side) if side else None
 
 
-def table_state(match, entries=None):
-    """Levels and the current hand from ``scoring.services.match_state`` when it exists.
+    @classmethod
+    def of(cls, state):
+        """The table as the engine's MatchState leaves it."""
+        return cls(levels=dict(state.levels), declarer=state.declarer, hand_number=state.hand_count + 1,
+                   winner=state.winner)
 
-    ``entries`` (from :func:`match_entries`) saves replaying the rulings twice. Falls back to the
-    match's stored levels and the number of hands recorded so far.
+
+def match_replay(match, entries=None, hands=None):
+    """The scoring layer's Replay of the match (hands, adjustments, state), computed once.
+
+    ``entries`` (from :func:`match_entries`) and ``hands`` (the current hands) when the caller has
+    them already: nothing is read twice and the rulings are not replayed again.
     """
-    try:
-        from scoring import services as scoring_services
+    from scoring import services as scoring_services
 
-        adjustments = None if entries is None else hand_adjustments(match, entries)
-        state = scoring_services.match_state(match, adjustments)
-    except (ImportError, AttributeError):
-        state = None
-    if state is not None and hasattr(state, "levels"):
-        return TableState(levels=dict(state.levels), declarer=getattr(state, "declarer", None),
-                          hand_number=getattr(state, "hand_count", 0) + 1, winner=getattr(state, "winner", None))
-    hands = match.hands.filter(superseded_by__isnull=True) if hasattr(match, "hands") else None
-    count = hands.count() if hands is not None else 0
-    last = hands.order_by("-number").first() if count else None
-    return TableState(levels={"NS": match.ns_level or "2", "EW": match.ew_level or "2"},
-                      declarer=(last.next_declarer or None) if last else None, hand_number=count + 1)
+    return scoring_services.load_replay(match, hands=hands, adjust=adjustments_for(match, entries))
+
+
+def table_state(match, entries=None):
+    """Levels, declarer and the hand now in play, replayed by the scoring layer.
+
+    ``entries`` (from :func:`match_entries`) saves replaying the rulings twice.
+    """
+    return TableState.of(match_replay(match, entries).state)
 
 
 # --- derived state -------------------------------------------------------------------------------
 
 def _match_rulings(match):
     """Every ruling of the match in order, with the rows that decide its state prefetched."""
-    return list(
+    rulings = list(
         Ruling.objects.filter(match=match).order_by("sequence")
-        .select_related("void", "approval", "choice_made", "recorded_by", "profile")
+        .select_related("void", "approval", "choice_made", "recorded_by")
         .prefetch_related(Prefetch("appeals", queryset=Appeal.objects.prefetch_related("decisions")))
     )
+    share_profiles(rulings, {match.profile_id: match.profile})
+    return rulings
+
+
+def share_profiles(rulings, known=None):
+    """Set ``ruling.profile`` from ``known`` ({id: RuleProfile}), reading any other version once.
+
+    A profile row carries the whole profile JSON; joining it to every ruling would transfer and
+    decode it once per ruling, while a match's rulings nearly always share the match's version.
+    """
+    profiles = dict(known or {})
+    missing = {r.profile_id for r in rulings} - set(profiles)
+    if missing:
+        profiles.update(RuleProfile.objects.in_bulk(missing))
+    for ruling in rulings:
+        ruling.profile = profiles[ruling.profile_id]
+
+
+def mark_new(ruling):
+    """A ruling just created has no void, approval, choice or appeal yet: say so to Django's relation
+    caches, so deriving its state and presenting it costs no query."""
+    for name in ("void", "approval", "choice_made"):
+        getattr(Ruling, name).related.set_cached_value(ruling, None)
+    ruling._prefetched_objects_cache = {"appeals": Appeal.objects.none()}
+    return ruling
 
 
 def related_row(ruling, name):
@@ -169,7 +197,11 @@ class Entry:
 
 def match_entries(match, rulings=None):
     """Replay the match's rulings: every ruling with the sanction now in force and its state."""
-    rulings = _match_rulings(match) if rulings is None else rulings
+    return _replay_rulings(match, _match_rulings(match) if rulings is None else rulings)[1]
+
+
+def _replay_rulings(match, rulings):
+    """(the ledger holding the live rulings, every ruling as an Entry): the one replay of the rulings."""
     live = [r for r in rulings if related_row(r, "void") is None and not is_reversed(r)]
     ledger = ledger_for(match.profile, [_offence(r) for r in live])
     by_id = dict(zip((r.pk for r in live), ledger.sanctions))
@@ -177,12 +209,11 @@ def match_entries(match, rulings=None):
     for ruling in rulings:
         sanction = by_id.get(ruling.pk)
         entries.append(Entry(ruling, sanction, ruling_state(ruling, sanction)))
-    return entries
+    return ledger, entries
 
 
 def _live_ledger(match, rulings):
-    live = [r for r in rulings if related_row(r, "void") is None and not is_reversed(r)]
-    return ledger_for(match.profile, [_offence(r) for r in live])
+    return _replay_rulings(match, rulings)[0]
 
 
 def sanction_dict(sanction):
@@ -231,7 +262,8 @@ def preview(match, code, side, *, minutes=None, cards=None, choice=None, role=No
 
 def _locked_match(match_id):
     """The match row, locked until the transaction ends (only the match row, not the joined ones)."""
-    return Match.objects.select_for_update(of=("self",)).select_related("profile", "round").get(pk=match_id)
+    return (Match.objects.select_for_update(of=("self",)).select_related("profile", "round", "ns", "ew")
+            .get(pk=match_id))
 
 
 def record_ruling(match, user, code, side, *, minutes=None, cards=None, choice=None, role=None,
@@ -241,39 +273,57 @@ def record_ruling(match, user, code, side, *, minutes=None, cards=None, choice=N
     ``declarer`` (a seat) is needed only when the sanction moves the stage or the levels while the
     table has no declarer yet (the first hand before it is recorded).
     """
+    return record_ruling_entry(match, user, code, side, minutes=minutes, cards=cards, choice=choice, role=role,
+                               hand_number=hand_number, declarer=declarer, note=note,
+                               idempotency_key=idempotency_key).ruling
+
+
+def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, choice=None, role=None,
+                        hand_number=None, declarer=None, note="", idempotency_key="") -> Entry:
+    """:func:`record_ruling`, returning the ruling as an :class:`Entry` (its sanction in force and state),
+    from the one replay of the match's rulings the write needed anyway."""
     try:
         with transaction.atomic():
             locked = _locked_match(match.pk)
-            if idempotency_key:
-                existing = Ruling.objects.filter(match=locked, idempotency_key=idempotency_key).first()
-                if existing is not None:
-                    return existing
-            ruling = _create_ruling(locked, user, _inputs(code, side, minutes, cards, choice, role),
-                                    hand_number, declarer, note, idempotency_key)
-            if _touches_scores(ruling):
-                apply_match_result(locked)
-            return ruling
+            rulings = _match_rulings(locked)
+            existing = _with_key(rulings, idempotency_key)
+            if existing is not None:
+                return _entry_among(match_entries(locked, rulings), existing)
+            return _create_ruling(locked, user, _inputs(code, side, minutes, cards, choice, role),
+                                  hand_number, declarer, note, idempotency_key, rulings)
     except IntegrityError as exc:
         if idempotency_key:
             existing = Ruling.objects.filter(match=match, idempotency_key=idempotency_key).first()
             if existing is not None:
-                return existing
+                return entry_of(match, existing)
         raise Conflict("同时有另一条判罚写入，请刷新后重试（conflict）") from exc
 
 
-def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key):
+def _with_key(rulings, idempotency_key):
+    """The ruling already stored with this client-supplied key (None without a key or when none is)."""
+    if not idempotency_key:
+        return None
+    return next((r for r in rulings if r.idempotency_key == idempotency_key), None)
+
+
+def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, rulings):
+    """Store the new ruling of the (locked) ``match`` and bring the match up to date; returns its Entry.
+
+    The live rulings are replayed once: the ledger records the new offence on top of them, and the new
+    ruling's entry is appended to theirs (it is the latest, so the earlier sanctions stay as they are).
+    """
     if match.status in (Match.Status.BYE, Match.Status.WALKOVER) or match.ns_id is None or match.ew_id is None:
         raise RulingError("本场比赛没有对局，不能记录判罚（no play at this table）", field="match")
-    rulings = _match_rulings(match)
-    ledger = _live_ledger(match, rulings)
+    ledger, entries = _replay_rulings(match, rulings)
     sanction = _engine_call(ledger.record, **inputs)
-    state = _with_declarer(table_state(match, match_entries(match, rulings)), declarer, sanction)
+    before = match_replay(match, entries)
+    state = _with_declarer(TableState.of(before.state), declarer, sanction)
     if sanction.effect.applies_to == "first_hand":
         hand_number = 1
     hand_number = _check_hand_number(hand_number or state.hand_number)
     side = normalise_side(inputs["side"])
     sequence = (max((r.sequence for r in rulings), default=0)) + 1
-    return Ruling.objects.create(
+    ruling = mark_new(Ruling.objects.create(
         match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side,
         role=inputs["role"] or "", offender_role=_offender_role(side, inputs["role"], state),
         minutes=inputs["minutes"], cards=inputs["cards"], choice=inputs["choice"] or "",
@@ -281,17 +331,22 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
         profile=match.profile, profile_version=match.profile.version,
         context={"declarer": state.declarer, "levels": state.levels, "level_played": state.level_played,
                  "hand_number": state.hand_number},
-        note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now())
+        note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now()))
+    entry = Entry(ruling, sanction, ruling_state(ruling, sanction))
+    if _touches_scores(ruling, before.hands):
+        apply_match_result(match, [*entries, entry], hands=before.hands)
+    return entry
 
 
-def _touches_scores(ruling):
+def _touches_scores(ruling, hands):
     """Does a new ruling change the replayed match now? Levels and stage do; points only when their
-    hand is already recorded (else the scoring layer counts them when the hand is recorded)."""
+    hand is already recorded (``hands``: the current hands; else the scoring layer counts them when
+    the hand is recorded)."""
     snapshot = ruling.sanction
     effect = snapshot.get("effect", {})
     if effect.get("stage") or effect.get("levels") or effect.get("drop_to") or effect.get("levels_per_points"):
         return True
-    return bool(snapshot.get("points")) and ruling.match.hands.filter(number=ruling.hand_number).exists()
+    return bool(snapshot.get("points")) and any(hand.number == ruling.hand_number for hand in hands)
 
 
 def _with_declarer(state, declarer, sanction):
@@ -311,7 +366,7 @@ def _with_declarer(state, declarer, sanction):
 
 def _needs_seat(award):
     """An award that moves the stage, drops a level or names a relative next declarer needs a seat."""
-    return award is not None and bool(award["stage"] or award["drop_to"] or award["next_declarer"])
+    return award is not None and bool(award["stage"] == "change" or award["drop_to"] or award["next_declarer"])
 
 
 def _check_hand_number(value):
@@ -375,7 +430,12 @@ def approve(ruling, user, *, approved=True, note=""):
 
 
 def entry_of(match, ruling):
-    for entry in match_entries(match):
+    """The Entry of ``ruling`` among the match's replayed rulings."""
+    return _entry_among(match_entries(match), ruling)
+
+
+def _entry_among(entries, ruling):
+    for entry in entries:
         if entry.ruling.pk == ruling.pk:
             return entry
     raise RulingError("判罚不属于该场比赛（ruling not in this match）", field="ruling")
@@ -480,23 +540,41 @@ def decide_appeal(appeal, user, *, instance, outcome, reason=""):
 
 # --- into the match --------------------------------------------------------------------------------
 
-def _state_award(ruling, sanction, seats):
-    """Keyword arguments for ``MatchState.award`` (stage "keep"/"change", next declarer as a seat), or None.
+def _state_award(match, ruling, sanction, seats, penalty_points):
+    """Keyword arguments for ``MatchState.award`` (the engine's ``award_kwargs``), or None.
 
     ``seats`` maps hand numbers to the declarer seat of the recorded hands; for a hand not recorded
-    yet, the seat the referee saw (``context``) is used.
+    yet, the seat the referee saw (``context``) is used as ``first_declarer`` (needed only before
+    the first hand is played). Levels that depend on the hand's score (union-games bury) wait until
+    the hand is recorded: till then there is no award and the hand stays open for recording.
     """
     context = ruling.context or {}
-    kwargs = sanction.effect.award_kwargs(context.get("level_played"), reason=sanction.explanation)
+    points = None
+    if sanction.effect.needs_points:
+        points = _hand_points(match, ruling.hand_number, penalty_points)
+        if points is None:
+            return None
+    kwargs = sanction.effect.award_kwargs(context.get("level_played"), reason=sanction.explanation,
+                                          defender_points=points)
     seat = seats.get(ruling.hand_number) or context.get("declarer")
     if kwargs is None:
         return None
-    stage = "change" if kwargs["stage"] else "keep"
     if seat not in NEXT_SEAT:  # before the first hand: only a side's levels can move
-        return None if _needs_seat(kwargs) else {**kwargs, "stage": stage, "next_declarer": None}
-    how = kwargs["next_declarer"] or ("same" if stage == "keep" else "next")
-    return {**kwargs, "stage": stage,
-            "next_declarer": {"next": NEXT_SEAT[seat], "partner": PARTNER_SEAT[seat], "same": seat}[how]}
+        return None if _needs_seat(kwargs) else kwargs
+    return {**kwargs, "first_declarer": seat}
+
+
+def _hand_points(match, number, penalty_points):
+    """The defenders' final points of recorded hand ``number`` with ``penalty_points`` (None if unrecorded)."""
+    from scoring import services as scoring_services
+    from scoring.engine import final_points
+
+    hand = match.hands.filter(number=number, superseded_by__isnull=True).first()
+    if hand is None:
+        return None
+    return final_points(scoring_services.engine_profile(match.profile), defender_points=hand.defender_points,
+                        bottom_points=hand.bottom_points, penalty_points=penalty_points,
+                        last_trick=scoring_services.last_trick_from(hand.last_trick, hand.trump))
 
 
 def _signed_points(ruling, sanction, seats):
@@ -510,8 +588,10 @@ def _signed_points(ruling, sanction, seats):
     return defender_points_delta(sanction, role)
 
 
-def _declarer_seats(match):
-    """{hand number: declarer seat} from the current recorded hands."""
+def _declarer_seats(match, hands=None):
+    """{hand number: declarer seat} from the current recorded hands (``hands`` when already read)."""
+    if hands is not None:
+        return {hand.number: hand.declarer_seat for hand in hands if hand.declarer_seat}
     try:
         hands = match.hands.filter(superseded_by__isnull=True).values_list("number", "declarer_seat")
     except AttributeError:
@@ -519,7 +599,7 @@ def _declarer_seats(match):
     return {number: seat for number, seat in hands if seat}
 
 
-def hand_adjustments(match, entries=None):
+def hand_adjustments(match, entries=None, *, hands=None):
     """What the live rulings do to each hand, for ``scoring.services.match_state``.
 
     Returns {hand_number: {"penalty_points": signed int toward the defenders,
@@ -527,22 +607,24 @@ def hand_adjustments(match, entries=None):
     or None, "points_against": {"NS": n, "EW": n}}}. Void and reversed rulings are left out, and
     so is a ruling still waiting for the other side's choice; a match forfeit or disqualification
     counts only once the chief referee has approved it (when both sides forfeit, the match has no
-    winner and :func:`apply_match_result` records it).
+    winner and :func:`apply_match_result` records it). ``hands``: the current hands, when already read.
     """
-    seats = _declarer_seats(match)
+    seats = _declarer_seats(match, hands)
     entries = match_entries(match) if entries is None else entries
     forfeit = approved_forfeit(match, entries)
     result = {}
-    for entry in entries:
-        if entry.state not in (IN_FORCE, REJECTED) or entry.sanction is None:
-            continue
+    live = [entry for entry in entries if entry.state in (IN_FORCE, REJECTED) and entry.sanction is not None]
+    for entry in live:  # the hand's points first: a score-dependent award needs their total
         ruling, sanction = entry.ruling, entry.sanction
         slot = result.setdefault(ruling.hand_number, {"penalty_points": 0, "award": None, "forfeit": None,
                                                       "points_against": {"NS": 0, "EW": 0}})
         slot["penalty_points"] += _signed_points(ruling, sanction, seats)
         slot["points_against"][sanction.side] += sanction.points
+    for entry in live:
+        ruling, sanction = entry.ruling, entry.sanction
+        slot = result[ruling.hand_number]
         if slot["award"] is None:
-            slot["award"] = _state_award(ruling, sanction, seats)
+            slot["award"] = _state_award(match, ruling, sanction, seats, slot["penalty_points"])
         if forfeit is not None and forfeit[1] is entry and forfeit[0] is not None:
             slot["forfeit"] = {"winner": forfeit[0], "reason": sanction.explanation}
     return result
@@ -564,21 +646,30 @@ def approved_forfeit(match, entries=None):
     return winner, first
 
 
-def apply_match_result(match):
-    """Bring the match's derived fields up to date after a ruling (inside the caller's transaction).
+def adjustments_for(match, entries=None):
+    """The scoring layer's hook: ``hands -> hand_adjustments(...)`` with the rulings replayed once.
+
+    ``entries`` (from :func:`match_entries`) when the caller has them; ``hands`` (the current hands)
+    may be None, then they are read.
+    """
+    entries = match_entries(match) if entries is None else entries
+    return lambda hands=None: hand_adjustments(match, entries, hands=hands)
+
+
+def apply_match_result(match, entries=None, *, hands=None):
+    """Bring the (locked) match's derived fields up to date after a ruling, inside the caller's transaction.
 
     The scoring layer replays the hands with :func:`hand_adjustments` (``refresh_match``); then an
     approved forfeit sets the status to "forfeit" (and a reversed one takes it back). Match.status
     and winner are derived fields; this is the one function of this app that writes them.
+    ``match`` must be the instance locked by :func:`_locked_match` (it is updated in place);
+    ``entries`` and ``hands``: the match's replayed rulings and current hands, when already read.
     """
-    try:
-        from scoring.services import refresh_match
-    except ImportError:
-        refresh_match = None
-    if refresh_match is not None:
-        refresh_match(match)
-        match.refresh_from_db()
-    forfeit = approved_forfeit(match)
+    from scoring.services import refresh_match
+
+    entries = match_entries(match) if entries is None else entries
+    refresh_match(match, replayed=match_replay(match, entries, hands))
+    forfeit = approved_forfeit(match, entries)
     fields = {}
     if forfeit is not None:
         winner, entry = forfeit

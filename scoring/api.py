@@ -156,23 +156,25 @@ ERRORS = {
 # --------------------------------------------------------------------------------------------
 # Building the answers
 # --------------------------------------------------------------------------------------------
-def state_payload(match, user, state=None):
-    """The state answer for ``user``: levels, declarer, winner, every hand with its explanation."""
-    hands = services.current_hands(match)
-    adjustments = services.rulings_adjustments(match)
-    state = state or services.replay(match, hands, adjustments)
-    rows = {hand.number: hand for hand in hands}
-    numbers = sorted(set(rows) | services.ruled_numbers(adjustments))
-    allowed = services.can_record(user, match)
+def state_payload(match, user, replayed=None, *, allowed=None):
+    """The state answer for ``user``: levels, declarer, winner, every hand with its explanation.
+
+    ``replayed``: the match's :class:`~scoring.services.Replay` when the caller already has it (a write
+    just computed it); ``allowed``: whether ``user`` may record here, when already checked.
+    """
+    replayed = replayed or services.load_replay(match)
+    state, rows = replayed.state, {hand.number: hand for hand in replayed.hands}
+    allowed = services.can_record(user, match) if allowed is None else allowed
     return {
         "match": match.pk, "status": match.status, "profile": str(match.profile),
         "ns": str(match.ns) if match.ns else None, "ew": str(match.ew) if match.ew else None,
         "levels": state.levels, "declarer": state.declarer, "winner": state.winner,
         "policy_pending": state.policy_pending,
-        "next_number": services.next_hand_number(match, hands, adjustments),
-        "hands": [_hand_state(number, rows.get(number), result) for number, result in _numbered(numbers, state.hands)],
+        "next_number": replayed.next_number,
+        "hands": [_hand_state(number, rows.get(number), result)
+                  for number, result in _numbered(replayed.numbers, state.hands)],
         "actions": {"record": allowed and not match.is_over and state.winner is None,
-                    "correct": allowed and bool(hands)},
+                    "correct": allowed and bool(replayed.hands)},
     }
 
 
@@ -242,7 +244,11 @@ class MatchMixin:
         return match
 
     def write(self, match_id, service, number=None):
-        """Validate the body, call the record/correct service and answer 201 with the hand and the state."""
+        """Validate the body, call the record/correct service and answer 201 with the hand and the state.
+
+        The answer is built from what the service computed (the locked match, the replay after the
+        write): no second read or replay of the match.
+        """
         match = self.get_match(match_id)
         data = self.request.data
         if number is not None:
@@ -251,15 +257,15 @@ class MatchMixin:
         if not serializer.is_valid():
             return serializer_error(serializer)
         try:
-            hand = service(match, self.request.user, **serializer.validated_data)
+            written = service(match, self.request.user, **serializer.validated_data)
         except services.HandRefused as exc:
             return error(exc, status.HTTP_403_FORBIDDEN)
         except services.HandConflict as exc:
             return error(exc, status.HTTP_409_CONFLICT, "number")
         except ValueError as exc:
             return value_error(exc)
-        match.refresh_from_db()
-        payload = {"hand": hand, "state": state_payload(match, self.request.user)}
+        payload = {"hand": written.hand,
+                   "state": state_payload(written.match, self.request.user, written.replay, allowed=True)}
         return Response(RecordedSerializer(payload).data, status=status.HTTP_201_CREATED)
 
 
@@ -284,7 +290,7 @@ class HandListView(MatchMixin, APIView):
     @extend_schema(request=HandInputSerializer, responses={201: RecordedSerializer, **ERRORS},
                    summary="记录下一副 (record the next hand)")
     def post(self, request, match_id):
-        return self.write(match_id, services.record_hand)
+        return self.write(match_id, services.record_hand_and_replay)
 
 
 class HandCorrectView(MatchMixin, APIView):
@@ -296,4 +302,4 @@ class HandCorrectView(MatchMixin, APIView):
         if request.data.get("number") not in (None, number):
             return error(_("The hand number in the body differs from the one in the address."),
                          status.HTTP_400_BAD_REQUEST, "number")
-        return self.write(match_id, services.correct_last_hand, number=number)
+        return self.write(match_id, services.correct_last_hand_and_replay, number=number)

@@ -5,12 +5,14 @@ Profiles: :func:`sync_profiles` loads ``fixtures/profiles/`` into versioned Rule
 
 Hands (append-only :class:`~scoring.models.Hand` rows; a correction is a new version):
     current_hands(match) -> list[Hand]              the latest version of every hand, by number
+    load_replay(match, *, hands=None, adjust=None) -> Replay   hands + rulings' adjustments + state, once
     match_state(match, adjustments=None) -> MatchState   the engine state replayed from them
     record_hand(match, user, *, number, trump, defender_points, declarer=None, bottom_points=0,
                 last_trick=None, reclaim=False) -> Hand
     correct_last_hand(match, user, *, number, ...same fields...) -> Hand
+    record_hand_and_replay / correct_last_hand_and_replay(...same...) -> HandWritten(hand, match, replay)
     hand_history(match) -> list[Hand]               every version, superseded ones included
-    refresh_match(match) -> MatchState              recompute the Match's derived fields
+    refresh_match(match, *, reopen=False, replayed=None) -> MatchState   recompute the Match's derived fields
     can_record(user, match) -> bool; can_view(user, match) -> bool
 
 Levels, declarer and winner are never typed in: after every write the whole match is replayed with
@@ -21,7 +23,9 @@ on Hand catch any race left; both become :class:`HandConflict` (HTTP 409).
 Hook for the rulings layer
 --------------------------
 If ``rulings.services.hand_adjustments(match)`` exists, every replay calls it (lazily imported;
-absent module or function → no adjustments). It returns ``{hand_number: adjustment}`` with::
+absent module or function → no adjustments); ``rulings.services.adjustments_for(match)``, when present,
+is preferred: it reads the rulings once and returns ``hands -> adjustments`` (see :func:`rulings_hook`).
+Either returns ``{hand_number: adjustment}`` with::
 
     {"penalty_points": int,        # signed, toward the defenders' total of that hand (default 0)
      "award": dict | None,         # kwargs for MatchState.award(...): the hand's outcome was decided
@@ -41,6 +45,7 @@ from __future__ import annotations
 import copy
 import importlib
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -157,7 +162,7 @@ def can_view(user, match) -> bool:
     """Staff see every match; anonymous visitors and others only the matches of published events."""
     from tournament.visibility import is_staff_member
 
-    return is_staff_member(user) or match.round.stage.event.published
+    return match.round.stage.event.published or is_staff_member(user)  # published: no query for the user
 
 
 # --------------------------------------------------------------------------------------------
@@ -180,16 +185,41 @@ def hand_history(match) -> list:
     )
 
 
-def rulings_adjustments(match) -> dict:
-    """The rulings layer's per-hand adjustments, or {} while that layer does not provide them."""
+def _rulings_module():
+    """``rulings.services`` when that layer exists (imported lazily), else None."""
     try:
-        module = importlib.import_module("rulings.services")
+        return importlib.import_module("rulings.services")
     except ModuleNotFoundError as exc:
         if exc.name not in ("rulings.services", "rulings"):
             raise
-        return {}
+        return None
+
+
+def _no_adjustments(hands=None):
+    return {}
+
+
+def rulings_hook(match):
+    """A function ``hands -> {number: adjustment}`` for ``match``, reading the match's rulings once.
+
+    Uses the rulings layer's ``adjustments_for(match)`` when it has one (the rulings are replayed once
+    and the adjustments recomputed for any list of current hands, e.g. before and after a write), else
+    its plain ``hand_adjustments(match)``; no layer or no function: no adjustments.
+    """
+    module = _rulings_module()
+    loader = getattr(module, "adjustments_for", None)
+    if loader is not None:
+        adjust = loader(match)
+        return lambda hands=None: dict(adjust(hands) or {})
     hook = getattr(module, "hand_adjustments", None)
-    return dict(hook(match) or {}) if hook is not None else {}
+    if hook is None:
+        return _no_adjustments
+    return lambda hands=None: dict(hook(match) or {})
+
+
+def rulings_adjustments(match, hands=None) -> dict:
+    """The rulings layer's per-hand adjustments (``hands``: the current hands when already read)."""
+    return rulings_hook(match)(hands)
 
 
 def last_trick_from(data, trump):
@@ -242,17 +272,49 @@ def replay(match, hands, adjustments, extra=None):
     return state
 
 
+@dataclass(frozen=True)
+class Replay:
+    """A match replayed once: its current hands, the rulings' adjustments and the engine state from both.
+
+    Computed once per request and passed along (to the write, the derived fields and the API answer)
+    so nothing replays the match twice.
+    """
+
+    hands: list
+    adjustments: dict
+    state: MatchState
+
+    @property
+    def numbers(self) -> list:
+        """Every hand number played or decided by a ruling, in order."""
+        return sorted({h.number for h in self.hands} | ruled_numbers(self.adjustments))
+
+    @property
+    def next_number(self) -> int:
+        """One more than the highest hand number played or decided by a ruling."""
+        return max(self.numbers, default=0) + 1
+
+
+def load_replay(match, *, hands=None, adjust=None) -> Replay:
+    """Read the current hands (unless given) and replay them with the rulings' adjustments.
+
+    ``adjust``: a function ``hands -> adjustments`` (default: :func:`rulings_hook`), or ``{}`` for none.
+    """
+    hands = current_hands(match) if hands is None else hands
+    adjust = rulings_hook(match) if adjust is None else adjust
+    adjustments = adjust(hands) if callable(adjust) else adjust
+    return Replay(hands, adjustments, replay(match, hands, adjustments))
+
+
 def match_state(match, adjustments=None):
     """The engine MatchState replayed from the current hands (and the rulings' adjustments)."""
-    if adjustments is None:
-        adjustments = rulings_adjustments(match)
-    return replay(match, current_hands(match), adjustments)
+    return load_replay(match, adjust=adjustments).state
 
 
 def next_hand_number(match, hands=None, adjustments=None) -> int:
     """One more than the highest hand number played or decided by a ruling."""
     hands = current_hands(match) if hands is None else hands
-    adjustments = rulings_adjustments(match) if adjustments is None else adjustments
+    adjustments = rulings_adjustments(match, hands) if adjustments is None else adjustments
     return max({h.number for h in hands} | ruled_numbers(adjustments), default=0) + 1
 
 
@@ -272,7 +334,7 @@ def _lock_match(match):
 
     if transaction.get_connection().vendor == "sqlite":
         Match.objects.filter(pk=match.pk).update(status=F("status"))
-    return Match.objects.select_for_update(of=("self",)).select_related("profile", "ns", "ew").get(pk=match.pk)
+    return Match.objects.select_for_update(of=("self",)).select_related("profile", "ns", "ew", "round").get(pk=match.pk)
 
 
 def _check_writer(match, user):
@@ -313,7 +375,7 @@ def _store(match, user, number, inputs, state, adjustment, supersedes=None):
     """Create the Hand row from the inputs and the engine's result of that hand (the state's last)."""
     result = state.hands[-1]
     levels = state.levels
-    return Hand.objects.create(
+    hand = Hand.objects.create(
         match=match, number=number, supersedes=supersedes,
         version=supersedes.version + 1 if supersedes else 1,
         declarer_seat=result.declarer_seat or inputs["declarer_seat"] or "",
@@ -325,6 +387,8 @@ def _store(match, user, number, inputs, state, adjustment, supersedes=None):
         next_declarer=result.next_declarer or "", match_won=result.match_won,
         explanation=list(result.explanation), recorded_by=user, recorded_at=clock.now(),
     )
+    Hand.superseded_by.related.set_cached_value(hand, None)  # a new version is current: no query to ask
+    return hand
 
 
 def _apply_derived(match, state, reopen=False):
@@ -354,6 +418,26 @@ def _apply_derived(match, state, reopen=False):
     transaction.on_commit(lambda: clock_services.invalidate_display(round_id))
 
 
+@dataclass(frozen=True)
+class HandWritten:
+    """A stored hand with what its write computed: the locked Match (derived fields written) and the
+    match replayed after the write, so the caller answers without reading or replaying again."""
+
+    hand: Hand
+    match: object
+    replay: Replay
+
+
+def _replay_after(match, adjust, hands, adjustments, state):
+    """The Replay once ``hands`` (the current hands after a write) are stored.
+
+    The rulings' adjustments are recomputed for the new hands (a ruling may depend on the hand's
+    declarer or score); the engine replays again only when they changed, else ``state`` stands.
+    """
+    after = adjust(hands)
+    return Replay(hands, after, state if after == adjustments else replay(match, hands, after))
+
+
 def record_hand(match, user, *, number, trump, defender_points, declarer=None, bottom_points=0,
                 last_trick=None, reclaim=False) -> Hand:
     """Record the next hand of ``match`` and update the match's derived levels, winner and status.
@@ -361,23 +445,31 @@ def record_hand(match, user, *, number, trump, defender_points, declarer=None, b
     Raises HandRefused (user not allowed), HandConflict (``number`` already recorded), or
     ValueError naming the field (out of sequence, match over, bad input: the engine's messages).
     """
+    return record_hand_and_replay(match, user, number=number, trump=trump, defender_points=defender_points,
+                                  declarer=declarer, bottom_points=bottom_points, last_trick=last_trick,
+                                  reclaim=reclaim).hand
+
+
+def record_hand_and_replay(match, user, *, number, trump, defender_points, declarer=None, bottom_points=0,
+                           last_trick=None, reclaim=False) -> HandWritten:
+    """:func:`record_hand`, returning the stored hand with the locked match and the replay after it."""
     inputs = _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
     try:
         with transaction.atomic():
             match = _lock_match(match)
             _check_writer(match, user)
-            adjustments = rulings_adjustments(match)
             hands = current_hands(match)
+            adjust = rulings_hook(match)
+            adjustments = adjust(hands)
             _check_number(number, next_hand_number(match, hands, adjustments))
             if match.is_over:
                 raise HandConflict(_("The match is over; no more hands can be recorded."))
             if clock_services.hands_left(match, recorded=number - 1) == 0:
                 raise HandConflict(_("This table has played every hand allowed after the announcement."))
-            adjustment = adjustments.get(number, {})
             state = replay(match, hands, adjustments, {number: inputs})
-            hand = _store(match, user, number, inputs, state, adjustment)
+            hand = _store(match, user, number, inputs, state, adjustments.get(number, {}))
             _apply_derived(match, state)
-            return hand
+            return HandWritten(hand, match, _replay_after(match, adjust, [*hands, hand], adjustments, state))
     except IntegrityError as exc:
         raise _taken(number) from exc
 
@@ -389,6 +481,14 @@ def correct_last_hand(match, user, *, number, trump, defender_points, declarer=N
     Refused for a match ended by walkover, forfeit or bye, and once the round's results are published.
     A correction may reopen a match that the corrected hand had won.
     """
+    return correct_last_hand_and_replay(match, user, number=number, trump=trump, defender_points=defender_points,
+                                        declarer=declarer, bottom_points=bottom_points, last_trick=last_trick,
+                                        reclaim=reclaim).hand
+
+
+def correct_last_hand_and_replay(match, user, *, number, trump, defender_points, declarer=None, bottom_points=0,
+                                 last_trick=None, reclaim=False) -> HandWritten:
+    """:func:`correct_last_hand`, returning the new version with the locked match and the replay after it."""
     from tournament.models import Match
 
     inputs = _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
@@ -399,8 +499,9 @@ def correct_last_hand(match, user, *, number, trump, defender_points, declarer=N
             if match.status in (Match.Status.WALKOVER, Match.Status.FORFEIT, Match.Status.BYE) or \
                     match.round.results_published_at is not None:
                 raise HandConflict(_("This match can no longer be corrected."))
-            adjustments = rulings_adjustments(match)
             hands = current_hands(match)
+            adjust = rulings_hook(match)
+            adjustments = adjust(hands)
             if not hands or number != hands[-1].number:
                 last = hands[-1].number if hands else 0
                 if number < last:
@@ -415,18 +516,23 @@ def correct_last_hand(match, user, *, number, trump, defender_points, declarer=N
             state = replay(match, hands[:-1], adjustments, {number: inputs})
             hand = _store(match, user, number, inputs, state, adjustments.get(number, {}), supersedes=old)
             _apply_derived(match, state, reopen=before.winner is not None)
-            return hand
+            return HandWritten(hand, match, _replay_after(match, adjust, [*hands[:-1], hand], adjustments, state))
     except IntegrityError as exc:
         raise HandConflict(_("Hand %(number)s was corrected by someone else at the same time; reload the table.")
                            % {"number": number}) from exc
 
 
-def refresh_match(match, *, reopen=False):
+def refresh_match(match, *, reopen=False, replayed=None):
     """Replay the match and rewrite its derived fields (for the rulings layer after a ruling).
 
     ``reopen=True``: a match marked finished whose replay no longer has a winner goes back to playing
     (say so only when the finish came from the hands or rulings, not from the clock). Returns the state.
+    ``replayed``: a :class:`Replay` the caller computed while holding the lock on ``match`` (in the same
+    transaction); its state is written on that very instance and nothing is read or locked again.
     """
+    if replayed is not None:
+        _apply_derived(match, replayed.state, reopen=reopen)
+        return replayed.state
     with transaction.atomic():
         match = _lock_match(match)
         state = match_state(match)
