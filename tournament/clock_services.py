@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from config import clock
@@ -377,21 +378,48 @@ class MatchEnd:
     reason: str = ""          # "top" (passed the top level), "hands" (last allowed hand), "time" (time up)
 
 
+def with_clock_state(queryset):
+    """Matches read with what :func:`hands_left` and :func:`check_match_end` need, so they need no
+    query of their own while the round's clock has not started: the match's HandAllowance and
+    ``clock_started`` (a start, pause or resume mark of its round by now)."""
+    moved = ClockEvent.objects.filter(round_id=OuterRef("round_id"), at__lte=clock.now(),
+                                      kind__in=(clocks.START, clocks.PAUSE, clocks.RESUME))
+    return queryset.select_related("hand_allowance").annotate(clock_started=Exists(moved))
+
+
+def _allowance(match):
+    """The match's HandAllowance or None: from the match's read when it joined ``hand_allowance``."""
+    if Match.hand_allowance.related.is_cached(match):
+        return getattr(match, "hand_allowance", None)  # None: the relation was read and is empty
+    return HandAllowance.objects.filter(match_id=match.pk).first()
+
+
+def _forget_clock_state(match):
+    """After a firing the read of :func:`with_clock_state` is stale: the next reads go to the database."""
+    if hasattr(match, "clock_started"):
+        del match.clock_started
+    if Match.hand_allowance.related.is_cached(match):
+        Match.hand_allowance.related.delete_cached_value(match)
+
+
 def _ensure_fired(match):
     """Fire a due, unfired announcement before a hand is counted, so a late task cannot shift the
-    hand in play. Cheap when nothing is pending: no lock is taken then."""
+    hand in play. Cheap when nothing is pending: no lock is taken then, and no query at all when
+    :func:`with_clock_state` read that the round's clock has not started. True when it fired."""
+    if not getattr(match, "clock_started", True):
+        return False  # not started: nothing can be due (clocks.read: not_started is never due)
     rnd = _round_with_event(match.round_id)
     try:
         rule = clock_rule(rnd)
     except ValueError:
-        return
+        return False
     marks = marks_of(rnd.pk)
     now = clock.now()
     hall = clocks.read(rule, marks, now)
     if not (hall.announce_due or hall.end_due):
         mine = clocks.read(rule, marks, now, table=match.pk)
         if not (mine.announce_due or mine.end_due):
-            return
+            return False
     fired = set(ClockFiring.objects.filter(round_id=rnd.pk).values_list("kind", flat=True))
     mine = clocks.read(rule, marks, now, table=match.pk)
     pending = (
@@ -402,6 +430,8 @@ def _ensure_fired(match):
     )
     if pending:
         fire_due(rnd.pk, via="service")
+        _forget_clock_state(match)
+    return bool(pending)
 
 
 def hands_left(match, *, recorded=None) -> int | None:
@@ -412,7 +442,7 @@ def hands_left(match, *, recorded=None) -> int | None:
     if match.status in OVER_STATUSES:
         return 0
     _ensure_fired(match)
-    allowance = HandAllowance.objects.filter(match_id=match.pk).first()
+    allowance = _allowance(match)
     if allowance is None:
         return None
     if recorded is None:
@@ -444,7 +474,7 @@ def check_match_end(match, *, state=None) -> MatchEnd:
     Finishing is idempotent: a match already over is left as it is.
     """
     state = state if state is not None else match_state_of(match)
-    allowance = HandAllowance.objects.filter(match_id=match.pk).first()
+    allowance = _allowance(match)
     verdict = end_of_match(state, allowance)
     if verdict.ended and verdict.reason in _RESULT_NOTES:
         _finish(match, verdict)

@@ -2,7 +2,6 @@
 from django.shortcuts import get_object_or_404, render
 
 from .models import Match, Round
-from .roles import user_roles
 from .visibility import visible_events
 
 
@@ -19,7 +18,6 @@ def event_detail(request, slug):
     the entries, stages, schedule, referees and printouts.
     """
     event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
-    roles = user_roles(request.user)
     rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
     my_tables = []
     if request.user.is_authenticated:
@@ -29,6 +27,6 @@ def event_detail(request, slug):
         "event": event,
         "rounds": rounds,
         "my_tables": my_tables,
-        "is_organiser": "organiser" in roles or request.user.is_superuser,
-        "is_chief": "chief_referee" in roles or request.user.is_superuser,
+        "is_organiser": request.user.has_perm("tournament.manage_event"),
+        "is_chief": request.user.has_perm("tournament.run_clock"),
     })

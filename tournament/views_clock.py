@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from . import clock_services as services
+from .permissions import organiser_event
 from .api_clock import apply_action, can_run_clock
 from .models import ClockEvent, ClockFiring, Event, EventClockSettings, Match, Round, RoundClock
 from .visibility import visible_events
@@ -146,9 +147,7 @@ def _rule_rows(event):
 def clock_settings(request, slug):
     """The organiser's override of clock length and announcement rule, for the event or (?round=<id>)
     for one round. Saved through tournament.clock_services.set_clock_settings."""
-    if not request.user.has_perm("tournament.manage_event"):
-        raise PermissionDenied(_("Only organisers may manage the competition."))
-    event = get_object_or_404(Event.objects.select_related("profile"), slug=slug)
+    event = organiser_event(request, slug)
     round_id = request.GET.get("round", "")
     rnd = _round_of(event, round_id) if round_id.isdigit() else None
     target = rnd or event

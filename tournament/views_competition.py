@@ -3,17 +3,15 @@ schedule, group tables, brackets, standings, final ranking and awards. Views are
 the services in :mod:`tournament.services` and shape their answers for the templates."""
 from __future__ import annotations
 
-from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from . import roles
+from .permissions import organiser_required
 from .models import Draw, Event, Match, Round, Stage, Unit
 from .models_competition import RefereeUnit
 from .services import draws, ranking, stages
@@ -23,23 +21,6 @@ from .views_clock import current_clock_round
 
 
 # --------------------------------------------------------------------------- helpers
-def is_organiser(user) -> bool:
-    return user.is_authenticated and user.has_perm("tournament.manage_event")
-
-
-def organiser_required(view):
-    """Log in first; then only organisers (permission manage_event) may pass."""
-    @wraps(view)
-    def wrapped(request, slug, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not is_organiser(request.user):
-            raise PermissionDenied(_("Only organisers may manage the competition."))
-        event = get_object_or_404(Event.objects.select_related("profile"), slug=slug)
-        return view(request, event, *args, **kwargs)
-    return wrapped
-
-
 def public_event(request, slug) -> Event:
     return get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
 

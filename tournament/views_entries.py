@@ -1,15 +1,13 @@
 """Organiser pages for entries: list, add/edit/withdraw/replace, individual sign-ups and their
 partner draw, import with a row-by-row error report, and .xlsx exports. Thin: services decide."""
-from functools import wraps
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from .permissions import organiser_required
 from .forms_entries import (
     DrawPairsForm,
     ImportForm,
@@ -18,7 +16,7 @@ from .forms_entries import (
     ReplacePlayerForm,
     apply_entry_error,
 )
-from .models import Event, Pair, Registration
+from .models import Pair, Registration
 from .services import entries as svc
 from .services import spreadsheets
 
@@ -29,23 +27,6 @@ EXPORTS = {
     "schedule": (spreadsheets.export_schedule, "schedule"),
     "results": (spreadsheets.export_results, "results"),
 }
-
-
-def can_manage(user) -> bool:
-    """Organisers (the ``manage_event`` permission) and superusers."""
-    return user.is_authenticated and user.has_perm("tournament.manage_event")
-
-
-def organiser_required(view):
-    """Login required; then the organiser role, else 403. Passes the event instead of its slug."""
-    @login_required
-    @wraps(view)
-    def wrapper(request, event_slug, *args, **kwargs):
-        if not can_manage(request.user):
-            raise PermissionDenied
-        event = get_object_or_404(Event.objects.select_related("profile"), slug=event_slug)
-        return view(request, event, *args, **kwargs)
-    return wrapper
 
 
 def _run(form, action):

@@ -4,25 +4,18 @@ Only organisers (``tournament.manage_event``) reach these pages; every view is t
 :mod:`tournament.printout_services`.
 """
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from . import printout_services as services
-from .models import Event, PrintJob, Round
+from .permissions import organiser_event
+from .models import PrintJob, Round
 from .printouts.common import PrintOptions, matches_of, round_label
 from .printouts.registry import PRINTOUTS
 
 RECENT_JOBS = 10
-
-
-def organiser_event(request, slug):
-    """The event, for an organiser only (403 for everyone else)."""
-    if not request.user.has_perm("tournament.manage_event"):
-        raise PermissionDenied
-    return get_object_or_404(Event, slug=slug)
 
 
 def options_from(data):

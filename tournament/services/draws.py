@@ -57,9 +57,18 @@ def clean_seed(seed) -> str:
 
 
 def active_draw(stage: Stage, kind: str) -> Draw | None:
-    """The draw of this kind now in force for the stage (the newest not superseded)."""
-    return (Draw.objects.filter(stage=stage, kind=kind, superseded_by__isnull=True)
-            .order_by("-created_at", "-pk").first())
+    """The draw of this kind now in force for the stage (the newest not superseded).
+
+    Seats and table numbers belong to the matches of the stage's groups or bracket draw: a redraw of
+    those rebuilds the matches, so a seats or tables draw made before it is no longer in force.
+    """
+    draws = Draw.objects.filter(stage=stage, kind=kind, superseded_by__isnull=True)
+    if kind in (Draw.Kind.SEATS, Draw.Kind.TABLES):
+        base = (Draw.objects.filter(stage=stage, kind__in=(Draw.Kind.GROUPS, Draw.Kind.BRACKET),
+                                    superseded_by__isnull=True).order_by("-pk").first())
+        if base is not None:
+            draws = draws.filter(pk__gt=base.pk)
+    return draws.order_by("-created_at", "-pk").first()
 
 
 def draw_history(stage: Stage) -> list[Draw]:
@@ -155,6 +164,7 @@ def draw_groups(stage: Stage, *, seed=None, n_groups: int | None = None, seeded:
         if n_groups > len(pairs):
             raise CompetitionError(
                 f"分组数 {n_groups} 多于参赛对数 {len(pairs)}（n_groups={n_groups} exceeds the {len(pairs)} entries）")
+        _check_fed_stages(stage, n_groups)
         seeded = default_seeded if seeded is None else seeded
         seeded = min(seeded, len(pairs))
         unit_of = {p.pk: p.unit_id for p in pairs}
@@ -169,6 +179,20 @@ def draw_groups(stage: Stage, *, seed=None, n_groups: int | None = None, seeded:
                        {"entries": order, "n_groups": n_groups, "seeded": seeded,
                         "units": {str(k): v for k, v in unit_of.items()}},
                        {"groups": groups}, user)
+
+
+def _check_fed_stages(stage: Stage, n_groups: int) -> None:
+    """Refuse a regrouping that would break a later stage already drawn from these groups.
+
+    A knock-out drawn from the groups holds places like "D1"; redrawing with the same number of groups
+    keeps those places valid, a different number would leave some of them unfillable.
+    """
+    for fed in Draw.objects.filter(stage__source=stage, superseded_by__isnull=True).select_related("stage"):
+        drawn_groups = len(fed.params.get("qualifiers", ())) or n_groups
+        if drawn_groups != n_groups:
+            raise CompetitionError(
+                f"{fed.stage.name} 已按 {drawn_groups} 个小组抽签，重新分组也须为 {drawn_groups} 组"
+                f"（{fed.stage.name} was drawn from {drawn_groups} groups; regroup into {drawn_groups}）")
 
 
 # --------------------------------------------------------------------------- bracket
@@ -217,7 +241,7 @@ def draw_bracket(stage: Stage, *, seed=None, entries=None, user=None) -> Draw:
         build_bracket_matches(stage, first_round, places)
         draw = _record(stage, Draw.Kind.BRACKET, seed, params,
                        {"first_round": [list(pair) for pair in first_round]}, user)
-    advance_bracket(stage)
+        advance_bracket(stage)  # byes resolve in the same transaction as the draw
     return draw
 
 

@@ -49,8 +49,9 @@ class BracketView:
 
 def active_bracket_draw(stage: Stage) -> Draw | None:
     """The stage's bracket draw now in force (the newest not superseded)."""
-    return (Draw.objects.filter(stage=stage, kind=Draw.Kind.BRACKET, superseded_by__isnull=True)
-            .order_by("-created_at", "-pk").first())
+    from .draws import active_draw
+
+    return active_draw(stage, Draw.Kind.BRACKET)
 
 
 def entry_labels(stage: Stage, draw: Draw) -> dict:

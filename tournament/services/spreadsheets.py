@@ -212,6 +212,9 @@ def _workbook(sheets: list[tuple[str, list[str], list[list]]]) -> bytes:
             cell.font = Font(bold=True)
         for row in rows:
             sheet.append(row)
+            for cell in sheet[sheet.max_row]:
+                if cell.data_type == "f":  # a name typed as "=..." stays text, never a live formula
+                    cell.data_type = "s"
         sheet.freeze_panes = "A2"
         for i, label in enumerate(header, start=1):
             sheet.column_dimensions[get_column_letter(i)].width = max(8, 2 * len(label) + 4)
