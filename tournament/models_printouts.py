@@ -34,6 +34,7 @@ class PrintJob(models.Model):
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="+", verbose_name=_("requested by"))
     created_at = models.DateTimeField(_("created at"), default=clock.now)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:

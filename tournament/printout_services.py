@@ -2,11 +2,13 @@
 
 Views, the ``printout`` management command and the Celery task all call these functions.
 """
+import datetime as dt
 import hashlib
 import logging
 
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -18,6 +20,7 @@ from .printouts.registry import PRINTOUTS, get_printout
 
 logger = logging.getLogger(__name__)
 PROGRESS_STEP = 5  # write progress to the database every 5 %
+STALE_AFTER = dt.timedelta(minutes=10)  # a build of hundreds of sheets takes seconds, not minutes
 
 
 def find_event(slug):
@@ -92,7 +95,7 @@ def request_job(kind, event, options, user=None):
         Event.objects.select_for_update().filter(pk=event.pk).first()
         existing = (PrintJob.objects.filter(event=event, kind=printout.kind, params_key=params_key(options),
                                             fingerprint=print_id)
-                    .exclude(status=PrintJob.Status.FAILED).order_by("-id").first())
+                    .exclude(status=PrintJob.Status.FAILED).exclude(stale_jobs()).order_by("-id").first())
         if existing is not None:
             return existing, False
         job = PrintJob.objects.create(event=event, kind=printout.kind, params=options.as_params(),
@@ -104,14 +107,24 @@ def request_job(kind, event, options, user=None):
     return job, True
 
 
+def stale_jobs():
+    """Jobs that will never finish: queued or running for longer than STALE_AFTER (a lost task, a killed
+    worker). A request for the same printout then starts afresh, and a retried task may take the job over."""
+    cutoff = clock.now() - STALE_AFTER
+    waiting = Q(status=PrintJob.Status.QUEUED, created_at__lt=cutoff)
+    running = Q(status=PrintJob.Status.RUNNING, started_at__lt=cutoff)
+    return waiting | running
+
+
 def _claim(job_id):
-    """Mark a queued job as running; None when it is already running, done or failed (idempotent)."""
+    """Mark a queued (or stale running) job as running; None when it is running, done or failed."""
     with transaction.atomic():
         job = PrintJob.objects.select_for_update().get(pk=job_id)
-        if job.status != PrintJob.Status.QUEUED:
+        takeover = job.status == PrintJob.Status.RUNNING and PrintJob.objects.filter(stale_jobs(), pk=job_id).exists()
+        if job.status != PrintJob.Status.QUEUED and not takeover:
             return None
-        job.status, job.progress = PrintJob.Status.RUNNING, 0
-        job.save(update_fields=["status", "progress"])
+        job.status, job.progress, job.started_at = PrintJob.Status.RUNNING, 0, clock.now()
+        job.save(update_fields=["status", "progress", "started_at"])
         return job
 
 

@@ -146,3 +146,22 @@ def test_a_real_worker_builds_the_round_of_score_sheets(celery_worker_process, m
     assert done.progress == 100
     reader = PdfReader(done.file.open("rb"))
     assert len(reader.pages) == first.matches.count() and event.name in reader.pages[0].extract_text()
+
+
+def test_a_build_that_died_does_not_block_the_printout(event, first_round, frozen_now,
+                                                       django_capture_on_commit_callbacks):
+    from tournament.printout_services import _claim
+
+    options = PrintOptions(round=first_round.pk)
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = request_job("scoresheets", event, options)
+    assert _claim(job.pk) is not None  # the worker took it, then was killed mid-build
+    assert _claim(job.pk) is None  # a duplicate task leaves a live build alone
+    with django_capture_on_commit_callbacks(execute=False):
+        assert request_job("scoresheets", event, options) == (job, False)
+
+    frozen_now.advance(minutes=11)
+    with django_capture_on_commit_callbacks(execute=False) as sent:
+        fresh, created = request_job("scoresheets", event, options)
+    assert created and fresh.pk != job.pk and len(sent) == 1
+    assert run_job(job.pk).status == PrintJob.Status.DONE  # a retried task takes the dead build over
