@@ -175,12 +175,12 @@ def _stage_with_match(event, pair_a, pair_b, **match):
 def test_entries_locked_after_group_draw(open_event):
     p = svc.add_pair(open_event, pair(name="一队"))
     Draw.objects.create(event=open_event, kind=Draw.Kind.GROUPS, seed="1", result={})
-    msg = "本赛事已经抽签（分组或对阵），报名已锁定，不能再增加、修改、退赛或换人"
+    msg = "本赛事已经抽签（分组或对阵），报名已锁定，不能再增加、修改或换人（退赛仍可办理）"
     assert refused(svc.add_pair, open_event, pair(name="二队", a=("A", "男", ""), b=("B", "男", ""))) == msg
     assert refused(svc.edit_pair, p, pair(name="x")) == msg
-    assert refused(svc.withdraw_pair, p) == msg
     assert refused(svc.replace_player, p, 1, PlayerData("C", "男", "")) == msg
     assert open_event.pairs.count() == 1
+    assert svc.withdraw_pair(p).status == "withdrawn"  # withdrawing stays possible
 
 
 def test_entries_locked_after_first_started_match(open_event):
@@ -189,7 +189,25 @@ def test_entries_locked_after_first_started_match(open_event):
     m = _stage_with_match(open_event, a, b)
     assert svc.entries_locked_reason(open_event) is None  # scheduled is not started
     Match.objects.filter(pk=m.pk).update(status=Match.Status.PLAYING)
-    refused(svc.withdraw_pair, a, contains="已有比赛开始")
+    refused(svc.edit_pair, a, pair(name="x"), contains="已有比赛开始")
+
+
+def test_withdrawal_after_the_draw_gives_walkovers(open_event):
+    from tests.tournament.test_draws_support import finish
+    from tournament.services import draws, stages
+
+    names = [("一", "男"), ("二", "男"), ("三", "男"), ("四", "男")]
+    pairs = [svc.add_pair(open_event, pair(name=f"{n}队", a=(f"{n}甲", g, ""), b=(f"{n}乙", g, "")))
+             for n, g in names]
+    stage = stages.create_stage(open_event, Stage.Kind.ROUND_ROBIN, settings={"n_groups": 1})
+    draws.draw_groups(stage, seed=1)
+    played = finish(Match.objects.filter(round__stage=stage, ns=pairs[0]).first()
+                    or Match.objects.filter(round__stage=stage, ew=pairs[0]).first())
+    svc.withdraw_pair(pairs[0])
+    rest = Match.objects.filter(round__stage=stage).filter(ns=pairs[0]) | \
+        Match.objects.filter(round__stage=stage).filter(ew=pairs[0])
+    assert set(rest.exclude(pk=played.pk).values_list("status", flat=True)) == {"walkover"}
+    assert not rest.filter(status="walkover", winner=pairs[0]).exists()
 
 
 # --------------------------------------------------------------------------- teams (union-games)

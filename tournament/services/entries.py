@@ -106,11 +106,11 @@ def partners_by_lot(event: Event) -> bool:
 def entries_locked_reason(event: Event) -> str | None:
     """Why entries can no longer change (a draw other than the partner draw, or a started match), or None."""
     if event.draws.exclude(kind=Draw.Kind.PAIRS).exists():
-        return "本赛事已经抽签（分组或对阵），报名已锁定，不能再增加、修改、退赛或换人"
+        return "本赛事已经抽签（分组或对阵），报名已锁定，不能再增加、修改或换人（退赛仍可办理）"
     started = Match.objects.filter(round__stage__event=event).filter(
         Q(status__in=STARTED) | Q(started_at__isnull=False))
     if started.exists():
-        return "本赛事已有比赛开始，报名已锁定，不能再增加、修改、退赛或换人"
+        return "本赛事已有比赛开始，报名已锁定，不能再增加、修改或换人（退赛仍可办理）"
     return None
 
 
@@ -365,8 +365,12 @@ def edit_pair(pair: Pair, data: PairData) -> Pair:
 
 @transaction.atomic
 def withdraw_pair(pair: Pair) -> Pair:
-    """Withdraw a pair before the draw (it stays listed as withdrawn; its name stays taken)."""
-    event = _open_event(pair.event)
+    """Withdraw a pair (it stays listed as withdrawn; its name stays taken).
+
+    Allowed at any time, also after the draw: then every match it has still to play becomes a walkover
+    for the other side (tournament.services.progress, through the Pair's post_save signal).
+    """
+    event = Event.objects.select_for_update().select_related("profile").get(pk=pair.event_id)
     pair = _active_pair(event, pair)
     pair.status = Pair.Status.WITHDRAWN
     pair.save(update_fields=["status"])
