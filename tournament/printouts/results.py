@@ -2,7 +2,7 @@
 
 ``--match`` prints one match, ``--round`` every match of the round (one after another).
 """
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from django.utils.translation import gettext as _, gettext_lazy
 from reportlab.platypus import PageBreak, Spacer
@@ -10,6 +10,7 @@ from reportlab.platypus import PageBreak, Spacer
 from scoring.models import Hand
 
 from .common import Printout, heading_for, local_time, players_label, selected_matches, side_label
+from .scoresheets import hand_row
 from .layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 
 
@@ -61,17 +62,7 @@ def collect(event, options):
 
 def _hand(hand):
     lines = hand.explanation if isinstance(hand.explanation, list) else [hand.explanation]
-    return ResultHand(
-        number=hand.number,
-        declarer=str(hand.get_declarer_seat_display()),
-        trump=str(hand.get_trump_display()),
-        level=hand.level_played,
-        defender_points=str(hand.final_points if hand.final_points is not None else hand.defender_points),
-        bottom=str(hand.bottom_points or ""),
-        ns_after=hand.ns_level,
-        ew_after=hand.ew_level,
-        explanation="\n".join(str(line) for line in lines if line),
-    )
+    return ResultHand(**asdict(hand_row(hand)), explanation="\n".join(str(line) for line in lines if line))
 
 
 def _entry(pair, source):

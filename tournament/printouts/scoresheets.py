@@ -93,7 +93,7 @@ def collect(event, options):
     hands = {}
     current = Hand.objects.filter(match__in=matches, superseded_by__isnull=True).order_by("match_id", "number")
     for hand in current:
-        hands.setdefault(hand.match_id, []).append(_hand_row(hand))
+        hands.setdefault(hand.match_id, []).append(hand_row(hand))
     penalties = penalties_in_force(event, {m.pk for m in matches})
     sheets = tuple(_sheet(event, m, hands.get(m.pk, ()), penalties.get(m.pk, ())) for m in matches)
     heading = sheets[0].heading if sheets else heading_for(event)
@@ -121,7 +121,8 @@ def penalties_in_force(event, match_ids):
     return {match_id: tuple(rows) for match_id, rows in found.items()}
 
 
-def _hand_row(hand):
+def hand_row(hand) -> HandRow:
+    """One recorded hand as printed: the score sheet's row (the result sheet adds its explanation)."""
     return HandRow(
         number=hand.number,
         declarer=str(hand.get_declarer_seat_display()),
