@@ -32,10 +32,8 @@ class IdempotencyKeyMiddleware:
             request.method.encode() + b" " + request.path.encode() + b"\n" + request.body
         ).hexdigest()
         try:
-            with transaction.atomic():
-                record = IdempotencyRecord.objects.create(
-                    key=key, owner=owner, method=request.method, path=request.path, fingerprint=fingerprint
-                )
+            record = self.claim(key=key, owner=owner, method=request.method, path=request.path,
+                                fingerprint=fingerprint)
         except IntegrityError:
             return self.replay(key, owner, fingerprint)
 
@@ -49,6 +47,15 @@ class IdempotencyKeyMiddleware:
             status=response.status_code, content_type=response.get("Content-Type", ""), body=response.content
         )
         return response
+
+    @staticmethod
+    def claim(**fields):
+        """Insert the key's record. In autocommit mode the single INSERT is atomic by itself (no
+        BEGIN/COMMIT round trips); inside a transaction a savepoint keeps a duplicate key harmless."""
+        if not transaction.get_connection().in_atomic_block:
+            return IdempotencyRecord.objects.create(**fields)
+        with transaction.atomic():
+            return IdempotencyRecord.objects.create(**fields)
 
     @staticmethod
     def replay(key, owner, fingerprint):

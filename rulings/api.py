@@ -237,20 +237,38 @@ def _valid(serializer_class, request):
     return serializer.validated_data
 
 
+_RULING_OUT = RulingOutSerializer()  # one per process: its nested fields are built (deep-copied) once
+
+
+def ruling_out(entry):
+    """An Entry as the penalty log shows it (the fields of RulingOutSerializer, shared and stateless)."""
+    return _RULING_OUT.to_representation(entry_data(entry))
+
+
 def _entry_response(ruling, code=status.HTTP_200_OK):
     """The ruling as the log shows it, replayed with the match's other rulings."""
     entry = services.entry_of(ruling.match, ruling)
-    return Response(RulingOutSerializer(entry_data(entry)).data, status=code)
+    return Response(ruling_out(entry), status=code)
 
 
 class _MatchView(APIView):
-    """Base: the match from the URL, checked against the view's permission classes."""
+    """Base: the match from the URL, checked against the view's permission classes.
+
+    The requesting user's roles and assignment to the match are read in one query (see perms.read_requester).
+    """
+
+    related = ("profile", "round__stage__event", "ns", "ew")
 
     def get_match(self):
-        match = get_object_or_404(Match.objects.select_related("profile", "round__stage__event", "ns", "ew"),
-                                  pk=self.kwargs["match_id"])
+        queryset = Match.objects.select_related(*self.related_for(self.request.method))
+        match = get_object_or_404(queryset, pk=self.kwargs["match_id"])
+        perms.read_requester(match, self.request.user)
         self.check_object_permissions(self.request, match)
         return match
+
+    def related_for(self, method):
+        """The relations read with the match for a request of ``method``."""
+        return self.related
 
 
 class _RulingView(APIView):
@@ -288,6 +306,10 @@ class MatchRulingsView(_MatchView):
             return [perms.CanRuleAtTable()]
         return [perms.CanReadLog()]
 
+    def related_for(self, method):
+        """Recording needs only the profile and the round (the service locks and reads the match itself)."""
+        return ("profile", "round") if method == "POST" else self.related
+
     @extend_schema(responses={200: MatchLogSerializer, **ERRORS}, operation_id="match_penalty_log")
     def get(self, request, match_id):
         return Response(MatchLogSerializer(match_log(self.get_match())).data)
@@ -301,7 +323,7 @@ class MatchRulingsView(_MatchView):
             entry = services.record_ruling_entry(match, request.user, idempotency_key=key, **data)
         except services.RulingError as exc:
             return _error(exc)
-        return Response(RulingOutSerializer(entry_data(entry)).data, status=status.HTTP_201_CREATED)
+        return Response(ruling_out(entry), status=status.HTTP_201_CREATED)
 
 
 class VoidLastView(_MatchView):

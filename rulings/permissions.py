@@ -6,9 +6,12 @@
 - Approvals and first-instance appeal decisions: the chief referee; second instance: arbitration.
 - Penalty logs: staff always; the public once the event is published.
 """
+from django.contrib.auth import get_user_model
+from django.db import connection
 from rest_framework.permissions import BasePermission
 
 from tournament import roles
+from tournament.models import Match
 from tournament.visibility import is_staff_member
 
 
@@ -21,6 +24,35 @@ def _roles(user):
         cached = roles.user_roles(user)
         user._ruling_roles = cached
     return cached
+
+
+_ASSIGNED = "#assigned"  # not a group name: marks the row saying the user referees the match
+
+
+def read_requester(match, user):
+    """Read ``user``'s roles and whether ``user`` referees ``match`` in one query, and keep them for the
+    request's permission checks (the roles on the user, the assignment on the match)."""
+    if not user.is_authenticated:
+        return match
+    memberships = get_user_model().groups.through
+    group = memberships._meta.get_field("group").related_model
+    referees = Match.referees.through
+    sql = (f'SELECT g.name FROM {group._meta.db_table} g JOIN {memberships._meta.db_table} m ON m.group_id = g.id '
+           f'WHERE m.user_id = %s UNION ALL SELECT %s FROM {referees._meta.db_table} '
+           f'WHERE match_id = %s AND user_id = %s')
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user.pk, _ASSIGNED, match.pk, user.pk])
+        names = {name for (name,) in cursor.fetchall()}
+    user._ruling_roles = names & set(roles.ROLE_PERMISSIONS)
+    match._assigned_referees = {user.pk: _ASSIGNED in names}
+    return match
+
+
+def _assigned(user, match):
+    known = getattr(match, "_assigned_referees", {})
+    if user.pk in known:
+        return known[user.pk]
+    return match.referees.filter(pk=user.pk).exists()
 
 
 def is_chief(user):
@@ -42,7 +74,7 @@ def round_is_current(match):
 
 def is_assigned(user, match):
     return (user.is_authenticated and roles.TABLE_REFEREE in _roles(user)
-            and match.referees.filter(pk=user.pk).exists())
+            and _assigned(user, match))
 
 
 def can_rule(user, match):

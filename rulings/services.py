@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Prefetch
+from django.db.models import Exists, Max, OuterRef, Prefetch, prefetch_related_objects
 
 from config import clock
 from rulings.engine import Offence, PenaltyLedger, appeal_deadline, defender_points_delta, normalise_side
@@ -106,15 +106,35 @@ def table_state(match, entries=None):
 
 # --- derived state -------------------------------------------------------------------------------
 
-def _match_rulings(match):
-    """Every ruling of the match in order, with the rows that decide its state prefetched."""
-    rulings = list(
-        Ruling.objects.filter(match=match).order_by("sequence")
-        .select_related("void", "approval", "choice_made", "recorded_by")
-        .prefetch_related(Prefetch("appeals", queryset=Appeal.objects.prefetch_related("decisions")))
-    )
+# What replaying the rulings never reads (only presenting them does): left out of a write's read.
+_PRESENTATION_ONLY = ("sanction", "note")
+
+
+def _match_rulings(match, *, for_replay=False):
+    """Every ruling of the match in order, with the rows that decide its state prefetched.
+
+    ``for_replay``: only what the replay reads (no recorder, no stored sanction snapshot or note), for a
+    write that presents nothing but its own new ruling.
+    """
+    queryset = Ruling.objects.filter(match=match).order_by("sequence")
+    if for_replay:
+        queryset = queryset.select_related("void", "approval", "choice_made").defer(*_PRESENTATION_ONLY)
+    else:
+        queryset = queryset.select_related("void", "approval", "choice_made", "recorded_by")
+    rulings = list(queryset.annotate(appealed=Exists(Appeal.objects.filter(ruling=OuterRef("pk")))))
+    _prefetch_appeals(rulings)
     share_profiles(rulings, {match.profile_id: match.profile})
     return rulings
+
+
+def _prefetch_appeals(rulings):
+    """Prefetch the appeals (with their decisions) of the rulings annotated ``appealed``; the others
+    are known to have none, so a match without appeals costs no query for them."""
+    appealed = [ruling for ruling in rulings if ruling.appealed]
+    for ruling in rulings:
+        if not ruling.appealed:
+            ruling._prefetched_objects_cache = {"appeals": _no_appeals()}
+    prefetch_related_objects(appealed, Prefetch("appeals", queryset=Appeal.objects.prefetch_related("decisions")))
 
 
 def share_profiles(rulings, known=None):
@@ -136,8 +156,15 @@ def mark_new(ruling):
     caches, so deriving its state and presenting it costs no query."""
     for name in ("void", "approval", "choice_made"):
         getattr(Ruling, name).related.set_cached_value(ruling, None)
-    ruling._prefetched_objects_cache = {"appeals": Appeal.objects.none()}
+    ruling._prefetched_objects_cache = {"appeals": _no_appeals()}
     return ruling
+
+
+def _no_appeals():
+    """An empty appeals queryset already evaluated, as Django's prefetch leaves one (reading it costs nothing)."""
+    empty = Appeal.objects.none()
+    empty._result_cache, empty._prefetch_done = [], True
+    return empty
 
 
 def related_row(ruling, name):
@@ -260,10 +287,21 @@ def preview(match, code, side, *, minutes=None, cards=None, choice=None, role=No
     return _engine_call(ledger.preview, **_inputs(code, side, minutes, cards, choice, role))
 
 
-def _locked_match(match_id):
-    """The match row, locked until the transaction ends (only the match row, not the joined ones)."""
-    return (Match.objects.select_for_update(of=("self",)).select_related("profile", "round", "ns", "ew")
-            .get(pk=match_id))
+def _locked_match(match_id, profile=None):
+    """The match row, locked until the transaction ends (only the match row, not the joined ones).
+
+    ``profile``: the RuleProfile the caller already read for this match; a version a match uses is
+    never changed, so it is reused instead of reading (and decoding) the profile JSON again.
+    """
+    related = ("round", "ns", "ew", "hand_allowance")  # the allowance: for the clock's end-of-match check
+    related = related if profile is not None else ("profile", *related)
+    locked = Match.objects.select_for_update(of=("self",)).select_related(*related).get(pk=match_id)
+    if profile is not None:
+        if locked.profile_id == profile.pk:
+            locked.profile = profile
+        else:  # the match moved to another version meanwhile: read that one
+            locked.profile = RuleProfile.objects.get(pk=locked.profile_id)
+    return locked
 
 
 def record_ruling(match, user, code, side, *, minutes=None, cards=None, choice=None, role=None,
@@ -284,11 +322,11 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
     from the one replay of the match's rulings the write needed anyway."""
     try:
         with transaction.atomic():
-            locked = _locked_match(match.pk)
-            rulings = _match_rulings(locked)
+            locked = _locked_match(match.pk, profile=match.profile if _loaded(match, "profile") else None)
+            rulings = _match_rulings(locked, for_replay=True)
             existing = _with_key(rulings, idempotency_key)
-            if existing is not None:
-                return _entry_among(match_entries(locked, rulings), existing)
+            if existing is not None:  # presented in full: read the match's rulings as the log does
+                return entry_of(locked, existing)
             return _create_ruling(locked, user, _inputs(code, side, minutes, cards, choice, role),
                                   hand_number, declarer, note, idempotency_key, rulings)
     except IntegrityError as exc:
@@ -297,6 +335,11 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
             if existing is not None:
                 return entry_of(match, existing)
         raise Conflict("同时有另一条判罚写入，请刷新后重试（conflict）") from exc
+
+
+def _loaded(instance, relation):
+    """True when ``instance`` already holds its ``relation`` (a forward foreign key), so reading it costs nothing."""
+    return instance._meta.get_field(relation).is_cached(instance)
 
 
 def _with_key(rulings, idempotency_key):

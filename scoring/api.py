@@ -140,6 +140,9 @@ class RecordedSerializer(serializers.Serializer):
     state = MatchStateSerializer()
 
 
+_RECORDED_OUT = RecordedSerializer()  # one per process: its nested (model) fields are built once, used read-only
+
+
 class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
     field = serializers.CharField(required=False)
@@ -266,7 +269,7 @@ class MatchMixin:
             return value_error(exc)
         payload = {"hand": written.hand,
                    "state": state_payload(written.match, self.request.user, written.replay, allowed=True)}
-        return Response(RecordedSerializer(payload).data, status=status.HTTP_201_CREATED)
+        return Response(_RECORDED_OUT.to_representation(payload), status=status.HTTP_201_CREATED)
 
 
 class MatchStateView(MatchMixin, APIView):

@@ -52,6 +52,7 @@ import yaml
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from config import clock
@@ -155,7 +156,14 @@ def can_record(user, match) -> bool:
         return False
     if user.has_perm("tournament.rule_all_tables"):
         return True
-    return user.has_perm("tournament.record_hands") and match.referees.filter(pk=user.pk).exists()
+    return user.has_perm("tournament.record_hands") and _referees(match, user)
+
+
+def _referees(match, user) -> bool:
+    """Is ``user`` assigned to ``match``? Read with the lock (``writer_assigned``) when the lock asked."""
+    if getattr(match, "writer_id", None) == user.pk:
+        return match.writer_assigned
+    return match.referees.filter(pk=user.pk).exists()
 
 
 def can_view(user, match) -> bool:
@@ -321,8 +329,11 @@ def next_hand_number(match, hands=None, adjustments=None) -> int:
 # --------------------------------------------------------------------------------------------
 # Writing
 # --------------------------------------------------------------------------------------------
-def _lock_match(match):
+def _lock_match(match, writer=None):
     """Lock the Match row for this transaction and return it fresh.
+
+    ``writer``: the user about to write; whether they referee the match is read with the row
+    (``writer_assigned``), and so is the clock state :func:`tournament.clock_services.hands_left` needs.
 
     PostgreSQL: ``SELECT ... FOR UPDATE``. SQLite has no row locks; a no-op UPDATE as the first
     statement takes the database write lock at once, so a concurrent writer waits here (busy
@@ -334,7 +345,15 @@ def _lock_match(match):
 
     if transaction.get_connection().vendor == "sqlite":
         Match.objects.filter(pk=match.pk).update(status=F("status"))
-    return Match.objects.select_for_update(of=("self",)).select_related("profile", "ns", "ew", "round").get(pk=match.pk)
+    queryset = clock_services.with_clock_state(
+        Match.objects.select_for_update(of=("self",)).select_related("profile", "ns", "ew", "round"))
+    if writer is not None and writer.is_authenticated:
+        assigned = Match.referees.through.objects.filter(match_id=OuterRef("pk"), user_id=writer.pk)
+        queryset = queryset.annotate(writer_assigned=Exists(assigned))
+    locked = queryset.get(pk=match.pk)
+    if hasattr(locked, "writer_assigned"):
+        locked.writer_id = writer.pk
+    return locked
 
 
 def _check_writer(match, user):
@@ -456,7 +475,7 @@ def record_hand_and_replay(match, user, *, number, trump, defender_points, decla
     inputs = _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
     try:
         with transaction.atomic():
-            match = _lock_match(match)
+            match = _lock_match(match, writer=user)
             _check_writer(match, user)
             hands = current_hands(match)
             adjust = rulings_hook(match)
@@ -494,7 +513,7 @@ def correct_last_hand_and_replay(match, user, *, number, trump, defender_points,
     inputs = _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
     try:
         with transaction.atomic():
-            match = _lock_match(match)
+            match = _lock_match(match, writer=user)
             _check_writer(match, user)
             if match.status in (Match.Status.WALKOVER, Match.Status.FORFEIT, Match.Status.BYE) or \
                     match.round.results_published_at is not None:
