@@ -26,8 +26,7 @@ class IdempotencyKeyMiddleware:
             return self.get_response(request)
         if len(key) > 200:
             return JsonResponse({"detail": "Idempotency-Key 过长 (at most 200 characters)"}, status=400)
-        user = getattr(request, "user", None)
-        owner = str(user.pk) if user is not None and user.is_authenticated else ""
+        owner = self.owner(request)
         fingerprint = hashlib.sha256(
             request.method.encode() + b" " + request.path.encode() + b"\n" + request.body
         ).hexdigest()
@@ -47,6 +46,16 @@ class IdempotencyKeyMiddleware:
             status=response.status_code, content_type=response.get("Content-Type", ""), body=response.content
         )
         return response
+
+    @staticmethod
+    def owner(request):
+        """Whose key it is: the session's user, else a hash of the Authorization header (API clients
+        using Basic auth are authenticated only later, by DRF), else "" for anonymous requests."""
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            return str(user.pk)
+        credentials = request.META.get("HTTP_AUTHORIZATION", "")
+        return "auth:" + hashlib.sha256(credentials.encode()).hexdigest()[:32] if credentials else ""
 
     @staticmethod
     def claim(**fields):

@@ -63,3 +63,14 @@ def test_requests_without_key_or_outside_api_pass_through(counting_view):
     middleware(post(b"{}", path="/events/x/"))
     middleware(post(b"{}", path="/events/x/"))
     assert len(counting_view.calls) == 4
+
+
+@pytest.mark.django_db
+def test_keys_of_different_basic_auth_clients_do_not_mix(counting_view):
+    middleware = IdempotencyKeyMiddleware(counting_view)
+    first, second, anonymous = post(b"{}"), post(b"{}"), post(b"{}")
+    first.META["HTTP_AUTHORIZATION"] = "Basic YTpi"
+    second.META["HTTP_AUTHORIZATION"] = "Basic Yzpk"
+    assert json.loads(middleware(first).content) == {"n": 1}
+    assert json.loads(middleware(second).content) == {"n": 2}  # same key, another client: runs
+    assert json.loads(middleware(anonymous).content) == {"n": 3}  # nobody reads another's answer
