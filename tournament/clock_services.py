@@ -40,10 +40,6 @@ DISPLAY_CACHE_SECONDS = 30          # a safety net: invalidation normally refres
 OVER_STATUSES = (Match.Status.FINISHED, Match.Status.WALKOVER, Match.Status.FORFEIT, Match.Status.BYE)
 
 
-class ClockConflict(Exception):
-    """Two chief referees changed the clock at the same moment: HTTP 409."""
-
-
 # --------------------------------------------------------------------------------------------
 # Reading the records
 # --------------------------------------------------------------------------------------------
