@@ -487,8 +487,9 @@ def record_hand_and_replay(match, user, *, number, trump, defender_points, decla
                 raise HandConflict(_("This table has played every hand allowed after the announcement."))
             state = replay(match, hands, adjustments, {number: inputs})
             hand = _store(match, user, number, inputs, state, adjustments.get(number, {}))
-            _apply_derived(match, state)
-            return HandWritten(hand, match, _replay_after(match, adjust, [*hands, hand], adjustments, state))
+            after = _replay_after(match, adjust, [*hands, hand], adjustments, state)
+            _apply_derived(match, after.state)  # a ruling waiting for this hand's score now applies
+            return HandWritten(hand, match, after)
     except IntegrityError as exc:
         raise _taken(number) from exc
 
@@ -534,8 +535,9 @@ def correct_last_hand_and_replay(match, user, *, number, trump, defender_points,
                 inputs["declarer_seat"] = old.declarer_seat
             state = replay(match, hands[:-1], adjustments, {number: inputs})
             hand = _store(match, user, number, inputs, state, adjustments.get(number, {}), supersedes=old)
-            _apply_derived(match, state, reopen=before.winner is not None)
-            return HandWritten(hand, match, _replay_after(match, adjust, [*hands[:-1], hand], adjustments, state))
+            after = _replay_after(match, adjust, [*hands[:-1], hand], adjustments, state)
+            _apply_derived(match, after.state, reopen=before.winner is not None)
+            return HandWritten(hand, match, after)
     except IntegrityError as exc:
         raise HandConflict(_("Hand %(number)s was corrected by someone else at the same time; reload the table.")
                            % {"number": number}) from exc

@@ -125,6 +125,8 @@ def test_ruling_before_the_hand_is_recorded_waits_for_its_points(union_table):
     record(match, referee, 1, 160, declarer="N")
     state = match_state(match)
     assert state.levels == {"NS": "2", "EW": "5"} and state.declarer == "W"   # 160 → 3 levels (max)
+    match.refresh_from_db()
+    assert (match.ns_level, match.ew_level) == ("2", "5")  # the stored levels follow at once
 
 
 def test_voiding_the_ruling_restores_the_played_hand(union_table):
