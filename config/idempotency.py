@@ -4,16 +4,25 @@ A client (a referee's phone on a flaky venue network) sends ``Idempotency-Key: <
 PUT, PATCH or DELETE under ``/api/``. The first request runs and its answer is stored; a retry with the
 same key gets the stored answer and changes nothing. The same key with a different request is refused
 (422); a retry while the first is still running gets 409.
+
+Answers that ask for a retry (5xx, 409) are not stored: the record is removed so the retry runs again.
+A record still "in progress" after ``ABANDONED_AFTER`` belongs to a killed worker: a retry takes it over.
+Records older than ``KEPT_FOR`` are deleted by :func:`purge_old_records`, which Celery beat runs
+every hour (``config.purge_idempotency_records``), off the request path.
 """
+import datetime as dt
 import hashlib
 
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse, JsonResponse
 
+from . import clock
 from .models import IdempotencyRecord
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+ABANDONED_AFTER = dt.timedelta(seconds=60)  # an in-progress record this old: its worker died
+KEPT_FOR = dt.timedelta(hours=24)           # how long a stored answer is replayed
 
 
 class IdempotencyKeyMiddleware:
@@ -34,15 +43,19 @@ class IdempotencyKeyMiddleware:
             record = self.claim(key=key, owner=owner, method=request.method, path=request.path,
                                 fingerprint=fingerprint)
         except IntegrityError:
-            return self.replay(key, owner, fingerprint)
+            record = IdempotencyRecord.objects.filter(key=key, owner=owner).first()
+            if not self.take_over(record, fingerprint):
+                return self.replay(record, fingerprint)
 
         response = self.get_response(request)
-        if response.status_code >= 500:
-            record.delete()  # let the client try again
+        # Only while the claim is still ours: a worker that was taken over must not touch the record.
+        mine = IdempotencyRecord.objects.filter(pk=record.pk, created_at=record.created_at)
+        if response.status_code >= 500 or response.status_code == 409:
+            mine.delete()  # an answer that asks for a retry: let the retry run again
             return response
         if hasattr(response, "render") and not response.is_rendered:
             response.render()
-        IdempotencyRecord.objects.filter(pk=record.pk).update(
+        mine.update(
             status=response.status_code, content_type=response.get("Content-Type", ""), body=response.content
         )
         return response
@@ -67,8 +80,25 @@ class IdempotencyKeyMiddleware:
             return IdempotencyRecord.objects.create(**fields)
 
     @staticmethod
-    def replay(key, owner, fingerprint):
-        record = IdempotencyRecord.objects.filter(key=key, owner=owner).first()
+    def take_over(record, fingerprint):
+        """Re-claim ``record`` if its request was abandoned (still in progress after ABANDONED_AFTER).
+
+        One conditional UPDATE (compare-and-swap on ``created_at``), so of concurrent retries exactly
+        one wins; the others get 409. Returns whether ``record`` is now ours."""
+        now = clock.now()
+        if (record is None or record.status is not None or record.fingerprint != fingerprint
+                or record.created_at >= now - ABANDONED_AFTER):
+            return False
+        won = IdempotencyRecord.objects.filter(
+            pk=record.pk, created_at=record.created_at, status__isnull=True
+        ).update(created_at=now)
+        if won:
+            record.created_at = now
+        return bool(won)
+
+    @staticmethod
+    def replay(record, fingerprint):
+        """The answer to a request whose key is already claimed: the stored answer, 422 or 409."""
         if record is None:  # the first attempt failed and was removed in the meantime
             return JsonResponse({"detail": "请重试 (please retry)"}, status=409)
         if record.fingerprint != fingerprint:
@@ -81,3 +111,9 @@ class IdempotencyKeyMiddleware:
         response = HttpResponse(bytes(record.body), status=record.status, content_type=record.content_type)
         response["Idempotent-Replay"] = "true"
         return response
+
+
+def purge_old_records():
+    """Delete the records older than KEPT_FOR (their keys may then be used again); returns how many."""
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=clock.now() - KEPT_FOR).delete()
+    return deleted

@@ -1,12 +1,16 @@
 """Infrastructure models."""
 from django.db import models
 
+from . import clock
+
 
 class IdempotencyRecord(models.Model):
     """The stored answer to an API request sent with an ``Idempotency-Key`` header.
 
     A retry with the same key (same user) gets the same answer without running the request again.
-    ``status`` is null while the first request is still being processed.
+    ``status`` is null while the first request is still being processed. ``created_at`` is when the
+    request was claimed (reset when a retry takes over an abandoned claim); it comes from
+    :func:`config.clock.now` so tests can move time, and is indexed for the purge of old records.
     """
 
     key = models.CharField(max_length=200)
@@ -17,7 +21,7 @@ class IdempotencyRecord(models.Model):
     status = models.PositiveSmallIntegerField(null=True)
     content_type = models.CharField(max_length=100, blank=True)
     body = models.BinaryField(default=b"")
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, db_index=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["owner", "key"], name="unique_idempotency_key")]

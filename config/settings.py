@@ -198,6 +198,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     # Hall clocks: fire any announcement or end that a lost or late ETA task missed (exactly once).
     "sweep-round-clocks": {"task": "tournament.sweep_clocks", "schedule": 15.0},
+    # Forget stored Idempotency-Key answers older than a day.
+    "purge-idempotency-records": {"task": "config.purge_idempotency_records", "schedule": 3600.0},
 }
 
 CACHES = {

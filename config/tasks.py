@@ -6,3 +6,11 @@ from celery import shared_task
 def ping(value):
     """Echo a value back: proves that a worker is consuming from the configured broker."""
     return {"pong": value}
+
+
+@shared_task(name="config.purge_idempotency_records")
+def purge_idempotency_records():
+    """Hourly (beat): forget stored API answers older than a day."""
+    from .idempotency import purge_old_records
+
+    return purge_old_records()

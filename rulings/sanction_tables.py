@@ -57,7 +57,7 @@ CHOOSERS = ("referee", "other_side")
 TOP_KEYS = {"source", "other_side_may_choose", "penalties_waivable_by_agreement", "appeal",
             "escalation", "points_clamp", "shared", "offences"}
 APPEAL_KEYS = {"deadline_minutes", "counted_from", "to", "then", "clause"}
-APPEAL_FROM = ("round_results_published", "round_end")
+APPEAL_FROM = ("round_results_published",)
 APPEAL_BODIES = ("chief_referee", "arbitration_group", "referee_group", "organising_committee")
 ESCALATION_KEYS = {"warning_becomes_violation_from", "match_forfeit_at_violations", "clause"}
 

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, Max, OuterRef, Prefetch, prefetch_related_objects
 
 from config import clock
+from config.db import lock_row
 from rulings.engine import Offence, PenaltyLedger, appeal_deadline, defender_points_delta, normalise_side
 from scoring.models import RuleProfile
 from tournament import roles
@@ -295,7 +296,7 @@ def _locked_match(match_id, profile=None):
     """
     related = ("round", "ns", "ew", "hand_allowance")  # the allowance: for the clock's end-of-match check
     related = related if profile is not None else ("profile", *related)
-    locked = Match.objects.select_for_update(of=("self",)).select_related(*related).get(pk=match_id)
+    locked = lock_row(Match.objects.select_related(*related), match_id)
     if profile is not None:
         if locked.profile_id == profile.pk:
             locked.profile = profile
@@ -363,7 +364,7 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
     state = _with_declarer(TableState.of(before.state), declarer, sanction)
     if sanction.effect.applies_to == "first_hand":
         hand_number = 1
-    hand_number = _check_hand_number(hand_number or state.hand_number)
+    hand_number = _check_hand_number(hand_number or state.hand_number, state.hand_number)
     side = normalise_side(inputs["side"])
     sequence = (max((r.sequence for r in rulings), default=0)) + 1
     ruling = mark_new(Ruling.objects.create(
@@ -412,14 +413,26 @@ def _needs_seat(award):
     return award is not None and bool(award["stage"] == "change" or award["drop_to"] or award["next_declarer"])
 
 
-def _check_hand_number(value):
+def _check_hand_number(value, in_play):
+    """A ruling belongs to a recorded hand or to the hand in play (``in_play``), never to a later one."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise RulingError(f"hand_number：应为正整数，收到 {value!r}（hand_number must be >= 1）", field="hand_number")
+    if value > in_play:
+        raise RulingError(f"hand_number：本桌正在进行第{in_play}副，不能记到第{value}副"
+                          f"（hand {value} has not started; the hand in play is {in_play}）", field="hand_number")
     return value
 
 
 def void_ruling(ruling, user, reason=""):
-    """Void a ruling (a new RulingVoid row); later sanctions are recomputed by the replay."""
+    """Void a ruling (a new RulingVoid row); later sanctions are recomputed by the replay.
+
+    A ruling the chief referee approved or that is under appeal is voided by a chief referee only: a
+    table referee cannot undo a decision taken above them.
+    """
+    decided_above = Approval.objects.filter(ruling=ruling).exists() or Appeal.objects.filter(ruling=ruling).exists()
+    if decided_above and not user.has_perm("tournament.approve_rulings"):
+        raise PermissionDenied("该判罚已经裁判长核准或正在申诉，只有裁判长可以作废"
+                               "（only a chief referee can void an approved or appealed ruling）")
     try:
         with transaction.atomic():
             match = _locked_match(ruling.match_id)
@@ -465,8 +478,7 @@ def approve(ruling, user, *, approved=True, note=""):
                 raise RulingError("该判罚已核准或驳回（already decided）", field="ruling")
             row = Approval.objects.create(ruling=ruling, approved=bool(approved), note=note or "",
                                           decided_by=user, decided_at=clock.now())
-            if approved:
-                apply_match_result(match)
+            apply_match_result(match)  # approved: the forfeit ends the match; rejected: the rest applies
             return row
     except IntegrityError as exc:
         raise Conflict("该判罚刚被他人核准（conflict）") from exc
@@ -514,8 +526,6 @@ def appeal_deadline_for(ruling):
 
     ledger = ledger_for(ruling.profile)
     started = Round.objects.filter(pk=ruling.match.round_id).values_list("results_published_at", flat=True).first()
-    if ledger.appeal.counted_from == "round_end" and ruling.match.finished_at:
-        started = ruling.match.finished_at
     return appeal_deadline(ledger.appeal, started) if started else None
 
 
@@ -540,7 +550,7 @@ def file_appeal(ruling, user, side, grounds=""):
 def involved_in(ruling, user):
     """True when ``user`` took part in the first ruling: recorded, voided, approved or decided it."""
     ids = {ruling.recorded_by_id}
-    for name, attr in (("approval", "decided_by_id"), ("choice_made", "recorded_by_id")):
+    for name, attr in (("approval", "decided_by_id"), ("choice_made", "recorded_by_id"), ("void", "voided_by_id")):
         row = related_row(ruling, name)
         if row is not None:
             ids.add(getattr(row, attr))
@@ -711,7 +721,9 @@ def apply_match_result(match, entries=None, *, hands=None):
     from scoring.services import refresh_match
 
     entries = match_entries(match) if entries is None else entries
-    refresh_match(match, replayed=match_replay(match, entries, hands))
+    # reopen: voiding or reversing the ruling that decided the match takes the win back (a match the
+    # clock ended is finished again by the clock's own check inside refresh_match)
+    refresh_match(match, reopen=True, replayed=match_replay(match, entries, hands))
     forfeit = approved_forfeit(match, entries)
     fields = {}
     if forfeit is not None:

@@ -74,3 +74,94 @@ def test_keys_of_different_basic_auth_clients_do_not_mix(counting_view):
     assert json.loads(middleware(first).content) == {"n": 1}
     assert json.loads(middleware(second).content) == {"n": 2}  # same key, another client: runs
     assert json.loads(middleware(anonymous).content) == {"n": 3}  # nobody reads another's answer
+
+
+def record(key, *, status=None, body=b'{"a": 1}', age=None):
+    """Store a record for ``key`` as the middleware would, created ``age`` before config.clock.now()."""
+    import datetime as dt
+    import hashlib
+
+    from config import clock
+    from config.models import IdempotencyRecord
+
+    fingerprint = hashlib.sha256(b"POST /api/things/\n" + body).hexdigest()
+    return IdempotencyRecord.objects.create(key=key, owner="", method="POST", path="/api/things/",
+                                            fingerprint=fingerprint, status=status,
+                                            created_at=clock.now() - (age or dt.timedelta()))
+
+
+@pytest.mark.django_db
+def test_a_conflict_answer_is_not_stored_so_the_retry_runs_again():
+    answers = iter([409, 201])
+    calls = []
+
+    def view(request):
+        calls.append(1)
+        return JsonResponse({"n": len(calls)}, status=next(answers))
+
+    middleware = IdempotencyKeyMiddleware(view)
+    assert middleware(post(b'{"a": 1}')).status_code == 409
+    second = middleware(post(b'{"a": 1}'))
+    assert (second.status_code, json.loads(second.content), len(calls)) == (201, {"n": 2}, 2)
+
+
+@pytest.mark.django_db
+def test_a_client_error_other_than_409_is_still_replayed():
+    calls = []
+
+    def view(request):
+        calls.append(1)
+        return JsonResponse({"detail": "bad"}, status=400)
+
+    middleware = IdempotencyKeyMiddleware(view)
+    middleware(post(b'{"a": 1}'))
+    assert middleware(post(b'{"a": 1}'))["Idempotent-Replay"] == "true"
+    assert len(calls) == 1
+
+
+@pytest.mark.django_db
+def test_an_abandoned_request_is_taken_over_after_60_seconds(counting_view, frozen_now):
+    middleware = IdempotencyKeyMiddleware(counting_view)
+    record("k-1")  # a worker claimed the key, then was killed
+    frozen_now.advance(seconds=60)
+    assert middleware(post(b'{"a": 1}')).status_code == 409  # may still be running
+    assert middleware(post(b'{"a": 2}')).status_code == 422
+    assert counting_view.calls == []
+    frozen_now.advance(seconds=1)
+    taken = middleware(post(b'{"a": 1}'))
+    assert (taken.status_code, json.loads(taken.content)) == (201, {"n": 1})
+    assert middleware(post(b'{"a": 1}'))["Idempotent-Replay"] == "true"
+    assert len(counting_view.calls) == 1
+
+
+@pytest.mark.django_db
+def test_a_worker_that_was_taken_over_does_not_overwrite_the_stored_answer(frozen_now):
+    calls = []
+
+    def view(request):
+        calls.append(1)
+        n = len(calls)
+        if n == 1:  # the first worker stalls; meanwhile a retry takes its key over
+            frozen_now.advance(seconds=61)
+            assert middleware(post(b'{"a": 1}')).status_code == 201
+        return JsonResponse({"n": n}, status=201)
+
+    middleware = IdempotencyKeyMiddleware(view)
+    middleware(post(b'{"a": 1}'))
+    assert json.loads(middleware(post(b'{"a": 1}')).content) == {"n": 2}
+    assert len(calls) == 2
+
+
+@pytest.mark.django_db
+def test_records_older_than_a_day_are_purged_by_the_hourly_task(frozen_now):
+    import datetime as dt
+
+    from config.models import IdempotencyRecord
+    from config.tasks import purge_idempotency_records
+
+    record("old", status=201, age=dt.timedelta(hours=24, seconds=1))
+    record("recent", status=201, age=dt.timedelta(hours=23))
+    assert purge_idempotency_records() == 1
+    assert set(IdempotencyRecord.objects.values_list("key", flat=True)) == {"recent"}
+    frozen_now.advance(hours=2)
+    assert purge_idempotency_records() == 1 and not IdempotencyRecord.objects.exists()

@@ -1,6 +1,8 @@
 /* The referee console: pick an offence, see the sanction, confirm; "已保存" only once stored.
- * Every POST carries a client-generated Idempotency-Key that is reused when the same request is
- * retried, so a flaky venue network never records a penalty twice. Plain JS, no build step. */
+ * Every POST that changes something carries a client-generated Idempotency-Key, reused only when the
+ * very same request is retried after a network failure (no answer), so a flaky venue network never
+ * records a penalty twice; once the server answers (any status) the next attempt gets a new key.
+ * Previews change nothing and carry no key. Plain JS, no build step. */
 (function () {
   "use strict";
   var root = document.getElementById("console");
@@ -13,7 +15,8 @@
   var previewBox = document.getElementById("preview");
   var confirmButton = document.getElementById("confirm");
   var current = null;        // the offence being entered
-  var pendingKey = null;     // the Idempotency-Key of the request being confirmed (kept for retries)
+  var pendingKey = null;     // the Idempotency-Key of a confirmation that got no answer (kept for retries)
+  var pendingBody = null;    // that confirmation's full body: another body gets another key
   var previewTimer = null;
   var lastSignature = "";    // the inputs last previewed
   var STATE_CLASS = { void: "void", reversed: "reversed", pending: "pending" };
@@ -30,13 +33,14 @@
 
   function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
-  /* POST JSON; on a network failure, retry with the SAME key (the server applies it once). */
+  /* POST JSON; on a network failure, retry with the SAME key (the server applies it once).
+   * A null key sends no Idempotency-Key (for requests that change nothing). */
   function post(url, body, key, attempt) {
     attempt = attempt || 1;
+    var headers = { "Content-Type": "application/json", "X-CSRFToken": csrf() };
+    if (key) { headers["Idempotency-Key"] = key; }
     return fetch(url, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Idempotency-Key": key },
-      body: JSON.stringify(body)
+      method: "POST", credentials: "same-origin", headers: headers, body: JSON.stringify(body)
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (json) {
         return { ok: response.ok, status: response.status, json: json };
@@ -109,9 +113,11 @@
     });
   }
 
+  function forgetPending() { pendingKey = null; pendingBody = null; }
+
   function openOffence(code) {
     current = offences[code];
-    pendingKey = null;
+    forgetPending();
     form.reset();
     root.querySelectorAll("button.offence").forEach(function (b) {
       b.setAttribute("aria-pressed", b.dataset.code === code ? "true" : "false");
@@ -131,7 +137,7 @@
   function closeForm() {
     form.hidden = true;
     current = null;
-    pendingKey = null;
+    forgetPending();
     root.querySelectorAll("button.offence").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
   }
 
@@ -140,7 +146,6 @@
     var signature = current ? JSON.stringify(payload()) : "";
     if (signature === lastSignature) { return; }  // e.g. the "change" after "input": nothing new
     lastSignature = signature;
-    pendingKey = null;  // the request changed: a new confirmation gets a new key
     confirmButton.disabled = true;
     showFields();
     clearTimeout(previewTimer);
@@ -153,7 +158,7 @@
     var missing = ready(body);
     if (missing) { previewBox.textContent = missing; previewBox.className = "preview"; return; }
     previewBox.textContent = "正在计算处罚…";
-    post(root.dataset.previewUrl, body, newKey()).then(function (result) {
+    post(root.dataset.previewUrl, body, null).then(function (result) {
       if (!current) { return; }
       if (result.ok) {
         previewBox.textContent = "处罚预览：" + result.json.sanction.explanation +
@@ -176,12 +181,13 @@
     var body = payload();
     body.note = field("note").value;
     if (field("declarer") && field("declarer").value) { body.declarer = field("declarer").value; }
-    pendingKey = pendingKey || newKey();
+    var text = JSON.stringify(body);  // every input, note and declarer included
+    if (text !== pendingBody) { pendingKey = newKey(); pendingBody = text; }
     confirmButton.disabled = true;
     setStatus("正在保存…", "");
     post(root.dataset.recordUrl, body, pendingKey).then(function (result) {
+      forgetPending();  // the server answered: a new attempt (e.g. after picking the declarer) gets a new key
       if (result.ok) {
-        pendingKey = null;
         closeForm();
         setStatus("已保存：" + result.json.explanation, "saved");
         refresh();

@@ -40,7 +40,7 @@ def test_one_appeal_per_side_and_none_against_a_void_ruling(penalty):
     services.file_appeal(ruling, users["chief"], "NS")
     with pytest.raises(services.Conflict):
         services.file_appeal(ruling, users["chief"], "NS")
-    services.void_ruling(ruling, users["referee"])
+    services.void_ruling(ruling, users["chief2"])  # under appeal: a chief referee voids it
     with pytest.raises(services.RulingError):
         services.file_appeal(ruling, users["chief"], "EW")
 

@@ -98,3 +98,39 @@ def test_a_lost_answer_is_retried_with_the_same_key_and_stored_once(transactiona
     phone.wait_for_selector("#status.saved:has-text('已保存')")
     assert len(keys) == 2 and keys[0] == keys[1]
     assert Ruling.objects.filter(match=match).count() == 1
+
+
+@pytest.mark.browser
+def test_an_error_answer_gets_a_new_key_and_previews_send_none(transactional_db, live_server, phone,
+                                                              make_user, make_match):
+    match = make_match()
+    referee = make_user("table_referee")
+    match.referees.add(referee)
+    login(phone, live_server, referee)
+    phone.goto(f"{live_server.url}/tables/{match.pk}/console/")
+    keys, preview_keys = [], []
+
+    def record(route, request):
+        keys.append(request.headers.get("idempotency-key"))
+        if len(keys) == 1:  # the server answers "conflict, please retry"
+            route.fulfill(status=409, content_type="application/json", body='{"detail": "请重试"}')
+        else:
+            route.continue_()
+
+    def preview(route, request):
+        preview_keys.append(request.headers.get("idempotency-key"))
+        route.continue_()
+
+    phone.route(f"**/api/matches/{match.pk}/rulings/", lambda route, request:
+                record(route, request) if request.method == "POST" else route.continue_())
+    phone.route(f"**/api/matches/{match.pk}/rulings/preview/", preview)
+    phone.click("button.offence[data-code=delay]")
+    phone.check("input[name=side][value=NS]")
+    phone.wait_for_selector("#preview:has-text('警告')")
+    phone.click("#confirm")
+    phone.wait_for_selector("#status.error:has-text('请重试')")
+    phone.click("#confirm")
+    phone.wait_for_selector("#status.saved:has-text('已保存')")
+    assert len(keys) == 2 and None not in keys and keys[0] != keys[1]
+    assert preview_keys and preview_keys == [None] * len(preview_keys)
+    assert Ruling.objects.filter(match=match).count() == 1

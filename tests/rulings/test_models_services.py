@@ -81,8 +81,11 @@ def test_bad_input_names_the_field(table, inputs, field):
 def test_points_are_signed_by_the_offenders_role(table):
     match, users = table
     services.record_ruling(match, users["referee"], "failed_throw", "NS", cards=2, role="declarers")
+    from scoring.services import record_hand
+
+    record_hand(match, users["chief"], number=1, trump="S", defender_points=40, declarer="N")
     services.record_ruling(match, users["referee"], "failed_throw", "EW", cards=1, role="defenders",
-                           hand_number=2)
+                           hand_number=2)  # the hand now in play
     adjustments = services.hand_adjustments(match)
     assert adjustments[1]["penalty_points"] == 20 and adjustments[1]["points_against"] == {"NS": 20, "EW": 0}
     assert adjustments[2]["penalty_points"] == -10
