@@ -22,10 +22,9 @@ on Hand catch any race left; both become :class:`HandConflict` (HTTP 409).
 
 Hook for the rulings layer
 --------------------------
-If ``rulings.services.hand_adjustments(match)`` exists, every replay calls it (lazily imported;
-absent module or function → no adjustments); ``rulings.services.adjustments_for(match)``, when present,
-is preferred: it reads the rulings once and returns ``hands -> adjustments`` (see :func:`rulings_hook`).
-Either returns ``{hand_number: adjustment}`` with::
+Every replay calls ``rulings.services.adjustments_for(match)`` (imported lazily: rulings imports this
+module): it reads the rulings once and returns ``hands -> adjustments`` (see :func:`rulings_hook`),
+each ``{hand_number: adjustment}`` with::
 
     {"penalty_points": int,        # signed, toward the defenders' total of that hand (default 0)
      "award": dict | None,         # kwargs for MatchState.award(...): the hand's outcome was decided
@@ -43,7 +42,6 @@ hand is refused once ``match.is_over``.
 from __future__ import annotations
 
 import copy
-import importlib
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -151,12 +149,14 @@ class HandNotAllowed(ValueError):
 # Permissions
 # --------------------------------------------------------------------------------------------
 def can_record(user, match) -> bool:
-    """Chief referees at every table; a table referee only at the matches they are assigned to."""
+    """Chief referees at every table; a table referee only at the matches they are assigned to, and
+    only while the match's round is current (its results not yet published)."""
     if not user.is_authenticated:
         return False
     if user.has_perm("tournament.rule_all_tables"):
         return True
-    return user.has_perm("tournament.record_hands") and _referees(match, user)
+    return (user.has_perm("tournament.record_hands") and match.round.results_published_at is None
+            and _referees(match, user))
 
 
 def _referees(match, user) -> bool:
@@ -193,36 +193,17 @@ def hand_history(match) -> list:
     )
 
 
-def _rulings_module():
-    """``rulings.services`` when that layer exists (imported lazily), else None."""
-    try:
-        return importlib.import_module("rulings.services")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("rulings.services", "rulings"):
-            raise
-        return None
-
-
-def _no_adjustments(hands=None):
-    return {}
-
-
 def rulings_hook(match):
     """A function ``hands -> {number: adjustment}`` for ``match``, reading the match's rulings once.
 
-    Uses the rulings layer's ``adjustments_for(match)`` when it has one (the rulings are replayed once
-    and the adjustments recomputed for any list of current hands, e.g. before and after a write), else
-    its plain ``hand_adjustments(match)``; no layer or no function: no adjustments.
+    The rulings layer's ``adjustments_for(match)``: the rulings are replayed once and the adjustments
+    recomputed for any list of current hands (e.g. before and after a write). Imported here, lazily,
+    because rulings.services imports this module.
     """
-    module = _rulings_module()
-    loader = getattr(module, "adjustments_for", None)
-    if loader is not None:
-        adjust = loader(match)
-        return lambda hands=None: dict(adjust(hands) or {})
-    hook = getattr(module, "hand_adjustments", None)
-    if hook is None:
-        return _no_adjustments
-    return lambda hands=None: dict(hook(match) or {})
+    from rulings.services import adjustments_for
+
+    adjust = adjustments_for(match)
+    return lambda hands=None: dict(adjust(hands) or {})
 
 
 def rulings_adjustments(match, hands=None) -> dict:

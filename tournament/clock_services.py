@@ -75,10 +75,15 @@ def _mark(kind, at, seconds, match_id):
     return clocks.Mark(kind, at, seconds if kind in (clocks.ADD, clocks.TABLE_EXTRA) else 0, match_id)
 
 
-def live_matches(round_id):
-    """The tables still playing: both entries present and not over."""
-    return Match.objects.filter(round_id=round_id, ns__isnull=False, ew__isnull=False).exclude(
-        status__in=OVER_STATUSES)
+def live_matches(round_id=None):
+    """The tables still playing (both entries present and not over): of one round, or of every round."""
+    matches = Match.objects.filter(ns__isnull=False, ew__isnull=False).exclude(status__in=OVER_STATUSES)
+    return matches if round_id is None else matches.filter(round_id=round_id)
+
+
+def live_matches_without_allowance(round_id=None):
+    """The tables still playing whose hands are not limited yet (no HandAllowance fixed)."""
+    return live_matches(round_id).filter(hand_allowance__isnull=True)
 
 
 def match_state_of(match):
@@ -279,6 +284,9 @@ def fire_due(round_id, *, via="service") -> list:
 
     Idempotent and safe to call concurrently: the round's clock row is locked, and the unique
     constraints on ClockFiring (round, kind) and HandAllowance (match) refuse a second row.
+
+    Lock order: the RoundClock row first, then Match rows (a table's allowance, ``_finish``). The hand
+    path holds a Match lock and therefore never calls this (see :func:`_ensure_fired`).
     """
     fired = []
     with transaction.atomic():
@@ -297,7 +305,7 @@ def fire_due(round_id, *, via="service") -> list:
             if due and kind not in done and _create_once(ClockFiring, round_id=round_id, kind=kind,
                                                          fired_at=now, via=via):
                 fired.append(str(kind))
-        for match in live_matches(round_id).filter(hand_allowance__isnull=True).select_related("ns", "ew", "profile"):
+        for match in live_matches_without_allowance(round_id).select_related("ns", "ew", "profile"):
             if _fire_table(rule, marks, now, match):
                 fired.append(f"table:{match.pk}")
         if fired:
@@ -342,10 +350,6 @@ def running_round_ids() -> list:
         live_matches_without_allowance().filter(round_id__in=ended).values_list("round_id", flat=True))
     return sorted((started - ended) | (started & pending_tables))
 
-
-def live_matches_without_allowance():
-    return Match.objects.filter(ns__isnull=False, ew__isnull=False, hand_allowance__isnull=True).exclude(
-        status__in=OVER_STATUSES)
 
 
 def sweep(*, via="sweep") -> dict:
@@ -399,35 +403,30 @@ def _forget_clock_state(match):
 
 
 def _ensure_fired(match):
-    """Fire a due, unfired announcement before a hand is counted, so a late task cannot shift the
-    hand in play. Cheap when nothing is pending: no lock is taken then, and no query at all when
-    :func:`with_clock_state` read that the round's clock has not started. True when it fired."""
+    """Fix this table's hand allowance before a hand is counted when its announcement (or, without
+    one, its end) is due but no task has fixed it yet, so a late task cannot shift the hand in play.
+    True when it fixed it.
+
+    Called by the hand path while it holds the Match lock, so it never takes the RoundClock lock
+    (the lock order is RoundClock, then Match: see :func:`fire_due`) and writes no ClockFiring: it
+    only creates this match's own HandAllowance (unique per match); the round's firings are left to
+    the task and the sweep. No query when :func:`with_clock_state` read that the clock has not
+    started or that the allowance exists already.
+    """
     if not getattr(match, "clock_started", True):
         return False  # not started: nothing can be due (clocks.read: not_started is never due)
+    if _allowance(match) is not None:
+        return False
     rnd = _round_with_event(match.round_id)
     try:
         rule = clock_rule(rnd)
     except ValueError:
         return False
-    marks = marks_of(rnd.pk)
-    now = clock.now()
-    hall = clocks.read(rule, marks, now)
-    if not (hall.announce_due or hall.end_due):
-        mine = clocks.read(rule, marks, now, table=match.pk)
-        if not (mine.announce_due or mine.end_due):
-            return False
-    fired = set(ClockFiring.objects.filter(round_id=rnd.pk).values_list("kind", flat=True))
-    mine = clocks.read(rule, marks, now, table=match.pk)
-    pending = (
-        (hall.announce_due and "announce" not in fired)
-        or (hall.end_due and "end" not in fired)
-        or ((mine.announce_due if rule.announces else mine.end_due)
-            and not HandAllowance.objects.filter(match_id=match.pk).exists())
-    )
-    if pending:
-        fire_due(rnd.pk, via="service")
+    fixed = _fire_table(rule, marks_of(rnd.pk), clock.now(), match)
+    if fixed:
         _forget_clock_state(match)
-    return bool(pending)
+        _after_commit(rnd.pk)
+    return fixed
 
 
 def hands_left(match, *, recorded=None) -> int | None:

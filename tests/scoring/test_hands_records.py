@@ -1,8 +1,6 @@
 """Hands as records: append-only, one original per number, races, derived levels = a fresh replay, rulings hook."""
 import random
-import sys
 import threading
-import types
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -146,19 +144,17 @@ def test_profile_comes_from_the_frozen_version_not_the_file(match, referee):
 
 @pytest.fixture
 def rulings_hook(monkeypatch):
-    """Install a fake ``rulings.services.hand_adjustments`` returning what the test puts in ``table``."""
+    """Replace the rulings layer's ``adjustments_for`` with one returning what the test puts in ``table``."""
+    from rulings import services as rulings
+
     table = {}
-    module = types.ModuleType("rulings.services")
-    module.hand_adjustments = lambda match: table
-    monkeypatch.setitem(sys.modules, "rulings.services", module)
+    monkeypatch.setattr(rulings, "adjustments_for", lambda match, entries=None: lambda hands=None: table)
     return table
 
 
 @pytest.mark.django_db
-def test_no_rulings_module_or_function_means_no_adjustments(match, monkeypatch):
-    monkeypatch.setitem(sys.modules, "rulings.services", None)          # the module does not exist
-    assert services.rulings_adjustments(match) == {}
-    monkeypatch.setitem(sys.modules, "rulings.services", types.ModuleType("rulings.services"))  # no function
+def test_no_rulings_means_no_adjustments(match, referee):
+    record(match, referee, 1, 45, declarer="N")
     assert services.rulings_adjustments(match) == {}
 
 
@@ -198,3 +194,21 @@ def test_forfeit_from_rulings_ends_the_match(match, referee, rulings_hook):
     assert state.winner == "EW" and match.winner == match.ew and match.status == Match.Status.FINISHED
     with pytest.raises(services.HandConflict):
         record(match, referee, 3, 45)
+
+
+# --- permissions ------------------------------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_table_referee_of_a_published_round_may_no_longer_record_but_a_chief_may(match, referee, make_user):
+    from config import clock
+    from tournament import roles
+
+    chief = make_user(roles.CHIEF_REFEREE)
+    record(match, referee, 1, 45, declarer="N")
+    match.round.results_published_at = clock.now()
+    match.round.save(update_fields=["results_published_at"])
+    match.refresh_from_db()
+    assert not services.can_record(referee, match) and services.can_record(chief, match)
+    with pytest.raises(services.HandRefused):
+        record(match, referee, 2, 45)
+    assert record(match, chief, 2, 45).number == 2

@@ -180,6 +180,95 @@ def test_late_task_fires_before_a_hand_is_counted(db, frozen_now, chief):
     assert cs.hands_left(table) == 3
 
 
+# --- lock order: RoundClock, then Match -----------------------------------------------------------------
+
+def _roundclock_writes(queries):
+    """The captured SQL that locks or writes the RoundClock row."""
+    return [q["sql"] for q in queries if "tournament_roundclock" in q["sql"]
+            and (q["sql"].lstrip().upper().startswith("UPDATE") or "FOR UPDATE" in q["sql"].upper())]
+
+
+def test_the_hand_path_never_locks_the_round_clock(db, frozen_now, chief, monkeypatch):
+    """While a hand holds its Match lock it fixes only its own table's allowance: no RoundClock lock and no
+    round firing (left to the task and the sweep), so it cannot wait for a worker holding the RoundClock."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring import services as scoring
+
+    rnd = make_round(tables=1)
+    (table,) = tables_of(rnd)
+    cs.start_clock(rnd, chief)
+    play(table, chief)
+    frozen_now.advance(minutes=61)                 # the announcement is due; no task has run
+    monkeypatch.setattr(cs, "fire_due", lambda *a, **k: pytest.fail("the hand path called fire_due"))
+    with CaptureQueriesContext(connection) as ctx:
+        scoring.record_hand(table, chief, number=2, trump="S", defender_points=80)
+    assert _roundclock_writes(ctx.captured_queries) == []
+    assert not ClockFiring.objects.filter(round=rnd).exists()
+    assert HandAllowance.objects.get(match=table).hand_in_play == 2   # the hand in play at the announcement
+    monkeypatch.undo()
+    assert cs.fire_due(rnd.pk) == ["announce"]     # the task fires the round; the table is fixed already
+    assert HandAllowance.objects.get(match=table).hand_in_play == 2
+
+
+def test_a_referee_and_the_worker_do_not_deadlock(transactional_db, frozen_now, make_user, monkeypatch):
+    """PostgreSQL: the worker holds the RoundClock and waits for the table's Match row while the referee
+    holds that Match row and checks the hands left. Before, the referee then waited for the RoundClock and
+    PostgreSQL killed one of the two as a deadlock."""
+    from django.db import connection, connections
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks, and so this deadlock, exist on PostgreSQL only; SQLite serialises writers")
+    from scoring import services as scoring
+
+    chief_user = make_user("chief_referee")
+    rnd = make_round(tables=1)
+    (table,) = tables_of(rnd)
+    cs.start_clock(rnd, chief_user)
+    play(table, chief_user)
+    frozen_now.advance(minutes=61)
+    referee_holds, worker_holds = threading.Event(), threading.Event()
+    real_lock, real_hands_left = cs._lock, cs.hands_left
+
+    def lock_then_signal(round_id, create=False):
+        row = real_lock(round_id, create)
+        worker_holds.set()
+        return row
+
+    def hands_left_once_the_worker_holds(match, **kwargs):   # called with the Match row locked
+        referee_holds.set()
+        assert worker_holds.wait(10)
+        return real_hands_left(match, **kwargs)
+
+    monkeypatch.setattr(cs, "_lock", lock_then_signal)
+    monkeypatch.setattr(cs, "hands_left", hands_left_once_the_worker_holds)
+    errors, fired = [], []
+
+    def in_thread(work):
+        def run():
+            try:
+                work()
+            except Exception as exc:  # noqa: BLE001
+                errors.append(exc)
+            finally:
+                connections.close_all()
+        return threading.Thread(target=run)
+
+    def worker():
+        assert referee_holds.wait(10)
+        fired.extend(cs.fire_due(rnd.pk, via="task"))
+
+    threads = [in_thread(lambda: scoring.record_hand(table, chief_user, number=2, trump="S", defender_points=80)),
+               in_thread(worker)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == [] and fired == ["announce"]
+    assert HandAllowance.objects.get(match=table).hand_in_play == 2
+
+
 # --- exactly once --------------------------------------------------------------------------------------
 
 def test_sweep_fires_a_missed_announcement_exactly_once(db, frozen_now, chief):
