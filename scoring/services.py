@@ -54,6 +54,7 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from config import clock
+from config.db import lock_row
 from tournament import clock_services
 
 from .engine import LastTrick, MatchState
@@ -315,23 +316,15 @@ def _lock_match(match, writer=None):
 
     ``writer``: the user about to write; whether they referee the match is read with the row
     (``writer_assigned``), and so is the clock state :func:`tournament.clock_services.hands_left` needs.
-
-    PostgreSQL: ``SELECT ... FOR UPDATE``. SQLite has no row locks; a no-op UPDATE as the first
-    statement takes the database write lock at once, so a concurrent writer waits here (busy
-    timeout) instead of failing later when it upgrades its read lock.
+    The lock also serialises writers on SQLite (:func:`config.db.lock_row`).
     """
-    from django.db.models import F
-
     from tournament.models import Match
 
-    if transaction.get_connection().vendor == "sqlite":
-        Match.objects.filter(pk=match.pk).update(status=F("status"))
-    queryset = clock_services.with_clock_state(
-        Match.objects.select_for_update(of=("self",)).select_related("profile", "ns", "ew", "round"))
+    queryset = clock_services.with_clock_state(Match.objects.select_related("profile", "ns", "ew", "round"))
     if writer is not None and writer.is_authenticated:
         assigned = Match.referees.through.objects.filter(match_id=OuterRef("pk"), user_id=writer.pk)
         queryset = queryset.annotate(writer_assigned=Exists(assigned))
-    locked = queryset.get(pk=match.pk)
+    locked = lock_row(queryset, match.pk)
     if hasattr(locked, "writer_assigned"):
         locked.writer_id = writer.pk
     return locked
