@@ -19,6 +19,9 @@ CHROMIUM_ARGS = [
 ]
 
 
+TEST_PASSWORD = "pw-for-tests"  # every make_user account's password
+
+
 # --- roles -------------------------------------------------------------------------------
 
 @pytest.fixture
@@ -34,7 +37,7 @@ def make_user(db):
 
     def make(role=None, username=None, **extra):
         user = User.objects.create_user(username=username or f"{role or 'user'}{next(counter)}",
-                                        password="pw-for-tests", **extra)
+                                        password=TEST_PASSWORD, **extra)
         if role:
             user.groups.add(Group.objects.get(name=role))
         return user
@@ -109,6 +112,15 @@ def browser_type_launch_args(browser_type_launch_args):
             pytest.fail(f"{CHROMIUM} is missing: .ci/run must install Debian's chromium")
         pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+def login(page, live_server, user):
+    """Log ``user`` (made by make_user) in through the real login page."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", user.username)
+    page.fill("input[name=password]", TEST_PASSWORD)
+    page.click("form [type=submit]")
+    page.wait_for_load_state()
 
 
 @pytest.fixture

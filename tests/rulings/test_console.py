@@ -2,14 +2,7 @@
 import pytest
 
 from rulings.models import Ruling, RulingVoid
-
-
-def login(page, live_server, user):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", user.username)
-    page.fill("input[name=password]", "pw-for-tests")
-    page.click("button[type=submit], input[type=submit]")
-    page.wait_for_load_state()
+from tests.conftest import login
 
 
 def test_console_page_is_for_the_tables_referees_only(client, table):

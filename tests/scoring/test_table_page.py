@@ -5,6 +5,7 @@ import pytest
 from django.utils import translation
 
 from scoring import services
+from tests.conftest import login
 from tests.scoring.test_hands_support import match, referee  # noqa: F401
 from tournament import roles
 from tournament.models import Event
@@ -67,13 +68,6 @@ def test_superseded_version_is_struck_through_with_who_and_when(client, match, r
 
 
 # --- headless Chromium --------------------------------------------------------------------------
-
-def login(page, live_server, user):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", user.username)
-    page.fill("input[name=password]", "pw-for-tests")
-    page.click("form [type=submit]")
-    page.wait_for_load_state()
 
 
 def fill_hand(page, points, bottom="0", declarer=None):

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from config import clock
+from tests.conftest import login
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, tables_of  # noqa: F401
 from tournament import clock_services as cs
 from tournament.demo_clock import open_round, seed_clock
@@ -13,14 +14,6 @@ from tournament.models import ClockEvent, Match
 from tournament.views_clock import current_clock_round
 
 COUNTDOWN = re.compile(r"(\d+小时)?\d+分\d\d秒")
-
-
-def login(page, live_server, user):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", user.username)
-    page.fill("input[name=password]", "pw-for-tests")
-    page.click("form [type=submit]")
-    page.wait_for_load_state()
 
 
 def announced_round(chief):

@@ -8,6 +8,7 @@ from django.urls import reverse
 from openpyxl import Workbook, load_workbook
 
 from scoring.services import latest_profile
+from tests.conftest import login
 from tournament import roles
 from tournament.models import Draw, Event
 from tournament.services import entries as svc
@@ -186,11 +187,7 @@ def test_add_pair_form_on_a_360px_phone(transactional_db, live_server, phone, ma
     day = dt.date(2026, 12, 5)
     event = Event.objects.create(slug="phone", name="手机测试", start_date=day, end_date=day,
                                  profile=latest_profile("shenzhen-community"))
-    make_user(roles.ORGANISER, username="org")
-    phone.goto(f"{live_server.url}{reverse('login')}")
-    phone.fill("input[name=username]", "org")
-    phone.fill("input[name=password]", "pw-for-tests")
-    phone.click("button[type=submit]")
+    login(phone, live_server, make_user(roles.ORGANISER, username="org"))
     phone.goto(f"{live_server.url}{reverse('entries_add', args=[event.slug])}")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     box = phone.locator("button[type=submit].primary").bounding_box()
