@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup migrate demo worker serve messages bench clean
+.PHONY: run test lint setup migrate demo worker serve messages bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +36,13 @@ run: demo
 worker: setup
 	$(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2
 
-# The whole suite. Tests use their own var/test folder (queue, cache, SQLite test database).
-test: setup
+# Lint (ruff) and the import contracts (.importlinter) first: either failing fails the run.
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+
+# The whole suite, after the lint. Tests use their own var/test folder (queue, cache, SQLite test database).
+test: lint
 	DJANGO_VAR_DIR=$(CURDIR)/var/test $(BIN)/python -m pytest
 
 # Collect new strings (needs GNU gettext's xgettext), fill them from locale/parts/*.tsv, compile .mo.

@@ -39,8 +39,8 @@ def build_round():
 
     from django.contrib.auth.models import User
 
-    from scoring.services import latest_profile
-    from tournament import clock_services
+    from scoring.profile_store import latest_profile
+    from tournament.clocks import services as clock_services
     from tournament.models import Event, Match, Pair, Player, Round, Stage, Unit
 
     profile = latest_profile("shenzhen-community")
@@ -63,7 +63,7 @@ def build_round():
 
 
 def main():
-    from tournament.clock_services import invalidate_display
+    from tournament.clocks.cache import invalidate as invalidate_display
 
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)

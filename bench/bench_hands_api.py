@@ -27,7 +27,9 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import (  # noqa: E402
-    CaptureQueriesContext, setup_test_environment, teardown_test_environment,
+    CaptureQueriesContext,
+    setup_test_environment,
+    teardown_test_environment,
 )
 
 # defender points cycling so that matches last a while (both sides climb, take-overs happen)
@@ -47,7 +49,7 @@ def make_referee():
 
 
 def run(total):
-    from scoring.demo import scratch_match
+    from demo.hands import scratch_match
 
     referee = make_referee()
     client = Client()

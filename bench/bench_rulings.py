@@ -22,8 +22,8 @@ import argparse
 import http.client
 import json
 import os
-import socket
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -69,7 +69,7 @@ def seed(clients):
     from django.contrib.sessions.backends.db import SessionStore
     from django.middleware.csrf import _get_new_csrf_string
 
-    from scoring.services import latest_profile
+    from scoring.profile_store import latest_profile
     from tournament.models import Event, Match, Pair, Player, Round, Stage, Unit
     from tournament.roles import sync_role_groups
 

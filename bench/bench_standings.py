@@ -29,7 +29,7 @@ def build_event():
     import datetime as dt
     import random
 
-    from scoring.services import latest_profile
+    from scoring.profile_store import latest_profile
     from tournament.models import Event, Group, GroupEntry, Match, Pair, Player, Round, Stage, Unit
     from tournament.pairings import round_robin
 
@@ -67,8 +67,8 @@ def build_event():
 
 
 def main():
+    from tournament.competition.ranking import event_standings
     from tournament.models import Event
-    from tournament.services.ranking import event_standings
 
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)

@@ -1,7 +1,7 @@
 """The REST API: one router that each app registers its viewsets with."""
 from rest_framework.routers import DefaultRouter
 
-from tournament.api import EventViewSet
+from tournament.events.api import EventViewSet
 
 router = DefaultRouter()
 router.register("events", EventViewSet, basename="event")

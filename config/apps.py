@@ -1,9 +1,15 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext
+
+from common.errors import install_translator
 
 
 class ConfigAppConfig(AppConfig):
-    """Project infrastructure shared by every app (idempotency keys)."""
+    """Project infrastructure shared by every app (idempotency keys, the user-error translator)."""
 
     name = "config"
     label = "config"
     verbose_name = "系统 (System)"
+
+    def ready(self):
+        install_translator(gettext)  # user errors raised by pure code read in the active language

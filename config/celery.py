@@ -1,4 +1,4 @@
-"""The Celery application. Tasks live in each app's ``tasks.py``."""
+"""The Celery application. Tasks live in ``tasks.py`` beside the service they run (one per area)."""
 import os
 
 from celery import Celery
@@ -7,5 +7,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("tractor")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
-app.autodiscover_tasks(["config"])
+app.autodiscover_tasks(["config", "tournament.clocks", "tournament.printouts"])

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "scoring",
     "tournament",
     "rulings",
+    "demo",
 ]
 
 MIDDLEWARE = [
@@ -163,6 +164,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "拖拉机赛事裁判与管理系统 API (Tractor tournament referee system)",

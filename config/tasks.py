@@ -1,6 +1,8 @@
 """Infrastructure tasks."""
 from celery import shared_task
 
+from .idempotency import purge_old_records
+
 
 @shared_task(name="config.ping")
 def ping(value):
@@ -11,6 +13,5 @@ def ping(value):
 @shared_task(name="config.purge_idempotency_records")
 def purge_idempotency_records():
     """Hourly (beat): forget stored API answers older than a day."""
-    from .idempotency import purge_old_records
 
     return purge_old_records()

@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from tournament import views as tournament_views
+from tournament.events import views as tournament_views
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),

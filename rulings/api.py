@@ -1,234 +1,44 @@
 """REST API of the referee console: preview, record, void, approve, choose, appeal, decide, logs.
 
-Views are thin: they check permissions, validate the input and call ``rulings.services``. Every
+Views are thin: they check permissions (``rulings.permissions``, which ask ``tournament.access``),
+validate the input and call the services; refused actions reach the one API error handler. Every
 unsafe request may carry an ``Idempotency-Key`` header (config.idempotency); the record call also
 stores the key on the ruling, so a retry is applied once even past the middleware.
 """
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_errors import error_responses
+from rulings import appeals, services
+from rulings import permissions as perms
+from rulings.ledger import entry_of, sanction_dict
+from rulings.models import Appeal, Ruling
+from rulings.presenters import entry_data, event_log, match_log
+from rulings.serializers import (
+    AppealInSerializer,
+    AppealOutSerializer,
+    ApprovalInSerializer,
+    ChoiceInSerializer,
+    DecisionInSerializer,
+    EventLogSerializer,
+    MatchLogSerializer,
+    OffenceSerializer,
+    RecordSerializer,
+    RefereeAssignInSerializer,
+    RefereeAssignOutSerializer,
+    RulingOutSerializer,
+    RulingVoidInSerializer,
+    SanctionPreviewSerializer,
+)
+from tournament import access
+from tournament.competition import referees
 from tournament.models import Event, Match
 
-from . import permissions as perms
-from . import services
-from .models import Appeal, AppealDecision, Ruling
-from .presenters import entry_data, event_log, match_log
-
-SIDES = [("NS", "NS"), ("EW", "EW"), ("N", "N"), ("E", "E"), ("S", "S"), ("W", "W")]
-ROLES = [("declarers", "declarers"), ("defenders", "defenders")]
-
-
-# --- serializers ----------------------------------------------------------------------------------
-
-class OffenceSerializer(serializers.Serializer):
-    """What the referee enters: the offence, the offending side and what the offence needs."""
-
-    code = serializers.CharField(max_length=30)
-    side = serializers.ChoiceField(choices=SIDES)
-    minutes = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
-    cards = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
-    choice = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=40)
-    role = serializers.ChoiceField(choices=ROLES, required=False, allow_null=True, allow_blank=True)
-
-
-class RecordSerializer(OffenceSerializer):
-    hand_number = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=999)
-    declarer = serializers.ChoiceField(choices=["N", "E", "S", "W"], required=False, allow_null=True, allow_blank=True,
-                                       help_text="declarer seat, only while the table has none yet")
-    note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
-
-
-class SanctionEffectSerializer(serializers.Serializer):
-    stage = serializers.CharField(allow_null=True)
-    gainer = serializers.CharField(allow_null=True)
-    levels = serializers.IntegerField()
-    next_declarer = serializers.CharField(allow_null=True)
-    drop_to = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
-    levels_per_points = serializers.IntegerField(allow_null=True)
-    max_levels = serializers.IntegerField(allow_null=True)
-    points_void = serializers.BooleanField()
-    redeal = serializers.BooleanField()
-    hand_ends = serializers.BooleanField()
-    applies_to = serializers.CharField()
-
-
-class SanctionSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    side = serializers.CharField()
-    beneficiary = serializers.CharField()
-    kinds = serializers.ListField(child=serializers.CharField())
-    points = serializers.IntegerField()
-    levels = serializers.IntegerField()
-    needs_approval = serializers.BooleanField()
-    options = serializers.ListField(child=serializers.CharField())
-    referee_options = serializers.ListField(child=serializers.CharField())
-    choice = serializers.CharField(allow_null=True)
-    chooser = serializers.CharField(allow_null=True)
-    role = serializers.CharField(allow_null=True)
-    effect = SanctionEffectSerializer()
-    explanation = serializers.CharField()
-    clause = serializers.CharField()
-    source = serializers.CharField()
-    occurrence = serializers.IntegerField()
-    escalated = serializers.ListField(child=serializers.CharField())
-    waivable = serializers.BooleanField()
-    pending_choice = serializers.BooleanField()
-
-
-class SanctionPreviewSerializer(serializers.Serializer):
-    sanction = SanctionSerializer()
-
-
-class RulingActSerializer(serializers.Serializer):
-    """Who did something to a ruling, and when."""
-
-    by = serializers.CharField()
-    at = serializers.DateTimeField()
-    note = serializers.CharField(allow_blank=True)
-
-
-class DecisionOutSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    instance = serializers.IntegerField()
-    outcome = serializers.CharField()
-    reason = serializers.CharField(allow_blank=True)
-    by = serializers.CharField()
-    at = serializers.DateTimeField()
-
-
-class AppealOutSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    ruling = serializers.IntegerField()
-    side = serializers.CharField()
-    grounds = serializers.CharField(allow_blank=True)
-    by = serializers.CharField()
-    at = serializers.DateTimeField()
-    deadline = serializers.DateTimeField(allow_null=True)
-    decisions = DecisionOutSerializer(many=True)
-
-
-class ApprovalOutSerializer(RulingActSerializer):
-    approved = serializers.BooleanField()
-
-
-class ChoiceOutSerializer(serializers.Serializer):
-    side = serializers.CharField()
-    option = serializers.CharField()
-    by = serializers.CharField()
-    at = serializers.DateTimeField()
-
-
-class RulingOutSerializer(serializers.Serializer):
-    """One ruling in a penalty log: its inputs, the sanction now in force, its state and history."""
-
-    id = serializers.IntegerField()
-    match = serializers.IntegerField()
-    table = serializers.IntegerField(allow_null=True)
-    sequence = serializers.IntegerField()
-    hand_number = serializers.IntegerField()
-    code = serializers.CharField()
-    side = serializers.CharField()
-    role = serializers.CharField(allow_blank=True)
-    offender_role = serializers.CharField(allow_blank=True)
-    minutes = serializers.IntegerField(allow_null=True)
-    cards = serializers.IntegerField(allow_null=True)
-    choice = serializers.CharField(allow_blank=True)
-    clause = serializers.CharField(allow_blank=True)
-    profile = serializers.CharField()
-    profile_version = serializers.IntegerField()
-    note = serializers.CharField(allow_blank=True)
-    recorded_by = serializers.CharField()
-    recorded_at = serializers.DateTimeField()
-    state = serializers.CharField()
-    state_label = serializers.CharField()
-    explanation = serializers.CharField()
-    sanction = SanctionSerializer(allow_null=True)
-    sanction_as_shown = SanctionSerializer()
-    void = RulingActSerializer(allow_null=True)
-    approval = ApprovalOutSerializer(allow_null=True)
-    choice_made = ChoiceOutSerializer(allow_null=True)
-    appeals = AppealOutSerializer(many=True)
-
-
-class RulingMatchInfoSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    table = serializers.IntegerField(allow_null=True)
-    round = serializers.CharField()
-    ns = serializers.CharField()
-    ew = serializers.CharField()
-    status = serializers.CharField()
-    winner = serializers.CharField(allow_null=True)
-    levels = serializers.DictField(child=serializers.CharField())
-    declarer = serializers.CharField(allow_null=True)
-    hand_number = serializers.IntegerField()
-
-
-class MatchLogSerializer(serializers.Serializer):
-    match = RulingMatchInfoSerializer()
-    rulings = RulingOutSerializer(many=True)
-
-
-class EventLogSerializer(serializers.Serializer):
-    event = serializers.CharField()
-    rulings = RulingOutSerializer(many=True)
-
-
-class RulingVoidInSerializer(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
-
-
-class ApprovalInSerializer(serializers.Serializer):
-    approved = serializers.BooleanField()
-    note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
-
-
-class ChoiceInSerializer(serializers.Serializer):
-    side = serializers.ChoiceField(choices=SIDES)
-    option = serializers.CharField(max_length=40)
-
-
-class AppealInSerializer(serializers.Serializer):
-    side = serializers.ChoiceField(choices=SIDES)
-    grounds = serializers.CharField(required=False, allow_blank=True, max_length=4000)
-
-
-class DecisionInSerializer(serializers.Serializer):
-    instance = serializers.ChoiceField(choices=AppealDecision.Instance.choices)
-    outcome = serializers.ChoiceField(choices=AppealDecision.Outcome.choices)
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=4000)
-
-
-class RefereeAssignInSerializer(serializers.Serializer):
-    referee = serializers.IntegerField(help_text="user id of the table referee")
-
-
-class RefereeAssignOutSerializer(serializers.Serializer):
-    match = serializers.IntegerField()
-    referees = serializers.ListField(child=serializers.CharField())
-
-
-class RulingErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    field = serializers.CharField(allow_null=True, required=False)
-
-
-ERRORS = {
-    400: OpenApiResponse(RulingErrorSerializer, description="输入有误 (bad input)"),
-    403: OpenApiResponse(RulingErrorSerializer, description="无权限 (forbidden)"),
-    404: OpenApiResponse(RulingErrorSerializer, description="不存在 (not found)"),
-    409: OpenApiResponse(RulingErrorSerializer, description="并发冲突 (conflict)"),
-}
-
-
-# --- views ----------------------------------------------------------------------------------------
-
-def _error(exc):
-    code = status.HTTP_409_CONFLICT if isinstance(exc, services.Conflict) else status.HTTP_400_BAD_REQUEST
-    return Response({"detail": str(exc), "field": exc.field}, status=code)
+ERRORS = error_responses(400, 403, 404, 409)
 
 
 def _valid(serializer_class, request):
@@ -247,14 +57,14 @@ def ruling_out(entry):
 
 def _entry_response(ruling, code=status.HTTP_200_OK):
     """The ruling as the log shows it, replayed with the match's other rulings."""
-    entry = services.entry_of(ruling.match, ruling)
+    entry = entry_of(ruling.match, ruling)
     return Response(ruling_out(entry), status=code)
 
 
 class _MatchView(APIView):
     """Base: the match from the URL, checked against the view's permission classes.
 
-    The requesting user's roles and assignment to the match are read in one query (see perms.read_requester).
+    The requesting user's roles and assignment to the match are read in one query (see tournament.access.load_access).
     """
 
     related = ("profile", "round__stage__event", "ns", "ew")
@@ -262,7 +72,7 @@ class _MatchView(APIView):
     def get_match(self):
         queryset = Match.objects.select_related(*self.related_for(self.request.method))
         match = get_object_or_404(queryset, pk=self.kwargs["match_id"])
-        perms.read_requester(match, self.request.user)
+        access.load_access(self.request.user, match)
         self.check_object_permissions(self.request, match)
         return match
 
@@ -289,11 +99,8 @@ class PreviewView(_MatchView):
     def post(self, request, match_id):
         match = self.get_match()
         data = _valid(OffenceSerializer, request)
-        try:
-            sanction = services.preview(match, **data)
-        except services.RulingError as exc:
-            return _error(exc)
-        return Response({"sanction": services.sanction_dict(sanction)})
+        sanction = services.preview(match, **data)
+        return Response({"sanction": sanction_dict(sanction)})
 
 
 class MatchRulingsView(_MatchView):
@@ -319,10 +126,7 @@ class MatchRulingsView(_MatchView):
         match = self.get_match()
         data = _valid(RecordSerializer, request)
         key = request.headers.get("Idempotency-Key", "").strip()[:200]
-        try:
-            entry = services.record_ruling_entry(match, request.user, idempotency_key=key, **data)
-        except services.RulingError as exc:
-            return _error(exc)
+        entry = services.record_ruling_entry(match, request.user, idempotency_key=key, **data)
         return Response(ruling_out(entry), status=status.HTTP_201_CREATED)
 
 
@@ -336,10 +140,7 @@ class VoidLastView(_MatchView):
     def post(self, request, match_id):
         match = self.get_match()
         data = _valid(RulingVoidInSerializer, request)
-        try:
-            row = services.void_last_ruling(match, request.user, data.get("reason", ""))
-        except services.RulingError as exc:
-            return _error(exc)
+        row = services.void_last_ruling(match, request.user, data.get("reason", ""))
         return _entry_response(row.ruling)
 
 
@@ -353,10 +154,7 @@ class VoidView(_RulingView):
     def post(self, request, pk):
         ruling = self.get_ruling()
         data = _valid(RulingVoidInSerializer, request)
-        try:
-            services.void_ruling(ruling, request.user, data.get("reason", ""))
-        except services.RulingError as exc:
-            return _error(exc)
+        services.void_ruling(ruling, request.user, data.get("reason", ""))
         return _entry_response(ruling)
 
 
@@ -370,10 +168,7 @@ class ApprovalView(_RulingView):
     def post(self, request, pk):
         ruling = self.get_ruling()
         data = _valid(ApprovalInSerializer, request)
-        try:
-            services.approve(ruling, request.user, approved=data["approved"], note=data.get("note", ""))
-        except services.RulingError as exc:
-            return _error(exc)
+        services.approve(ruling, request.user, approved=data["approved"], note=data.get("note", ""))
         return _entry_response(ruling)
 
 
@@ -387,10 +182,7 @@ class ChoiceView(_RulingView):
     def post(self, request, pk):
         ruling = self.get_ruling()
         data = _valid(ChoiceInSerializer, request)
-        try:
-            services.record_choice(ruling, request.user, data["side"], data["option"])
-        except services.RulingError as exc:
-            return _error(exc)
+        services.record_choice(ruling, request.user, data["side"], data["option"])
         return _entry_response(ruling)
 
 
@@ -404,16 +196,13 @@ class AppealView(_RulingView):
     def post(self, request, pk):
         ruling = self.get_ruling()
         data = _valid(AppealInSerializer, request)
-        try:
-            appeal = services.file_appeal(ruling, request.user, data["side"], data.get("grounds", ""))
-        except services.RulingError as exc:
-            return _error(exc)
+        appeal = appeals.file_appeal(ruling, request.user, data["side"], data.get("grounds", ""))
         return Response(AppealOutSerializer(_appeal_data(appeal)).data, status=status.HTTP_201_CREATED)
 
 
 def _appeal_data(appeal):
     appeal = Appeal.objects.select_related("ruling__match__round", "filed_by").get(pk=appeal.pk)
-    entry = services.entry_of(appeal.ruling.match, appeal.ruling)
+    entry = entry_of(appeal.ruling.match, appeal.ruling)
     return next(a for a in entry_data(entry)["appeals"] if a["id"] == appeal.pk)
 
 
@@ -427,11 +216,8 @@ class DecisionView(APIView):
     def post(self, request, pk):
         appeal = get_object_or_404(Appeal.objects.select_related("ruling__match"), pk=pk)
         data = _valid(DecisionInSerializer, request)
-        try:
-            services.decide_appeal(appeal, request.user, instance=int(data["instance"]), outcome=data["outcome"],
-                                   reason=data.get("reason", ""))
-        except services.RulingError as exc:
-            return _error(exc)
+        appeals.decide_appeal(appeal, request.user, instance=int(data["instance"]), outcome=data["outcome"],
+                               reason=data.get("reason", ""))
         return Response(AppealOutSerializer(_appeal_data(appeal)).data, status=status.HTTP_201_CREATED)
 
 
@@ -459,9 +245,6 @@ class AssignRefereeView(_MatchView):
         match = self.get_match()
         data = _valid(RefereeAssignInSerializer, request)
         referee = get_object_or_404(get_user_model(), pk=data["referee"])
-        try:
-            services.assign_referee(match, referee, request.user)
-        except services.RulingError as exc:
-            return _error(exc)
+        referees.assign_referee(match, referee)
         names = list(match.referees.order_by("username").values_list("username", flat=True))
         return Response({"match": match.pk, "referees": names})

@@ -1,6 +1,8 @@
 """Plain dicts for the API and the pages: a ruling with its derived state, a match's and an event's log."""
-from . import services
-from .models import Ruling
+from rulings.adjustments import table_state
+from rulings.appeals import appeal_deadline_for
+from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
+from rulings.models import Ruling
 
 
 def _name(user):
@@ -22,14 +24,14 @@ def _appeal(appeal, deadline):
 
 
 def entry_data(entry):
-    """One ruling (a services.Entry) as the API and the log pages show it."""
+    """One ruling (a Entry) as the API and the log pages show it."""
     ruling, sanction = entry.ruling, entry.sanction
-    void = services.related_row(ruling, "void")
-    approval = services.related_row(ruling, "approval")
-    made = services.related_row(ruling, "choice_made")
+    void = related_row(ruling, "void")
+    approval = related_row(ruling, "approval")
+    made = related_row(ruling, "choice_made")
     appeals = list(ruling.appeals.all())
-    deadline = services.appeal_deadline_for(ruling) if appeals else None
-    current = services.sanction_dict(sanction) if sanction is not None else None
+    deadline = appeal_deadline_for(ruling) if appeals else None
+    current = sanction_dict(sanction) if sanction is not None else None
     return {
         "id": ruling.pk, "match": ruling.match_id, "table": ruling.table, "sequence": ruling.sequence,
         "hand_number": ruling.hand_number, "code": ruling.code, "side": ruling.side, "role": ruling.role,
@@ -37,7 +39,7 @@ def entry_data(entry):
         "choice": ruling.choice, "clause": ruling.clause, "profile": ruling.profile.slug,
         "profile_version": ruling.profile_version, "note": ruling.note,
         "recorded_by": _name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
-        "state": entry.state, "state_label": services.STATE_LABELS[entry.state],
+        "state": entry.state, "state_label": STATE_LABELS[entry.state],
         "explanation": (current or ruling.sanction).get("explanation", ""),
         "sanction": current, "sanction_as_shown": ruling.sanction,
         "void": _act(void.voided_by, void.voided_at, void.reason) if void else None,
@@ -50,7 +52,7 @@ def entry_data(entry):
 
 
 def match_info(match, state=None):
-    state = state or services.table_state(match)
+    state = state or table_state(match)
     return {
         "id": match.pk, "table": match.table, "round": str(match.round), "ns": str(match.ns or match.ns_source),
         "ew": str(match.ew or match.ew_source), "status": match.status,
@@ -61,8 +63,8 @@ def match_info(match, state=None):
 
 def match_log(match):
     """The match's penalty log: the table and every ruling in order, with its state (one replay)."""
-    entries = services.match_entries(match)
-    return {"match": match_info(match, services.table_state(match, entries)),
+    entries = match_entries(match)
+    return {"match": match_info(match, table_state(match, entries)),
             "rulings": [entry_data(e) for e in entries]}
 
 
@@ -78,7 +80,7 @@ def event_log(event):
         rulings.setdefault(ruling.match_id, []).append(ruling)
     out = []
     for group in rulings.values():
-        out.extend(entry_data(e) for e in services.match_entries(group[0].match, group))
+        out.extend(entry_data(e) for e in match_entries(group[0].match, group))
     return {"event": event.slug, "rulings": out}
 
 
@@ -130,7 +132,7 @@ def offence_menu(profile):
     ``needs`` maps a referee option id (or "" for any) to the inputs it needs, so the console asks
     for minutes, cards and the role only when the outcome depends on them.
     """
-    ledger = services.ledger_for(profile)
+    ledger = ledger_for(profile)
     offences = ledger.table["offences"]
     order = [c for c in COMMON_FIRST if c in offences] + [c for c in offences if c not in COMMON_FIRST]
     menu = []

@@ -1,7 +1,7 @@
 """URLs of this app: the console and penalty-log pages, and the rulings API under api/."""
 from django.urls import path
 
-from . import api, views
+from rulings import api, views
 
 urlpatterns = [
     path("tables/<int:match_id>/console/", views.console, name="ruling_console"),

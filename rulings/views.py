@@ -4,11 +4,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
+from rulings.ledger import match_entries
+from rulings.presenters import entry_data, event_log, match_info, offence_menu
+from tournament import access
 from tournament.models import Event, Match
-
-from . import permissions as perms
-from . import services
-from .presenters import entry_data, event_log, match_info, offence_menu
 
 
 def _match(match_id):
@@ -20,20 +19,20 @@ def _match(match_id):
 def console(request, match_id):
     """The mobile console of one table: levels, offence buttons, preview, this match's rulings."""
     match = _match(match_id)
-    if not perms.can_rule(request.user, match):
+    if not access.may(request.user, access.RECORD, match=match):
         raise PermissionDenied("只有本桌当轮指派的裁判员或裁判长可以使用控制台（not your table）")
-    entries = services.match_entries(match)
+    entries = match_entries(match)
     data = {
         "match": match_info(match),
         "offences": offence_menu(match.profile),
         "rulings": [entry_data(e) for e in entries],
-        "chief": perms.is_chief(request.user),
+        "chief": access.may(request.user, access.APPROVE, match=match),
     }
     return render(request, "rulings/console.html", {"match": match, "console": data, "entries": entries})
 
 
 def _readable(request, event):
-    if not perms.can_read_log(request.user, event):
+    if not access.may(request.user, access.VIEW, event=event):
         raise Http404("该赛事尚未公布（not published）")
 
 
@@ -41,7 +40,7 @@ def match_log_page(request, match_id):
     """The match's penalty log: staff always, the public once the event is published."""
     match = _match(match_id)
     _readable(request, match.round.stage.event)
-    rows = [entry_data(e) for e in services.match_entries(match)]
+    rows = [entry_data(e) for e in match_entries(match)]
     return render(request, "rulings/match_log.html", {"match": match, "rows": rows})
 
 

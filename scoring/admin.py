@@ -2,7 +2,8 @@
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
-from .models import Hand, RuleProfile
+from config.admin import AppendOnlyAdmin
+from scoring.models import Hand, RuleProfile
 
 
 @admin.register(RuleProfile)
@@ -43,19 +44,10 @@ class RuleProfileAdmin(admin.ModelAdmin):
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(AppendOnlyAdmin):
     """Hands are append-only records: readable here, changed only through a correction at the table."""
 
     list_display = ["match", "number", "version", "declarer_seat", "trump", "defender_points", "ns_level",
                     "ew_level", "recorded_by", "recorded_at"]
     list_filter = ["trump"]
     list_select_related = ["match", "recorded_by"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

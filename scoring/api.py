@@ -1,27 +1,28 @@
 """REST API for a table: the match state, recording the next hand, correcting the last one, the history.
 
-Thin views over :mod:`scoring.services`. Errors answer ``{"detail": <Chinese message>, "field": <name>}``:
-400 bad input (the engine's ValueError names the field), 403 not allowed, 404 not visible,
-409 conflict (the hand number is already taken, the match is over).
+Thin views over :mod:`scoring.services`. Errors reach the one API handler (``config.api_errors``) and
+answer ``{"field", "detail"}``: 400 bad input, 403 not allowed, 404 not visible, 409 conflict (the hand
+number is already taken, the match is over).
 """
-import re
-
+from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.errors import UserError, gettext_noop
+from config.api_errors import error_responses
+from scoring import services
+from scoring.hands import hand_history
+from scoring.models import SEAT_CHOICES, Hand
+from scoring.presenters import state_payload
+from tournament import access
 from tournament.models import Match
-
-from . import services
-from .models import SEAT_CHOICES, Hand
 
 WINNERS = [("defenders", "防家抠底 defenders"), ("declarers", "庄家方保底 declarers")]
 BURIERS = [("declarers", "庄家方扣底 declarers"), ("defenders", "防家反主后扣底 defenders")]
-FIELD_PREFIX = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*[:：]")
 
 
 # --------------------------------------------------------------------------------------------
@@ -143,92 +144,7 @@ class RecordedSerializer(serializers.Serializer):
 _RECORDED_OUT = RecordedSerializer()  # one per process: its nested (model) fields are built once, used read-only
 
 
-class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    field = serializers.CharField(required=False)
-
-
-ERRORS = {
-    400: OpenApiResponse(ErrorSerializer, description="bad input; `field` names it"),
-    403: OpenApiResponse(ErrorSerializer, description="not allowed to record at this table"),
-    404: OpenApiResponse(ErrorSerializer, description="no such match, or not visible"),
-    409: OpenApiResponse(ErrorSerializer, description="the hand number is taken, or the match is over"),
-}
-
-
-# --------------------------------------------------------------------------------------------
-# Building the answers
-# --------------------------------------------------------------------------------------------
-def state_payload(match, user, replayed=None, *, allowed=None):
-    """The state answer for ``user``: levels, declarer, winner, every hand with its explanation.
-
-    ``replayed``: the match's :class:`~scoring.services.Replay` when the caller already has it (a write
-    just computed it); ``allowed``: whether ``user`` may record here, when already checked.
-    """
-    replayed = replayed or services.load_replay(match)
-    state, rows = replayed.state, {hand.number: hand for hand in replayed.hands}
-    allowed = services.can_record(user, match) if allowed is None else allowed
-    return {
-        "match": match.pk, "status": match.status, "profile": str(match.profile),
-        "ns": str(match.ns) if match.ns else None, "ew": str(match.ew) if match.ew else None,
-        "levels": state.levels, "declarer": state.declarer, "winner": state.winner,
-        "policy_pending": state.policy_pending,
-        "next_number": replayed.next_number,
-        "hands": [_hand_state(number, rows.get(number), result)
-                  for number, result in _numbered(replayed.numbers, state.hands)],
-        "actions": {"record": allowed and not match.is_over and state.winner is None,
-                    "correct": allowed and bool(replayed.hands)},
-    }
-
-
-def _numbered(numbers, results):
-    """Pair each HandResult with its hand number (a forfeit result belongs to the hand before it)."""
-    remaining, number = iter(numbers), 0
-    for result in results:
-        if result.kind != "forfeit":
-            number = next(remaining)
-        yield number, result
-
-
-def _hand_state(number, row, result):
-    side = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}.get(result.declarer_seat or "", "NS")
-    ns, ew = ((result.declarer_level, result.defender_level) if side == "NS"
-              else (result.defender_level, result.declarer_level))
-    return {
-        "number": number, "kind": result.kind, "declarer_seat": result.declarer_seat,
-        "trump": row.trump if row else None, "trump_label": row.get_trump_display() if row else None,
-        "defender_points": row.defender_points if row else None, "final_points": result.defender_points,
-        "declarer_keeps": result.declarer_keeps, "level_played": result.declarer_level_before,
-        "ns_level": ns, "ew_level": ew, "next_declarer": result.next_declarer, "match_won": result.match_won,
-        "explanation": list(result.explanation), "version": row.version if row else None,
-        "recorded_by": row.recorded_by.get_username() if row else None,
-        "recorded_at": row.recorded_at if row else None,
-    }
-
-
-def error(detail, code, field=None):
-    body = {"detail": str(detail)}
-    if field:
-        body["field"] = field
-    return Response(body, status=code)
-
-
-def value_error(exc):
-    """A 400 answer from a ValueError whose message starts with the field name ("defender_points: ...")."""
-    message = str(exc)
-    found = FIELD_PREFIX.match(message)
-    return error(message, status.HTTP_400_BAD_REQUEST, found.group(1) if found else None)
-
-
-def serializer_error(serializer):
-    """A 400 answer naming the first bad field (DRF's messages are already in Chinese)."""
-    field, messages = next(iter(serializer.errors.items()))
-    if isinstance(messages, dict):  # nested: last_trick
-        sub, messages = next(iter(messages.items()))
-        field = f"{field}.{sub}"
-    text = messages[0] if isinstance(messages, list) else messages
-    body = {"detail": f"{field}: {text}", "field": field, "errors": serializer.errors}
-    return Response(body, status=status.HTTP_400_BAD_REQUEST)
+ERRORS = error_responses(400, 403, 404, 409)
 
 
 # --------------------------------------------------------------------------------------------
@@ -240,9 +156,7 @@ class MatchMixin:
     def get_match(self, match_id):
         match = get_object_or_404(Match.objects.select_related("profile", "ns", "ew", "round__stage__event"),
                                   pk=match_id)
-        if not services.can_view(self.request.user, match):
-            from django.http import Http404
-
+        if not access.may(self.request.user, access.VIEW, match=match):
             raise Http404
         return match
 
@@ -257,16 +171,8 @@ class MatchMixin:
         if number is not None:
             data = {**(data.dict() if hasattr(data, "dict") else data), "number": number}
         serializer = HandInputSerializer(data=data)
-        if not serializer.is_valid():
-            return serializer_error(serializer)
-        try:
-            written = service(match, self.request.user, **serializer.validated_data)
-        except services.HandRefused as exc:
-            return error(exc, status.HTTP_403_FORBIDDEN)
-        except services.HandConflict as exc:
-            return error(exc, status.HTTP_409_CONFLICT, "number")
-        except ValueError as exc:
-            return value_error(exc)
+        serializer.is_valid(raise_exception=True)
+        written = service(match, self.request.user, **serializer.validated_data)
         payload = {"hand": written.hand,
                    "state": state_payload(written.match, self.request.user, written.replay, allowed=True)}
         return Response(_RECORDED_OUT.to_representation(payload), status=status.HTTP_201_CREATED)
@@ -288,12 +194,12 @@ class HandListView(MatchMixin, APIView):
                    summary="记分历史 (hand history, corrections included)")
     def get(self, request, match_id):
         match = self.get_match(match_id)
-        return Response(HandSerializer(services.hand_history(match), many=True).data)
+        return Response(HandSerializer(hand_history(match), many=True).data)
 
     @extend_schema(request=HandInputSerializer, responses={201: RecordedSerializer, **ERRORS},
                    summary="记录下一副 (record the next hand)")
     def post(self, request, match_id):
-        return self.write(match_id, services.record_hand_and_replay)
+        return self.write(match_id, services.record_hand)
 
 
 class HandCorrectView(MatchMixin, APIView):
@@ -303,6 +209,6 @@ class HandCorrectView(MatchMixin, APIView):
                    summary="更正最后一副 (correct the last hand)")
     def post(self, request, match_id, number):
         if request.data.get("number") not in (None, number):
-            return error(_("The hand number in the body differs from the one in the address."),
-                         status.HTTP_400_BAD_REQUEST, "number")
-        return self.write(match_id, services.correct_last_hand_and_replay, number=number)
+            raise UserError(gettext_noop("The hand number in the body differs from the one in the address."),
+                            field="number")
+        return self.write(match_id, services.correct_last_hand, number=number)

@@ -5,6 +5,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from config.appendonly import AppendOnlyModel
+from scoring.profiles import validate_profile_dict
+from tournament.models import Event, Match
 
 
 class ProfileInUseError(Exception):
@@ -46,7 +48,6 @@ class RuleProfile(models.Model):
     @property
     def is_in_use(self):
         """True when an event or a match has frozen this version."""
-        from tournament.models import Event, Match
 
         return bool(self.pk) and (
             Event.objects.filter(profile_id=self.pk).exists() or Match.objects.filter(profile_id=self.pk).exists()
@@ -61,7 +62,6 @@ class RuleProfile(models.Model):
 
     def validate_data(self):
         """The JSON must be a valid rule profile (ValidationError on ``data`` naming the key otherwise)."""
-        from .profiles import validate_profile_dict
 
         try:
             validate_profile_dict(self.data, "data")
@@ -160,7 +160,6 @@ class Hand(AppendOnlyModel):
     def is_current(self):
         """False once a later version supersedes this one."""
         try:
-            self.superseded_by
+            return self.superseded_by is None
         except Hand.DoesNotExist:
             return True
-        return False

@@ -1,7 +1,7 @@
 """URLs of this app: the table page and the hands API."""
 from django.urls import path
 
-from . import api, views
+from scoring import api, views
 
 urlpatterns = [
     path("tables/<int:match_id>/", views.table, name="scoring-table"),

@@ -4,13 +4,13 @@ from collections import defaultdict
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
+from common.seats import side_of
+from scoring.hands import hand_history
+from scoring.models import SEAT_CHOICES, Hand
+from scoring.presenters import state_payload
+from scoring.profile_store import engine_profile
+from tournament import access
 from tournament.models import Match
-
-from . import services
-from .api import state_payload
-from .models import SEAT_CHOICES, Hand
-
-SIDE_SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}
 
 
 def table(request, match_id):
@@ -21,18 +21,16 @@ def table(request, match_id):
     match = get_object_or_404(
         Match.objects.select_related("profile", "ns", "ew", "round__stage__event"), pk=match_id
     )
-    if not services.can_view(request.user, match):
+    if not access.may(request.user, access.VIEW, match=match):
         raise Http404
     state = state_payload(match, request.user)
     older = defaultdict(list)
-    for hand in services.hand_history(match):
+    for hand in hand_history(match):
         if not hand.is_current:
             older[hand.number].append(hand)
     for entry in state["hands"]:
         entry["superseded"] = older.get(entry["number"], [])
-    declaring_side = None
-    if state["declarer"]:
-        declaring_side = "NS" if state["declarer"] in SIDE_SEATS["NS"] else "EW"
+    declaring_side = side_of(state["declarer"])
     return render(request, "scoring/table.html", {
         "match": match,
         "event": match.round.stage.event,
@@ -42,5 +40,5 @@ def table(request, match_id):
         "declaring_side": declaring_side,
         "seats": SEAT_CHOICES,
         "trumps": Hand.Trump.choices,
-        "capture_ranks": sorted({rc.rank for rc in services.engine_profile(match.profile).rank_captures.values()}),
+        "capture_ranks": sorted({rc.rank for rc in engine_profile(match.profile).rank_captures.values()}),
     })

@@ -15,7 +15,7 @@ from tournament.models import Event
 
 @pytest.fixture
 def demo(db):
-    from tournament.demo import seed_demo
+    from demo.event import seed_demo
 
     return seed_demo()[0]
 
@@ -63,7 +63,7 @@ def test_seed_demo_is_idempotent(db, capsys):
 
 
 def test_login_and_logout(client, demo):
-    from tournament.demo import DEMO_ACCOUNTS
+    from demo.event import DEMO_ACCOUNTS
 
     username, password, *_ = DEMO_ACCOUNTS[0]
     page = client.get(reverse("login")).content.decode()

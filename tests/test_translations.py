@@ -7,8 +7,8 @@ import pytest
 
 from tests.conftest import REPO
 
-SOURCE_DIRS = ["config", "tournament", "scoring", "rulings", "templates"]
-PY_CALL = re.compile(r"""\b(?:_|gettext|gettext_lazy|pgettext_lazy)\(\s*(?P<q>["'])(?P<s>(?:\\.|(?!(?P=q)).)+)(?P=q)\s*[,)]""")
+SOURCE_DIRS = ["common", "config", "demo", "tournament", "scoring", "rulings", "templates"]
+PY_CALL = re.compile(r"""\b(?:_|gettext|gettext_lazy|gettext_noop|pgettext_lazy)\(\s*(?P<q>["'])(?P<s>(?:\\.|(?!(?P=q)).)+)(?P=q)\s*[,)]""")
 TEMPLATE_TAG = re.compile(r"""{%\s*(?:translate|trans)\s+(?P<q>["'])(?P<s>.+?)(?P=q)""")
 
 

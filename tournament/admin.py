@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from .models import Draw, Event, Group, GroupEntry, Match, Pair, Player, RefereeUnit, Round, Stage, Team, Unit
+from config.admin import AppendOnlyAdmin
+from tournament.models import Draw, Event, Group, GroupEntry, Match, Pair, Player, RefereeUnit, Round, Stage, Team, Unit
 
 
 @admin.register(Event)
@@ -68,20 +69,11 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(Draw)
-class DrawAdmin(admin.ModelAdmin):
+class DrawAdmin(AppendOnlyAdmin):
     """Draws are append-only: shown, never edited or deleted here (redo from the organiser pages)."""
 
     list_display = ["__str__", "event", "stage", "kind", "seed", "created_by", "created_at"]
     list_filter = ["event", "kind"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(RefereeUnit)

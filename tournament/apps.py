@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import m2m_changed
 
 
 class TournamentConfig(AppConfig):
@@ -6,4 +7,9 @@ class TournamentConfig(AppConfig):
     verbose_name = "赛事 (Tournament)"
 
     def ready(self):
-        from . import printout_tasks  # noqa
+        # the services import the models, so the guard is connected once the app registry is ready
+        from tournament.competition.referees import guard_referee_units  # noqa: PLC0415
+        from tournament.models import Match  # noqa: PLC0415
+
+        m2m_changed.connect(guard_referee_units, sender=Match.referees.through,
+                            dispatch_uid="competition_referee_unit_rule")

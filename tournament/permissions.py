@@ -1,4 +1,5 @@
-"""Page permissions shared by the organiser pages (entries, competition, clock settings, printouts)."""
+"""Page permissions of the organiser pages (entries, competition, clock settings, printouts): thin
+adapters over the one check, ``tournament.access.may``."""
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
@@ -6,16 +7,16 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from .models import Event
-
-MANAGE_EVENT = "tournament.manage_event"
+from tournament import access
+from tournament.models import Event
 
 
 def organiser_event(request, slug) -> Event:
-    """The event, for an organiser (the ``manage_event`` permission) only: 403 for everyone else."""
-    if not request.user.has_perm(MANAGE_EVENT):
+    """The event, for its organisers only: 403 for everyone else."""
+    event = get_object_or_404(Event.objects.select_related("profile"), slug=slug)
+    if not access.may(request.user, access.MANAGE, event=event):
         raise PermissionDenied(_("Only organisers may manage the competition."))
-    return get_object_or_404(Event.objects.select_related("profile"), slug=slug)
+    return event
 
 
 def organiser_required(view):

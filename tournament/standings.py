@@ -38,6 +38,18 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from tournament.crosstable import CrossResult, Crosstable, crosstable  # noqa: F401  (re-exported)
+from tournament.standings_input import (
+    DRAW,
+    LOSS,
+    WIN,
+    MatchResult,
+    _check_entries,
+    _check_order,
+    _check_results,
+    _points_table,
+)
+
 __all__ = [
     "MatchResult",
     "StandingRow",
@@ -51,25 +63,6 @@ __all__ = [
     "level_value",
 ]
 
-WIN, LOSS, DRAW = "win", "loss", "draw"
-TERMINALS = ("lot", "shared")
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    """One finished match as plain values.
-
-    ``winner`` is ``a``, ``b`` or None (draw, or double forfeit when
-    ``forfeit``); ``level_a``/``level_b`` are final levels as ladder strings
-    (may be None for a forfeit unless ``forfeit_rule="recorded"``).
-    """
-
-    a: Any
-    b: Any
-    winner: Any
-    level_a: str | None
-    level_b: str | None
-    forfeit: bool = False
 
 
 class _Side(NamedTuple):
@@ -190,85 +183,6 @@ def level_value(level: str, ladder_index: Mapping[str, int], field_name: str) ->
         ) from None
 
 
-# --------------------------------------------------------------------------- inputs
-def _as_result(value: Any, i: int) -> MatchResult:
-    """Accept a MatchResult, a mapping with its field names, or a 5/6-tuple."""
-    if isinstance(value, MatchResult):
-        return value
-    if isinstance(value, Mapping):
-        try:
-            return MatchResult(**value)
-        except TypeError as exc:
-            raise ValueError(f"results[{i}] 字段不对（results[{i}]: {exc}）") from None
-    if isinstance(value, (tuple, list)) and len(value) in (5, 6):
-        return MatchResult(*value)
-    raise ValueError(f"results[{i}] 格式不对（results[{i}] must be a MatchResult, mapping or 5/6-tuple）")
-
-
-def _check_results(entries: list, results: Sequence[Any]) -> list[MatchResult]:
-    """Normalise results and check their entries and winner."""
-    known = {e: True for e in entries}
-    checked = []
-    for i, value in enumerate(results):
-        r = _as_result(value, i)
-        for side, entry in (("a", r.a), ("b", r.b)):
-            if entry not in known:
-                raise ValueError(
-                    f"results[{i}].{side} = {entry!r} 不是本组参赛者（results[{i}].{side} is not an entry）"
-                )
-        if r.a == r.b:
-            raise ValueError(f"results[{i}] 自己对自己（results[{i}]: a equals b）")
-        if r.winner is not None and r.winner != r.a and r.winner != r.b:
-            raise ValueError(
-                f"results[{i}].winner = {r.winner!r} 不是本场双方之一（results[{i}].winner not a or b）"
-            )
-        checked.append(r)
-    return checked
-
-
-def _check_entries(entries: Sequence[Any]) -> list:
-    """Entries as a list; duplicates are an error."""
-    items = list(entries)
-    seen: dict = {}
-    for e in items:
-        if e in seen:
-            raise ValueError(f"entries 中有重复的参赛者：{e!r}（duplicate entry {e!r}）")
-        seen[e] = True
-    return items
-
-
-def _check_order(order: Sequence[str], metrics: Mapping[str, Metric]) -> tuple[str, ...]:
-    """Known names only; "lot"/"shared" may only come last."""
-    names = tuple(order)
-    if not names:
-        raise ValueError("order 不能为空（order must name at least one metric）")
-    for i, name in enumerate(names):
-        if name in TERMINALS:
-            if i != len(names) - 1:
-                raise ValueError(f"order 中 {name!r} 只能放在最后（order: {name!r} must be last）")
-        elif name not in metrics:
-            raise ValueError(f"order 中有未知的排名指标 {name!r}（order: unknown metric {name!r}）")
-    return names
-
-
-def _points_table(points: Mapping[str, float], results: list[MatchResult]) -> dict:
-    """(outcome, forfeit) -> match points; ``forfeit_loss`` defaults to ``loss``.
-
-    Raises ValueError when the results need an outcome the table lacks.
-    """
-    table = {(outcome, forfeit): points[outcome]
-             for outcome in (WIN, LOSS, DRAW) for forfeit in (False, True) if outcome in points}
-    if "forfeit_loss" in points:
-        table[(LOSS, True)] = points["forfeit_loss"]
-    needed = [WIN, LOSS] if results else []
-    if any(r.winner is None and not r.forfeit for r in results):
-        needed.append(DRAW)
-    for outcome in needed:
-        if outcome not in points:
-            raise ValueError(f"积分表 points 缺少 {outcome!r}（points: missing {outcome!r}）")
-    return table
-
-
 # --------------------------------------------------------------------------- forfeits
 def _forfeit_levels(results: list[MatchResult], rule: Any, ladder_index: Mapping[str, int],
                     ladder: Sequence[str]) -> tuple[int, int] | None:
@@ -287,9 +201,9 @@ def _forfeit_levels(results: list[MatchResult], rule: Any, ladder_index: Mapping
         if r.forfeit or r.winner is None:
             continue
         va, vb = _levels(r, i, ladder_index)
-        w, l = (va, vb) if r.winner == r.a else (vb, va)
-        if best is None or (w - l, w) > (best[0] - best[1], best[0]):
-            best = (w, l)
+        won, lost = (va, vb) if r.winner == r.a else (vb, va)
+        if best is None or (won - lost, won) > (best[0] - best[1], best[0]):
+            best = (won, lost)
     return best or (len(ladder) + 1, 2)
 
 
@@ -328,8 +242,8 @@ def _match_levels(r: MatchResult, i: int, ladder_index, forfeit_levels) -> tuple
     if r.forfeit and r.winner is None:
         return 0, 0
     if r.forfeit and forfeit_levels is not None:
-        w, l = forfeit_levels
-        return (w, l) if r.winner == r.a else (l, w)
+        won, lost = forfeit_levels
+        return (won, lost) if r.winner == r.a else (lost, won)
     return _levels(r, i, ladder_index)
 
 
@@ -450,68 +364,3 @@ def _notes(rows: list[StandingRow], lot_seed: int | str | None) -> tuple[str, ..
     if any(r.lot_pending for r in rows):
         notes.append("有并列名次待抽签决定（a tie awaits the lot）")
     return tuple(notes)
-
-
-# --------------------------------------------------------------------------- crosstable
-_OUTCOME_ZH = {WIN: "胜", LOSS: "负", DRAW: "平"}
-
-
-class CrossResult(NamedTuple):
-    """One meeting as seen from the row entry."""
-
-    outcome: str  # "win", "loss" or "draw" ("loss" for both in a double forfeit)
-    own_level: str | None
-    opp_level: str | None
-    forfeit: bool = False
-    double_forfeit: bool = False
-
-    @property
-    def text(self) -> str:
-        """Chinese cell text, e.g. "胜 A:10", "负（弃权）", "胜（对方弃权）"."""
-        if self.double_forfeit:
-            return "双方弃权"
-        if self.forfeit:
-            return "胜（对方弃权）" if self.outcome == WIN else "负（弃权）"
-        levels = f" {self.own_level}:{self.opp_level}" if self.own_level and self.opp_level else ""
-        return _OUTCOME_ZH[self.outcome] + levels
-
-
-@dataclass(frozen=True)
-class Crosstable:
-    """The group's 对阵成绩表: ``cells[i][j]`` is row entry i against column entry j.
-
-    A cell is a tuple of CrossResult (empty when not played yet; more than one
-    when the pair met more than once); the diagonal is None.
-    """
-
-    entries: tuple
-    cells: tuple[tuple[tuple[CrossResult, ...] | None, ...], ...]
-
-    def text(self, i: int, j: int) -> str:
-        """Cell text for display ("—" on the diagonal, "" when not played)."""
-        cell = self.cells[i][j]
-        return "—" if cell is None else " / ".join(r.text for r in cell)
-
-
-def crosstable(entries: Sequence[Hashable], results: Sequence[Any]) -> Crosstable:
-    """Build the crosstable of one group from its results (in result order)."""
-    items = _check_entries(entries)
-    checked = _check_results(items, results)
-    index = {e: i for i, e in enumerate(items)}
-    grid: list[list[list | None]] = [[None if i == j else [] for j in range(len(items))]
-                                     for i in range(len(items))]
-    for r in checked:
-        ia, ib = index[r.a], index[r.b]
-        grid[ia][ib].append(_cross(r, r.a, r.level_a, r.level_b))
-        grid[ib][ia].append(_cross(r, r.b, r.level_b, r.level_a))
-    cells = tuple(tuple(None if c is None else tuple(c) for c in row) for row in grid)
-    return Crosstable(tuple(items), cells)
-
-
-def _cross(r: MatchResult, me: Any, own: str | None, opp: str | None) -> CrossResult:
-    """One meeting from ``me``'s side."""
-    if r.winner is None:
-        outcome = LOSS if r.forfeit else DRAW
-    else:
-        outcome = WIN if r.winner == me else LOSS
-    return CrossResult(outcome, own, opp, r.forfeit, r.forfeit and r.winner is None)

@@ -2,8 +2,8 @@
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("tournament.urls_entries")),
-    path("", include("tournament.urls_competition")),
-    path("", include("tournament.urls_clock")),
-    path("", include("tournament.urls_printouts")),
+    path("", include("tournament.entries.urls")),
+    path("", include("tournament.competition.urls")),
+    path("", include("tournament.clocks.urls")),
+    path("", include("tournament.printouts.urls")),
 ]

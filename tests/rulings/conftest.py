@@ -10,7 +10,7 @@ _counter = itertools.count(1)
 @pytest.fixture
 def make_match(db):
     """Create a match under a profile slug (a fresh event, stage and round each time unless given)."""
-    from scoring.services import latest_profile
+    from scoring.profile_store import latest_profile
     from tournament.models import Event, Match, Pair, Player, Round, Stage, Unit
 
     def make(profile="shenzhen-community", *, round=None, table=1, published=True):

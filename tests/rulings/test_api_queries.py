@@ -5,6 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from rulings import appeals as appeals_
 from rulings import services
 from rulings.models import Ruling
 from scoring import services as scoring
@@ -26,7 +27,7 @@ def with_rulings(match, referee, count):
     scoring.record_hand(match, referee, number=1, trump="H", defender_points=120, declarer="N")
     for _ in range(count):
         services.record_ruling(match, referee, **BODY)
-    services.file_appeal(Ruling.objects.filter(match=match).order_by("sequence").first(), referee, "EW", "不服")
+    appeals_.file_appeal(Ruling.objects.filter(match=match).order_by("sequence").first(), referee, "EW", "不服")
     return match
 
 

@@ -2,6 +2,9 @@
 import pytest
 from django.core.exceptions import PermissionDenied
 
+from rulings import adjustments as adjustments_
+from rulings import appeals as appeals_
+from rulings import ledger as ledger_
 from rulings import services
 from tournament.models import Match
 
@@ -22,59 +25,59 @@ def test_appeals_close_ten_minutes_after_the_results_are_published(penalty, froz
     match, users, ruling = penalty
     publish(match, frozen_now.at)
     frozen_now.advance(minutes=10)
-    services.file_appeal(ruling, users["chief"], "NS", "不是甩牌")
+    appeals_.file_appeal(ruling, users["chief"], "NS", "不是甩牌")
     frozen_now.advance(seconds=1)
     with pytest.raises(services.RulingError, match="申诉期限已过"):
-        services.file_appeal(ruling, users["chief"], "EW")
+        appeals_.file_appeal(ruling, users["chief"], "EW")
 
 
 def test_appeals_are_open_while_the_results_are_not_published(penalty, frozen_now):
     match, users, ruling = penalty
     frozen_now.advance(hours=5)
-    assert services.appeal_deadline_for(ruling) is None
-    services.file_appeal(ruling, users["referee"], "NS")
+    assert appeals_.appeal_deadline_for(ruling) is None
+    appeals_.file_appeal(ruling, users["referee"], "NS")
 
 
 def test_one_appeal_per_side_and_none_against_a_void_ruling(penalty):
     match, users, ruling = penalty
-    services.file_appeal(ruling, users["chief"], "NS")
+    appeals_.file_appeal(ruling, users["chief"], "NS")
     with pytest.raises(services.Conflict):
-        services.file_appeal(ruling, users["chief"], "NS")
+        appeals_.file_appeal(ruling, users["chief"], "NS")
     services.void_ruling(ruling, users["chief2"])  # under appeal: a chief referee voids it
     with pytest.raises(services.RulingError):
-        services.file_appeal(ruling, users["chief"], "EW")
+        appeals_.file_appeal(ruling, users["chief"], "EW")
 
 
 def test_a_reversal_by_the_chief_referee_takes_the_points_out_of_the_scores(penalty):
     match, users, ruling = penalty
-    assert services.hand_adjustments(match)[1]["penalty_points"] == 20
-    appeal = services.file_appeal(ruling, users["chief"], "NS")
-    services.decide_appeal(appeal, users["chief"], instance=1, outcome="reversed", reason="判罚有误")
-    assert services.match_entries(match)[0].state == services.REVERSED
-    assert services.hand_adjustments(match) == {}
+    assert adjustments_.hand_adjustments(match)[1]["penalty_points"] == 20
+    appeal = appeals_.file_appeal(ruling, users["chief"], "NS")
+    appeals_.decide_appeal(appeal, users["chief"], instance=1, outcome="reversed", reason="判罚有误")
+    assert ledger_.match_entries(match)[0].state == ledger_.REVERSED
+    assert adjustments_.hand_adjustments(match) == {}
 
 
 def test_arbitration_decides_second_and_its_decision_stands(penalty):
     match, users, ruling = penalty
-    appeal = services.file_appeal(ruling, users["chief"], "NS")
+    appeal = appeals_.file_appeal(ruling, users["chief"], "NS")
     with pytest.raises(services.RulingError):  # instance 2 before instance 1
-        services.decide_appeal(appeal, users["arbiter"], instance=2, outcome="reversed")
-    services.decide_appeal(appeal, users["chief"], instance=1, outcome="upheld")
-    assert services.match_entries(match)[0].state == services.IN_FORCE
-    services.decide_appeal(appeal, users["arbiter"], instance=2, outcome="reversed")
-    assert services.match_entries(match)[0].state == services.REVERSED
+        appeals_.decide_appeal(appeal, users["arbiter"], instance=2, outcome="reversed")
+    appeals_.decide_appeal(appeal, users["chief"], instance=1, outcome="upheld")
+    assert ledger_.match_entries(match)[0].state == ledger_.IN_FORCE
+    appeals_.decide_appeal(appeal, users["arbiter"], instance=2, outcome="reversed")
+    assert ledger_.match_entries(match)[0].state == ledger_.REVERSED
     with pytest.raises(services.RulingError):
-        services.decide_appeal(appeal, users["arbiter2"], instance=2, outcome="upheld")
+        appeals_.decide_appeal(appeal, users["arbiter2"], instance=2, outcome="upheld")
 
 
 @pytest.mark.parametrize("role, instance", [("chief", 2), ("arbiter", 1), ("referee", 1), ("organiser", 1)])
 def test_each_instance_belongs_to_its_body(penalty, role, instance):
     match, users, ruling = penalty
-    appeal = services.file_appeal(ruling, users["chief"], "NS")
+    appeal = appeals_.file_appeal(ruling, users["chief"], "NS")
     if instance == 2:
-        services.decide_appeal(appeal, users["chief2"], instance=1, outcome="upheld")
+        appeals_.decide_appeal(appeal, users["chief2"], instance=1, outcome="upheld")
     with pytest.raises(PermissionDenied):
-        services.decide_appeal(appeal, users[role], instance=instance, outcome="reversed")
+        appeals_.decide_appeal(appeal, users[role], instance=instance, outcome="reversed")
 
 
 def test_an_arbiter_involved_in_the_first_ruling_may_not_sit(table, make_user):
@@ -82,11 +85,11 @@ def test_an_arbiter_involved_in_the_first_ruling_may_not_sit(table, make_user):
     arbiter_referee = make_user("arbitration")
     arbiter_referee.groups.add(*users["chief"].groups.all())  # also serves as a chief referee
     ruling = services.record_ruling(match, arbiter_referee, "failed_throw", "NS", cards=1, role="defenders")
-    appeal = services.file_appeal(ruling, users["chief"], "NS")
-    services.decide_appeal(appeal, users["chief"], instance=1, outcome="upheld")
+    appeal = appeals_.file_appeal(ruling, users["chief"], "NS")
+    appeals_.decide_appeal(appeal, users["chief"], instance=1, outcome="upheld")
     with pytest.raises(PermissionDenied, match="回避"):
-        services.decide_appeal(appeal, arbiter_referee, instance=2, outcome="reversed")
-    services.decide_appeal(appeal, users["arbiter"], instance=2, outcome="reversed")
+        appeals_.decide_appeal(appeal, arbiter_referee, instance=2, outcome="reversed")
+    appeals_.decide_appeal(appeal, users["arbiter"], instance=2, outcome="reversed")
 
 
 def test_reversing_an_approved_forfeit_reopens_the_match(table):
@@ -95,7 +98,7 @@ def test_reversing_an_approved_forfeit_reopens_the_match(table):
     services.approve(ruling, users["chief"])
     match.refresh_from_db()
     assert match.status == Match.Status.FORFEIT
-    appeal = services.file_appeal(ruling, users["chief2"], "EW", "裁判长宣布开始时间有误")
-    services.decide_appeal(appeal, users["chief2"], instance=1, outcome="reversed")
+    appeal = appeals_.file_appeal(ruling, users["chief2"], "EW", "裁判长宣布开始时间有误")
+    appeals_.decide_appeal(appeal, users["chief2"], instance=1, outcome="reversed")
     match.refresh_from_db()
     assert (match.status, match.winner) == (Match.Status.SCHEDULED, None)

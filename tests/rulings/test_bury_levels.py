@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rulings import adjustments as adjustments_
 from rulings.engine import PenaltyLedger
 from scoring.engine import LastTrick, MatchState, final_points
 from scoring.profiles import load_profile
@@ -82,12 +83,12 @@ def union_table(make_match, make_user):
 def record(match, referee, number, points, declarer=None):
     from scoring.services import record_hand
 
-    return record_hand(match, referee, number=number, trump="S", defender_points=points, declarer=declarer)
+    return record_hand(match, referee, number=number, trump="S", defender_points=points, declarer=declarer).hand
 
 
 def test_ruling_on_a_recorded_hand_moves_the_stage_and_grades_the_levels(union_table):
     from rulings import services
-    from scoring.services import match_state, next_hand_number
+    from rulings.adjustments import match_replay, match_state
 
     match, referee = union_table
     record(match, referee, 1, 75, declarer="N")          # normally: NS keep the stage, +1
@@ -98,7 +99,7 @@ def test_ruling_on_a_recorded_hand_moves_the_stage_and_grades_the_levels(union_t
     assert (match.ns_level, match.ew_level) == ("2", "3")  # EW take the stage, 75 → 1 level
     state = match_state(match)
     assert state.declarer == "W" and state.hands[-1].kind == "award"
-    assert next_hand_number(match) == 2
+    assert match_replay(match).next_number == 2
 
 
 def test_the_hands_penalty_points_count_toward_the_levels(union_table):
@@ -108,7 +109,7 @@ def test_the_hands_penalty_points_count_toward_the_levels(union_table):
     record(match, referee, 1, 75, declarer="N")
     services.record_ruling(match, referee, "exposed_card", "NS", hand_number=1)   # declarers: +10 → 85
     services.record_ruling(match, referee, "wrong_bury", "NS", role="declarers", hand_number=1)
-    award = services.hand_adjustments(match)[1]["award"]
+    award = adjustments_.hand_adjustments(match)[1]["award"]
     assert (award["stage"], award["gainer"], award["levels"]) == ("change", "EW", 2)
     match.refresh_from_db()
     assert (match.ns_level, match.ew_level) == ("2", "4")
@@ -116,12 +117,12 @@ def test_the_hands_penalty_points_count_toward_the_levels(union_table):
 
 def test_ruling_before_the_hand_is_recorded_waits_for_its_points(union_table):
     from rulings import services
-    from scoring.services import match_state, next_hand_number
+    from rulings.adjustments import match_replay, match_state
 
     match, referee = union_table
     services.record_ruling(match, referee, "wrong_bury", "NS", role="declarers", declarer="N")
-    assert services.hand_adjustments(match)[1]["award"] is None
-    assert next_hand_number(match) == 1                   # the hand stays open for its score
+    assert adjustments_.hand_adjustments(match)[1]["award"] is None
+    assert match_replay(match).next_number == 1                   # the hand stays open for its score
     record(match, referee, 1, 160, declarer="N")
     state = match_state(match)
     assert state.levels == {"NS": "2", "EW": "5"} and state.declarer == "W"   # 160 → 3 levels (max)

@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulings.engine import (Offence, PenaltyLedger, appeal_deadline, defender_points_delta,
-                            normalise_side)
+from rulings.engine import Offence, PenaltyLedger, appeal_deadline, defender_points_delta, normalise_side
 from scoring.profiles import load_profile
 
 SLUGS = ("shenzhen-community", "two-deck-standard", "union-games", "company-league",

@@ -2,6 +2,9 @@
 import pytest
 from django.core.exceptions import PermissionDenied
 
+from common.errors import UserError
+from rulings import adjustments as adjustments_
+from rulings import ledger as ledger_
 from rulings import services
 from rulings.models import Ruling
 from tournament.models import Match
@@ -9,7 +12,7 @@ from tournament.models import Match
 
 def states(match):
     return [(e.ruling.code, e.state, sorted(e.sanction.kinds) if e.sanction else None)
-            for e in services.match_entries(match)]
+            for e in ledger_.match_entries(match)]
 
 
 def test_second_warning_becomes_a_violation_and_third_violation_proposes_a_match_loss(table):
@@ -24,7 +27,7 @@ def test_second_warning_becomes_a_violation_and_third_violation_proposes_a_match
     fourth = services.record_ruling(match, ref, "misconduct", "NS", choice="violation")
     assert third.sanction["kinds"] == ["violation"]
     assert fourth.sanction["needs_approval"] and "match_forfeit" in fourth.sanction["kinds"]
-    assert services.match_entries(match)[-1].state == services.PENDING
+    assert ledger_.match_entries(match)[-1].state == ledger_.PENDING
 
 
 def test_voiding_an_earlier_warning_recomputes_the_later_sanctions(table):
@@ -86,7 +89,7 @@ def test_points_are_signed_by_the_offenders_role(table):
     record_hand(match, users["chief"], number=1, trump="S", defender_points=40, declarer="N")
     services.record_ruling(match, users["referee"], "failed_throw", "EW", cards=1, role="defenders",
                            hand_number=2)  # the hand now in play
-    adjustments = services.hand_adjustments(match)
+    adjustments = adjustments_.hand_adjustments(match)
     assert adjustments[1]["penalty_points"] == 20 and adjustments[1]["points_against"] == {"NS": 20, "EW": 0}
     assert adjustments[2]["penalty_points"] == -10
 
@@ -95,9 +98,9 @@ def test_void_and_unknown_role_leave_the_points_out(table):
     match, users = table
     ruling = services.record_ruling(match, users["referee"], "failed_throw", "NS", cards=2)
     assert ruling.offender_role == ""  # no declarer yet: the role is read from hand 1 once recorded
-    assert services.hand_adjustments(match)[1]["penalty_points"] == 0
+    assert adjustments_.hand_adjustments(match)[1]["penalty_points"] == 0
     services.void_ruling(ruling, users["referee"])
-    assert services.hand_adjustments(match) == {}
+    assert adjustments_.hand_adjustments(match) == {}
 
 
 def test_wrong_bury_by_the_declarers_becomes_an_award_for_the_scoring_engine(table):
@@ -106,16 +109,16 @@ def test_wrong_bury_by_the_declarers_becomes_an_award_for_the_scoring_engine(tab
         services.record_ruling(match, users["referee"], "wrong_bury", "NS", role="declarers")
     assert caught.value.field == "declarer"
     services.record_ruling(match, users["referee"], "wrong_bury", "NS", role="declarers", declarer="N")
-    award = services.hand_adjustments(match)[1]["award"]
+    award = adjustments_.hand_adjustments(match)[1]["award"]
     assert award["stage"] == "change" and award["gainer"] == "EW" and award["levels"] == 5
     assert (award["next_declarer"], award["first_declarer"]) == ("next", "N")  # as MatchState.award takes them
-    assert services.table_state(match).declarer == "W"  # 下家 of N
+    assert adjustments_.table_state(match).declarer == "W"  # 下家 of N
 
 
 def test_a_first_hand_level_award_before_anyone_declares(make_match, make_user):
     match = make_match("two-deck-standard")
     services.record_ruling(match, make_user("chief_referee"), "late", "NS", minutes=17)
-    award = services.hand_adjustments(match)[1]["award"]
+    award = adjustments_.hand_adjustments(match)[1]["award"]
     assert (award["stage"], award["gainer"], award["levels"], award["next_declarer"]) == ("keep", "EW", 1, None)
 
 
@@ -124,11 +127,11 @@ def test_a_match_forfeit_ends_the_match_only_once_approved(table):
     ruling = services.record_ruling(match, users["referee"], "late", "EW", minutes=6)
     assert ruling.sanction["needs_approval"]
     match.refresh_from_db()
-    assert match.status == Match.Status.SCHEDULED and services.hand_adjustments(match) == {}
+    assert match.status == Match.Status.SCHEDULED and adjustments_.hand_adjustments(match) == {}
     services.approve(ruling, users["chief"], approved=True)
     match.refresh_from_db()
     assert (match.status, match.winner) == (Match.Status.FORFEIT, match.ns)
-    assert services.hand_adjustments(match)[1]["forfeit"]["winner"] == "NS"
+    assert adjustments_.hand_adjustments(match)[1]["forfeit"]["winner"] == "NS"
 
 
 def test_both_sides_late_both_forfeit_and_nobody_wins(table):
@@ -146,7 +149,7 @@ def test_the_proposer_cannot_approve_and_a_decision_is_taken_once(table, make_us
     with pytest.raises(PermissionDenied):
         services.approve(ruling, users["chief"])
     services.approve(ruling, users["chief2"], approved=False, note="证据不足")
-    assert services.match_entries(match)[0].state == services.REJECTED
+    assert ledger_.match_entries(match)[0].state == ledger_.REJECTED
     with pytest.raises(services.RulingError):
         services.approve(ruling, make_user("chief_referee"), approved=True)
     match.refresh_from_db()
@@ -165,16 +168,16 @@ def test_the_other_side_chooses_and_the_choice_is_applied(make_match, make_user)
     referee = make_user("table_referee")
     ruling = services.record_ruling(match, referee, "hidden_card", "NS", role="defenders")
     assert ruling.sanction["pending_choice"] and set(ruling.sanction["options"]) == {"step_down", "40"}
-    assert services.match_entries(match)[0].state == services.PENDING
-    assert services.hand_adjustments(match) == {}
+    assert ledger_.match_entries(match)[0].state == ledger_.PENDING
+    assert adjustments_.hand_adjustments(match) == {}
     with pytest.raises(services.RulingError):
         services.record_choice(ruling, referee, "NS", "40")  # the offender does not choose
     with pytest.raises(services.RulingError):
         services.record_choice(ruling, referee, "EW", "nonsense")
     services.record_choice(ruling, referee, "EW", "40")
-    entry = services.match_entries(match)[0]
-    assert entry.state == services.IN_FORCE and entry.sanction.points == 40
-    assert services.hand_adjustments(match)[1]["penalty_points"] == -40
+    entry = ledger_.match_entries(match)[0]
+    assert entry.state == ledger_.IN_FORCE and entry.sanction.points == 40
+    assert adjustments_.hand_adjustments(match)[1]["penalty_points"] == -40
     with pytest.raises(services.RulingError):
         services.record_choice(ruling, referee, "EW", "step_down")
 
@@ -186,21 +189,22 @@ def test_late_first_hand_points_go_to_hand_one(make_match, make_user):
 
 
 def test_assigning_a_referee_never_to_a_table_of_their_own_unit(table):
-    from tournament.services.stages import set_referee_unit
+    from tournament.competition.referees import assign_referee, set_referee_unit
 
     match, users = table
-    services.assign_referee(match, users["other_referee"], users["organiser"])
+    assign_referee(match, users["other_referee"])
     assert match.referees.filter(pk=users["other_referee"].pk).exists()
     set_referee_unit(match.round.stage.event, users["chief"], match.ns.unit)
-    with pytest.raises(services.RulingError) as caught:
-        services.assign_referee(match, users["chief"], users["organiser"])
+    with pytest.raises(UserError) as caught:
+        assign_referee(match, users["chief"])
     assert caught.value.field == "referee"
-    with pytest.raises(services.RulingError):
-        services.assign_referee(match, users["arbiter"], users["organiser"])
+    with pytest.raises(UserError) as caught:
+        assign_referee(match, users["arbiter"])      # not a referee
+    assert caught.value.field == "referee"
 
 
 def test_demo_rulings_are_idempotent(table, make_user):
-    from rulings.demo import seed_rulings
+    from demo.rulings import seed_rulings
 
     match, users = table
     make_user("chief_referee", username="chief")
@@ -208,4 +212,4 @@ def test_demo_rulings_are_idempotent(table, make_user):
     first = seed_rulings(event)
     again = seed_rulings(event)
     assert [r.pk for r in first] == [r.pk for r in again] and len(first) == 3
-    assert [e.state for e in services.match_entries(match)] == ["in_force", "in_force", "void"]
+    assert [e.state for e in ledger_.match_entries(match)] == ["in_force", "in_force", "void"]

@@ -3,6 +3,7 @@ referee, chief referee, arbitration), in one parametrised table."""
 import pytest
 from rest_framework.test import APIClient
 
+from rulings import appeals as appeals_
 from rulings import services
 from rulings.models import Ruling
 
@@ -19,9 +20,9 @@ def _forfeit(match, users):
 
 
 def _appeal(match, users, decided=False):
-    appeal = services.file_appeal(_warning(match, users), users["chief2"], "NS")
+    appeal = appeals_.file_appeal(_warning(match, users), users["chief2"], "NS")
     if decided:
-        services.decide_appeal(appeal, users["chief2"], instance=1, outcome="upheld")
+        appeals_.decide_appeal(appeal, users["chief2"], instance=1, outcome="upheld")
     return appeal
 
 

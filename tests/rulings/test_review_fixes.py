@@ -3,8 +3,10 @@ above a table referee stay there, recusal covers whoever voided the ruling."""
 import pytest
 from django.core.exceptions import PermissionDenied
 
+from rulings import appeals as appeals_
 from rulings import services
-from scoring.services import next_hand_number, record_hand
+from rulings.adjustments import match_replay
+from scoring.services import record_hand
 from tournament.models import Match
 
 
@@ -26,7 +28,7 @@ def test_voiding_the_ruling_that_decided_the_match_reopens_it(table):
     services.void_ruling(ruling, chief)
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING and match.winner is None  # 90 is a take-over without it
-    assert next_hand_number(match) == 6
+    assert match_replay(match).next_number == 6
 
 
 def test_a_ruling_cannot_be_recorded_for_a_hand_not_yet_in_play(table):
@@ -36,7 +38,7 @@ def test_a_ruling_cannot_be_recorded_for_a_hand_not_yet_in_play(table):
         services.record_ruling(match, users["referee"], "exposed_card", "NS", hand_number=9)
     assert caught.value.field == "hand_number"
     services.record_ruling(match, users["referee"], "exposed_card", "NS", hand_number=2)  # the hand in play
-    assert next_hand_number(match) == 2
+    assert match_replay(match).next_number == 2
 
 
 def test_a_table_referee_cannot_void_what_the_chief_referee_approved(table):
@@ -53,7 +55,7 @@ def test_a_table_referee_cannot_void_what_the_chief_referee_approved(table):
 def test_a_table_referee_cannot_void_a_ruling_under_appeal(table):
     match, users = table
     ruling = services.record_ruling(match, users["referee"], "failed_throw", "NS", cards=1, role="defenders")
-    services.file_appeal(ruling, users["chief"], "NS")
+    appeals_.file_appeal(ruling, users["chief"], "NS")
     with pytest.raises(PermissionDenied):
         services.void_last_ruling(match, users["referee"])
 
@@ -61,7 +63,7 @@ def test_a_table_referee_cannot_void_a_ruling_under_appeal(table):
 def test_whoever_voided_a_ruling_is_involved_in_it(table):
     match, users = table
     ruling = services.record_ruling(match, users["referee"], "failed_throw", "NS", cards=1, role="defenders")
-    assert not services.involved_in(ruling, users["arbiter"])
+    assert not appeals_.involved_in(ruling, users["arbiter"])
     services.void_ruling(ruling, users["arbiter"])
     ruling.refresh_from_db()
-    assert services.involved_in(type(ruling).objects.get(pk=ruling.pk), users["arbiter"])
+    assert appeals_.involved_in(type(ruling).objects.get(pk=ruling.pk), users["arbiter"])

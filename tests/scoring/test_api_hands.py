@@ -3,7 +3,13 @@ import pytest
 
 from scoring.models import Hand
 from tests.scoring.test_hands_support import (  # noqa: F401  (fixtures)
-    chief, get_state, hand_body, match, post_correction, post_hand, referee,
+    chief,
+    get_state,
+    hand_body,
+    match,
+    post_correction,
+    post_hand,
+    referee,
 )
 from tournament import roles
 from tournament.models import Event, Match

@@ -3,6 +3,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from rulings import appeals as appeals_
 from scoring import services
 from tests.scoring.test_hands_support import hand_body, match, post_hand, referee  # noqa: F401  (fixtures)
 
@@ -25,7 +26,7 @@ def played(match, referee, hands):
                              declarer="N" if number == 1 else None)
     ruling = rulings.record_ruling(match, referee, "delay", "NS", hand_number=1)
     rulings.record_ruling(match, referee, "out_of_turn", "EW", hand_number=1)
-    rulings.file_appeal(ruling, referee, "NS", "不服")
+    appeals_.file_appeal(ruling, referee, "NS", "不服")
     return match
 
 
@@ -49,7 +50,7 @@ def test_record_a_hand_stays_within_a_fixed_query_bound(client, match, referee, 
 
 def test_query_count_does_not_grow_with_the_match(client, match, referee):
     """The same count after 1 and after 15 hands (a second match for the long one)."""
-    from scoring.demo import scratch_match
+    from demo.hands import scratch_match
 
     long_match = played(scratch_match(referees=[referee]), referee, 15)
     played(match, referee, 1)

@@ -1,8 +1,9 @@
 """Demo hands: recorded through the service at a few tables, idempotently."""
 import pytest
 
+from demo.hands import DEMO_HANDS, seed_hands
+from rulings.adjustments import match_replay, match_state
 from scoring import services
-from scoring.demo import DEMO_HANDS, seed_hands
 from scoring.models import Hand
 from tournament import roles
 from tournament.models import Match, Round
@@ -10,8 +11,8 @@ from tournament.models import Match, Round
 
 @pytest.fixture
 def event_with_matches(db, make_user):
-    """A practice event with five matches in one round (the demo's matches come from tournament.demo)."""
-    from scoring.demo import scratch_match
+    """A practice event with five matches in one round (the demo's matches come from demo.event)."""
+    from demo.hands import scratch_match
 
     make_user(roles.CHIEF_REFEREE, username="chief")
     first = scratch_match()
@@ -30,7 +31,7 @@ def test_seed_hands_records_through_the_engine_and_is_idempotent(event_with_matc
     seeded = Match.objects.filter(hands__isnull=False).distinct()
     assert seeded.count() == 4
     for match in seeded:
-        state = services.match_state(match)
+        state = match_state(match)
         assert (match.ns_level, match.ew_level) == (state.levels["NS"], state.levels["EW"])
         assert match.status == Match.Status.PLAYING
         assert all(hand.recorded_by.username == "chief" for hand in match.hands.all())
@@ -38,7 +39,7 @@ def test_seed_hands_records_through_the_engine_and_is_idempotent(event_with_matc
 
 
 def test_seed_hands_without_a_recorder_does_nothing(db):
-    from scoring.demo import scratch_match
+    from demo.hands import scratch_match
 
     match = scratch_match()
     assert seed_hands(match.round.stage.event) == 0 and not Hand.objects.exists()
@@ -46,11 +47,11 @@ def test_seed_hands_without_a_recorder_does_nothing(db):
 
 def test_demo_hands_fit_every_profile(db, make_user):
     """Every scripted hand is valid input under all five profiles."""
-    from scoring.demo import scratch_match
+    from demo.hands import scratch_match
 
     chief = make_user(roles.CHIEF_REFEREE)
     for slug in ("shenzhen-community", "two-deck-standard", "union-games", "company-league", "company-league-2008"):
         match = scratch_match(slug)
         assert seed_hands(match.round.stage.event, user=chief) == 2
-        assert services.match_state(match).hand_count == 2
+        assert match_state(match).hand_count == 2
     assert len({hand[:2] for hand in DEMO_HANDS}) == len(DEMO_HANDS)

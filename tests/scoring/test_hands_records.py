@@ -6,16 +6,19 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from config.appendonly import AppendOnlyError
+from rulings.adjustments import hand_adjustments, match_replay, match_state
+from scoring import profile_store as profile_store_
 from scoring import services
 from scoring.engine import LastTrick, MatchState
 from scoring.models import Hand
 from scoring.profiles import load_profile
 from tests.scoring.test_hands_support import hand_body, match, post_hand, referee  # noqa: F401
+from tournament import access
 from tournament.models import Match
 
 
 def record(match, user, number, points, **extra):
-    return services.record_hand(match, user, number=number, trump="S", defender_points=points, **extra)
+    return services.record_hand(match, user, number=number, trump="S", defender_points=points, **extra).hand
 
 
 # --- append-only and constraints ------------------------------------------------------------------
@@ -60,7 +63,7 @@ def test_two_referees_submitting_the_same_number_store_exactly_one(referee, make
     """Two connections post hand 1 at the same moment: one 201, one 409, one row (PostgreSQL and SQLite)."""
     from django.test import Client
 
-    from scoring.demo import scratch_match
+    from demo.hands import scratch_match
 
     other = make_user("table_referee")
     match = scratch_match(referees=[referee, other])
@@ -98,7 +101,7 @@ RANDOM_INPUTS = [(points, bottom, by, shape)
 @pytest.mark.django_db
 @pytest.mark.parametrize("slug", ["shenzhen-community", "two-deck-standard", "company-league"])
 def test_derived_levels_equal_a_fresh_engine_replay(slug, referee):
-    from scoring.demo import scratch_match
+    from demo.hands import scratch_match
 
     match = scratch_match(slug, referees=[referee])
     rng = random.Random(slug)
@@ -117,7 +120,7 @@ def test_derived_levels_equal_a_fresh_engine_replay(slug, referee):
         hand = Hand.objects.get(match=match, number=number)
         assert hand.explanation == state.hands[-1].explanation
         assert (hand.next_declarer or None) == state.declarer
-    replayed = services.match_state(match)
+    replayed = match_state(match)
     assert (replayed.levels, replayed.declarer, replayed.winner) == (state.levels, state.declarer, state.winner)
     assert [h.explanation for h in replayed.hands] == [h.explanation for h in state.hands]
     assert match.status == (Match.Status.FINISHED if state.winner else Match.Status.PLAYING)
@@ -137,7 +140,7 @@ def test_profile_comes_from_the_frozen_version_not_the_file(match, referee):
     record(match, referee, 1, 0, declarer="N")       # 0 points is +4 under the file, +1 here
     match.refresh_from_db()
     assert match.ns_level == "3"
-    assert services.engine_profile(frozen) is services.engine_profile(frozen)   # cached
+    assert profile_store_.engine_profile(frozen) is profile_store_.engine_profile(frozen)   # cached
 
 
 # --- the rulings hook -------------------------------------------------------------------------------
@@ -145,17 +148,19 @@ def test_profile_comes_from_the_frozen_version_not_the_file(match, referee):
 @pytest.fixture
 def rulings_hook(monkeypatch):
     """Replace the rulings layer's ``adjustments_for`` with one returning what the test puts in ``table``."""
-    from rulings import services as rulings
+    from rulings import adjustments
+    from scoring import services as scoring
 
     table = {}
-    monkeypatch.setattr(rulings, "adjustments_for", lambda match, entries=None: lambda hands=None: table)
+    for module in (adjustments, scoring):   # the replay's hook, where the writers and readers call it
+        monkeypatch.setattr(module, "adjustments_for", lambda match, entries=None: lambda hands=None: table)
     return table
 
 
 @pytest.mark.django_db
 def test_no_rulings_means_no_adjustments(match, referee):
     record(match, referee, 1, 45, declarer="N")
-    assert services.rulings_adjustments(match) == {}
+    assert hand_adjustments(match) == {}
 
 
 @pytest.mark.django_db
@@ -174,8 +179,8 @@ def test_penalty_points_from_rulings_are_applied_and_stored(match, referee, ruli
 def test_award_replaces_a_hand_and_counts_in_the_numbering(match, referee, rulings_hook):
     record(match, referee, 1, 45, declarer="N")                 # NS 4, S declares next
     rulings_hook[2] = {"award": {"stage": "change", "gainer": "defenders", "levels": 1, "reason": "判罚"}}
-    assert services.next_hand_number(match) == 3
-    state = services.match_state(match)
+    assert match_replay(match).next_number == 3
+    state = match_state(match)
     # EW stand on the must-play 2 and a sanction never counts as a win there: the level comes off NS
     assert state.levels == {"NS": "3", "EW": "2"} and state.declarer == "E"
     assert state.hands[1].kind == "award"
@@ -208,7 +213,7 @@ def test_table_referee_of_a_published_round_may_no_longer_record_but_a_chief_may
     match.round.results_published_at = clock.now()
     match.round.save(update_fields=["results_published_at"])
     match.refresh_from_db()
-    assert not services.can_record(referee, match) and services.can_record(chief, match)
+    assert not access.may(referee, access.RECORD, match=match) and access.may(chief, access.RECORD, match=match)
     with pytest.raises(services.HandRefused):
         record(match, referee, 2, 45)
     assert record(match, chief, 2, 45).number == 2

@@ -19,7 +19,7 @@ def chief(make_user):
 @pytest.fixture
 def match(db, referee):
     """A published shenzhen-community practice match with ``referee`` assigned."""
-    from scoring.demo import scratch_match
+    from demo.hands import scratch_match
 
     return scratch_match(referees=[referee])
 

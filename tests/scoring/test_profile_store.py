@@ -4,6 +4,7 @@ import copy
 import pytest
 from django.core.exceptions import ValidationError
 
+from scoring import profile_store as profile_store_
 from scoring import services
 from scoring.models import ProfileInUseError, RuleProfile
 from tests.scoring.test_hands_support import match, referee  # noqa: F401
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def shenzhen(db):
-    return services.latest_profile("shenzhen-community")
+    return profile_store_.latest_profile("shenzhen-community")
 
 
 def unused_copy(profile, **changes):
@@ -62,21 +63,21 @@ def test_copy_as_new_version(shenzhen, match, make_user):
     assert new.data == shenzhen.data and not new.is_in_use
     new.data = {**new.data, "name": "本届规则"}
     new.save()                                     # the copy is free to change
-    assert services.latest_profile("shenzhen-community") == new
+    assert profile_store_.latest_profile("shenzhen-community") == new
 
 
 def test_sync_profiles_is_unchanged_by_validation(shenzhen):
-    assert services.sync_profiles() == []          # files already stored: no new version
+    assert profile_store_.sync_profiles() == []          # files already stored: no new version
 
 
 def test_engine_profile_cache_follows_the_stored_data(shenzhen):
     row = unused_copy(shenzhen)
-    first = services.engine_profile(row)
-    assert services.engine_profile(RuleProfile.objects.get(pk=row.pk)) is first
+    first = profile_store_.engine_profile(row)
+    assert profile_store_.engine_profile(RuleProfile.objects.get(pk=row.pk)) is first
     row.data = {**row.data, "ladder": {"levels": ["2", "3", "4"], "start": "2"},
                 "must_play": {"levels": [], "give_back": False}, "rank_captures": []}
     row.save()
-    assert services.engine_profile(row).ladder == ("2", "3", "4")
+    assert profile_store_.engine_profile(row).ladder == ("2", "3", "4")
 
 
 # --- the admin ----------------------------------------------------------------------------------

@@ -5,8 +5,14 @@ import hashlib
 import pytest
 import yaml
 
-from scoring.profiles import (PROFILE_DIR, ProfileError, known_profiles, load_profile,
-                              profile_from_dict, validate_profile_dict)
+from scoring.profiles import (
+    PROFILE_DIR,
+    ProfileError,
+    known_profiles,
+    load_profile,
+    profile_from_dict,
+    validate_profile_dict,
+)
 
 SLUGS = ["company-league", "company-league-2008", "shenzhen-community", "two-deck-standard",
          "union-games"]

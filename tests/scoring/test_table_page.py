@@ -18,7 +18,7 @@ def zh(msgid):
 
 
 def record(match, user, number, points, **extra):
-    return services.record_hand(match, user, number=number, trump="H", defender_points=points, **extra)
+    return services.record_hand(match, user, number=number, trump="H", defender_points=points, **extra).hand
 
 
 @pytest.mark.django_db
@@ -81,7 +81,7 @@ def fill_hand(page, points, bottom="0", declarer=None):
 
 @pytest.mark.browser
 def test_record_two_hands_on_a_phone(transactional_db, live_server, phone, make_user):
-    from scoring.demo import scratch_match
+    from demo.hands import scratch_match
 
     referee = make_user(roles.TABLE_REFEREE)
     match = scratch_match(referees=[referee])
@@ -107,7 +107,7 @@ def test_record_two_hands_on_a_phone(transactional_db, live_server, phone, make_
 
 @pytest.mark.browser
 def test_bad_value_shows_the_error_and_saves_nothing(transactional_db, live_server, phone, make_user):
-    from scoring.demo import scratch_match
+    from demo.hands import scratch_match
 
     referee = make_user(roles.TABLE_REFEREE)
     match = scratch_match(referees=[referee])

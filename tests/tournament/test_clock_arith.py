@@ -1,4 +1,4 @@
-"""Pure hall-clock arithmetic (tournament.clocks): pauses, additions, per-table time, the last-hands rule."""
+"""Pure hall-clock arithmetic (tournament.clocks.arithmetic): pauses, additions, per-table time, the last-hands rule."""
 import datetime as dt
 from pathlib import Path
 
@@ -7,8 +7,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament import clocks
-from tournament.clocks import ADD, PAUSE, RESUME, START, TABLE_EXTRA, ClockRule, Mark
+from tournament.clocks import arithmetic as clocks
+from tournament.clocks.arithmetic import ADD, PAUSE, RESUME, START, TABLE_EXTRA, ClockRule, Mark
 
 T0 = dt.datetime(2026, 12, 5, 1, 0, tzinfo=dt.timezone.utc)
 PROFILES = Path(__file__).resolve().parents[2] / "fixtures" / "profiles"

@@ -6,7 +6,7 @@ import pytest
 
 from config import clock
 from tests.tournament.test_clock_fixtures import _fresh_cache, make_round  # noqa: F401
-from tournament import clock_services as cs
+from tournament.clocks import services as cs
 
 
 @pytest.mark.browser

@@ -6,12 +6,13 @@ import re
 import pytest
 
 from config import clock
+from demo.clock import open_round, seed_clock
 from tests.conftest import login
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, tables_of  # noqa: F401
-from tournament import clock_services as cs
-from tournament.demo_clock import open_round, seed_clock
+from tournament.clocks import display as display_
+from tournament.clocks import services as cs
+from tournament.clocks.records import current_clock_round
 from tournament.models import ClockEvent, Match
-from tournament.views_clock import current_clock_round
 
 COUNTDOWN = re.compile(r"(\d+小时)?\d+分\d\d秒")
 
@@ -126,7 +127,7 @@ def test_seed_clock_leaves_a_round_without_open_tables_alone(chief):
 
 @pytest.mark.django_db
 def test_demo_clock_runs_on_the_knockout_round_in_play():
-    from tournament.demo import seed_demo
+    from demo.event import seed_demo
 
     event = seed_demo()[0]
     seed_clock(event)                          # a no-op once seed_demo() calls it itself
@@ -134,6 +135,6 @@ def test_demo_clock_runs_on_the_knockout_round_in_play():
     assert rnd is not None and rnd.stage.kind == "elimination" and rnd.number == 2
     starts = ClockEvent.objects.filter(round__stage__event=event)
     assert [(e.kind, e.created_by.username) for e in starts] == [("start", "chief")]
-    live = cs.live_clock(cs.build_display_data(rnd.pk))
+    live = display_.live_clock(display_.build_display_data(rnd.pk))
     assert live["status"] == "running" and live["remaining_seconds"] > 89 * 60
     assert seed_clock(event) is None and starts.count() == 1

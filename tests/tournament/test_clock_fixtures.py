@@ -1,12 +1,15 @@
 """Shared helpers for the clock tests (no tests here): a round with tables, and playing hands the way
-the scoring layer is expected to (hands_left before, check_match_end after)."""
+the scoring layer does (hands_left before; the result service's verdict after)."""
 import datetime as dt
 import itertools
 
 import pytest
 
-from scoring.services import latest_profile, match_state, record_hand
-from tournament import clock_services
+from rulings.adjustments import match_state
+from scoring.profile_store import latest_profile
+from scoring.services import record_hand
+from tournament.clocks import services as clock_services
+from tournament.competition import results
 from tournament.models import Event, Match, Pair, Player, Round, Stage, Unit
 
 _serial = itertools.count(1)
@@ -46,8 +49,8 @@ def play(match, user, defender_points=80):
     number = match_state(match).hand_count + 1
     record_hand(match, user, number=number, trump="S", defender_points=defender_points,
                 declarer="N" if number == 1 else None)
-    match.refresh_from_db()
-    return clock_services.check_match_end(match)
+    match = Match.objects.select_related("hand_allowance").get(pk=match.pk)
+    return results.decide(match_state(match), None, getattr(match, "hand_allowance", None))
 
 
 @pytest.fixture

@@ -4,16 +4,20 @@ import datetime as dt
 import threading
 
 import pytest
+
 from config.appendonly import AppendOnlyError
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, play, tables_of  # noqa: F401
-from tournament import clock_services as cs
+from tournament.clocks import cache as display_cache
+from tournament.clocks import display as display_
+from tournament.clocks import services as cs
+from tournament.competition import results
 from tournament.models import ClockEvent, ClockFiring, HandAllowance, Match
 
 
 @pytest.fixture
 def sent(monkeypatch):
     """Capture the ETA tasks sent and the ids revoked instead of talking to a broker."""
-    from tournament import tasks
+    from tournament.clocks import tasks
 
     log = {"sent": [], "revoked": []}
     monkeypatch.setattr(tasks.fire_round_clock, "apply_async",
@@ -42,7 +46,7 @@ def test_changes_are_append_only_events_with_who_and_when(db, frozen_now, chief)
         ClockEvent.objects.filter(round=rnd).update(seconds=1)
     frozen_now.advance(minutes=10)
     # Derived from the stored events only: 90 + 3 minutes long, 30 minutes run.
-    data = cs.live_clock(cs.build_display_data(rnd.pk))
+    data = display_.live_clock(display_.build_display_data(rnd.pk))
     assert data["status"] == "running" and data["remaining_seconds"] == 63 * 60
 
 
@@ -97,7 +101,7 @@ def test_match_ends_at_its_last_allowed_hand_and_takes_no_more(db, frozen_now, c
     cs.fire_due(rnd.pk)
     assert cs.hands_left(table) == 4                 # hand 2 in play, then 3, 4, 5
     for left in (3, 2, 1):
-        assert play(table, chief).ended is False     # 80 points: the stage changes, no levels
+        assert play(table, chief).over is False     # 80 points: the stage changes, no levels
         assert cs.hands_left(table) == left
     verdict = play(table, chief)
     table.refresh_from_db()
@@ -120,7 +124,7 @@ def test_two_deck_standard_allows_one_more_hand(db, frozen_now, chief):
     assert (allowance.hand_in_play, allowance.last_hand) == (3, 4)
     assert cs.hands_left(table) == 2
     play(table, chief)
-    assert play(table, chief).reason == "hands"
+    assert play(table, chief).how == "hands"
 
 
 def test_union_games_has_no_announcement_and_ends_at_time(db, frozen_now, chief):
@@ -144,11 +148,11 @@ def test_passing_the_top_ends_the_match_whatever_the_clock():
         def winner_at_time(self):
             return "NS"
 
-    assert cs.end_of_match(State(), None) == cs.MatchEnd(True, "EW", "top")
+    assert results.decide(State(), None, None) == results.Verdict(True, "EW", "top")
     State.winner = None
-    assert cs.end_of_match(State(), None) == cs.MatchEnd(False)
+    assert results.decide(State(), None, None) == results.Verdict(False)
     allowance = HandAllowance(reason="announce", hand_in_play=5, last_hand=7)
-    assert cs.end_of_match(State(), allowance) == cs.MatchEnd(True, "NS", "hands")
+    assert results.decide(State(), None, allowance)[:3] == (True, "NS", "hands")
 
 
 def test_table_extra_time_delays_that_tables_announcement(db, frozen_now, chief, sent):
@@ -160,7 +164,7 @@ def test_table_extra_time_delays_that_tables_announcement(db, frozen_now, chief,
     frozen_now.advance(minutes=30)
     assert cs.fire_due(rnd.pk) == ["announce", f"table:{t1.pk}"]
     assert cs.hands_left(t2) is None
-    data = cs.live_clock(cs.build_display_data(rnd.pk))
+    data = display_.live_clock(display_.build_display_data(rnd.pk))
     row = next(t for t in data["tables"] if t["match_id"] == t2.pk)
     assert row["extra_seconds"] == 600 and row["remaining_seconds"] == 40 * 60
     frozen_now.advance(minutes=10)
@@ -353,7 +357,7 @@ def test_start_schedules_eta_tasks_and_changes_revoke_stale_ones(db, frozen_now,
 
 
 def test_tasks_are_thin_and_idempotent(db, frozen_now, chief):
-    from tournament.tasks import fire_round_clock, sweep_clocks
+    from tournament.clocks.tasks import fire_round_clock, sweep_clocks
 
     rnd = make_round(tables=1)
     cs.start_clock(rnd, chief)
@@ -396,11 +400,11 @@ def test_display_shows_banner_after_firing_and_hands_after_recording(client, db,
     assert client.get(url).json()["banner"] == ""
     frozen_now.advance(minutes=60)
     cs.fire_due(rnd.pk)
-    cs.invalidate_display(rnd.pk)        # what the on_commit hook does after the real commit
+    display_cache.invalidate(rnd.pk)        # what the on_commit hook does after the real commit
     data = client.get(url).json()
     assert data["announced"] and "3" in data["banner"] and data["tables"][0]["hands_left"] == 4
     play(table, chief)
-    cs.invalidate_display(rnd.pk)        # the scoring layer's call after a recorded hand
+    display_cache.invalidate(rnd.pk)        # the scoring layer's call after a recorded hand
     assert client.get(url).json()["tables"][0]["hands_left"] == 3
 
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from tests.tournament.test_clock_fixtures import _fresh_cache, make_round  # noqa: F401
-from tournament import clock_services as cs
+from tournament.clocks import services as cs
 from tournament.models import EventClockSettings, RoundClock
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

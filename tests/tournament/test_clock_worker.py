@@ -7,7 +7,7 @@ import pytest
 from config import clock
 from tests.conftest import wait_for
 from tests.tournament.test_clock_fixtures import _fresh_cache, make_round, tables_of  # noqa: F401
-from tournament import clock_services as cs
+from tournament.clocks import services as cs
 from tournament.models import ClockEvent, ClockFiring, HandAllowance
 
 

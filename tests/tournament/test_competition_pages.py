@@ -4,8 +4,8 @@ from django.urls import reverse
 
 from tests.tournament.test_draws_support import finish, make_event, play_stage
 from tournament import roles
+from tournament.competition import draws, stages
 from tournament.models import Draw, Match, Stage
-from tournament.services import draws, stages
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ import pytest
 
 from tests.tournament.test_draws_support import event16, finish, make_event  # noqa: F401
 from tournament import pairings
+from tournament.competition import draws, stages
+from tournament.competition.stages import CompetitionError
 from tournament.models import Draw, Group, Match, Stage
-from tournament.services import draws, stages
-from tournament.services.stages import CompetitionError
 
 
 def group_stage(event, **settings):

@@ -4,7 +4,8 @@ import itertools
 
 import pytest
 
-from scoring.services import latest_profile
+from scoring.profile_store import latest_profile
+from tournament.competition import results
 from tournament.models import Event, Match, Pair, Player, Unit
 
 _names = itertools.count(1)
@@ -28,13 +29,15 @@ def make_event(n_pairs=16, n_units=4, *, profile="shenzhen-community", fmt=Event
 
 
 def finish(match, winner="ns", win_level="A", lose_level="5"):
-    """Record a result as the scoring layer does (status, winner, final levels) and save."""
+    """A result row as the result service leaves it (status, winner, final levels), then the
+    competition moved on as :func:`tournament.competition.results.settle` does."""
     match.refresh_from_db()
     ns_wins = winner == "ns" or winner == match.ns_id
     match.status = Match.Status.FINISHED
     match.winner_id = match.ns_id if ns_wins else match.ew_id
     match.ns_level, match.ew_level = (win_level, lose_level) if ns_wins else (lose_level, win_level)
     match.save()
+    results.move_on(match)
     return match
 
 

@@ -7,11 +7,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from openpyxl import Workbook, load_workbook
 
-from scoring.services import latest_profile
+from scoring.profile_store import latest_profile
 from tests.conftest import login
 from tournament import roles
+from tournament.entries import services as svc
 from tournament.models import Draw, Event
-from tournament.services import entries as svc
 
 
 @pytest.fixture

@@ -3,11 +3,12 @@ import datetime as dt
 
 import pytest
 
-from scoring.services import latest_profile
+from scoring.profile_store import latest_profile
+from tournament.entries import individuals
+from tournament.entries import services as svc
+from tournament.entries.services import EntryError, PairData, PlayerData
 from tournament.models import Draw, Event, Match, Pair, Registration, Round, Stage
 from tournament.pairings import draw_pairs
-from tournament.services import entries as svc
-from tournament.services.entries import EntryError, PairData, PlayerData
 
 
 def make_event(slug, profile):
@@ -194,7 +195,7 @@ def test_entries_locked_after_first_started_match(open_event):
 
 def test_withdrawal_after_the_draw_gives_walkovers(open_event):
     from tests.tournament.test_draws_support import finish
-    from tournament.services import draws, stages
+    from tournament.competition import draws, stages
 
     names = [("一", "男"), ("二", "男"), ("三", "男"), ("四", "男")]
     pairs = [svc.add_pair(open_event, pair(name=f"{n}队", a=(f"{n}甲", g, ""), b=(f"{n}乙", g, "")))
@@ -290,12 +291,12 @@ def test_replacing_a_woman_by_a_man_in_the_only_women_pair_refused(union):
 
 # --------------------------------------------------------------------------- individuals drawn by lot
 def sign_up(event, names, unit="甲", gender="男", **kw):
-    return [svc.add_individual(event, unit, PlayerData(n, gender, ""), **kw) for n in names]
+    return [individuals.add_individual(event, unit, PlayerData(n, gender, ""), **kw) for n in names]
 
 
 def test_pair_draw_records_seed_and_is_reproducible(open_event, make_user):
     regs = sign_up(open_event, ["A", "B", "C", "D"]) + sign_up(open_event, ["E", "F"], unit="乙")
-    draw = svc.draw_individual_pairs(open_event, seed="20261205", user=make_user("organiser"))
+    draw = individuals.draw_individual_pairs(open_event, seed="20261205", user=make_user("organiser"))
     assert (draw.kind, draw.seed) == ("pairs", "20261205")
     pairs = open_event.pairs.all()
     assert pairs.count() == 3
@@ -313,36 +314,36 @@ def test_pair_draw_records_seed_and_is_reproducible(open_event, make_user):
 def test_pair_draw_odd_number_is_a_clear_error(open_event):
     sign_up(open_event, ["A", "B", "C"])
     sign_up(open_event, ["D", "E"], unit="乙")
-    msg = refused(svc.draw_individual_pairs, open_event, "7")
+    msg = refused(individuals.draw_individual_pairs, open_event, "7")
     assert msg == "单人报名人数为奇数，无法两两抽签组队，请增减一人：单位“甲”有3人（奇数）"
     assert open_event.pairs.count() == 0 and not open_event.draws.exists()
 
 
 def test_pair_draw_redo_supersedes_and_keeps_history(open_event):
     sign_up(open_event, ["A", "B", "C", "D"])
-    first = svc.draw_individual_pairs(open_event, seed="1")
-    second = svc.draw_individual_pairs(open_event, seed="2")
+    first = individuals.draw_individual_pairs(open_event, seed="1")
+    second = individuals.draw_individual_pairs(open_event, seed="2")
     assert second.supersedes == first and open_event.draws.count() == 2
     assert open_event.pairs.count() == 2
     assert not Pair.objects.filter(pk__in=[r[2] for r in first.result["pairs"]]).exists()
-    assert svc.live_pairs_draw(open_event) == second
+    assert individuals.live_pairs_draw(open_event) == second
 
 
 def test_pair_draw_refused_after_group_draw(open_event):
     sign_up(open_event, ["A", "B"])
     Draw.objects.create(event=open_event, kind=Draw.Kind.GROUPS, seed="1", result={})
-    refused(svc.draw_individual_pairs, open_event, "1", contains="报名已锁定")
+    refused(individuals.draw_individual_pairs, open_event, "1", contains="报名已锁定")
 
 
 def test_pair_draw_generates_a_seed_when_none_given(open_event):
     sign_up(open_event, ["A", "B"])
-    draw = svc.draw_individual_pairs(open_event)
+    draw = individuals.draw_individual_pairs(open_event)
     assert draw.seed.isdigit() and len(draw.seed) == 6
 
 
 def test_sign_up_refused_for_a_player_already_in_a_pair(open_event):
     svc.add_pair(open_event, pair(name="一队"))
-    refused(svc.add_individual, open_event, "甲", PlayerData("张三", "男", ""), field="player1", contains="已在“一队”中")
+    refused(individuals.add_individual, open_event, "甲", PlayerData("张三", "男", ""), field="player1", contains="已在“一队”中")
     sign_up(open_event, ["王五"])
     refused(svc.add_pair, open_event, pair(name="二队", a=("王五", "男", ""), b=("X", "男", "")),
             contains="已单人报名")
@@ -352,7 +353,7 @@ def test_union_team_pools_draw_a_women_pair(union):
     sign_up(union, ["女1", "女2"], gender="女", team="甲队", pool="女子")
     sign_up(union, ["男1", "男2", "男3", "男4"], team="甲队")
     sign_up(union, ["男5", "男6"], team="甲队", reserve=True)
-    svc.draw_individual_pairs(union, seed="x")
+    individuals.draw_individual_pairs(union, seed="x")
     assert svc.team_problems(union) == []
     women = [p for p in union.pairs.all() if p.player1.gender == p.player2.gender == "F"]
     assert len(women) == 1 and union.pairs.filter(reserve=True).count() == 1
@@ -360,9 +361,9 @@ def test_union_team_pools_draw_a_women_pair(union):
 
 def test_withdraw_individual(open_event):
     a, b, c = sign_up(open_event, ["A", "B", "C"])
-    svc.withdraw_individual(c)
-    svc.draw_individual_pairs(open_event, seed="s")
+    individuals.withdraw_individual(c)
+    individuals.draw_individual_pairs(open_event, seed="s")
     a.refresh_from_db()
-    refused(svc.withdraw_individual, a, contains="已抽签组队")
+    refused(individuals.withdraw_individual, a, contains="已抽签组队")
     with pytest.raises(EntryError, match="没有单人报名"):
-        svc.draw_individual_pairs(make_event("empty", "shenzhen-community"), "1")
+        individuals.draw_individual_pairs(make_event("empty", "shenzhen-community"), "1")

@@ -5,9 +5,8 @@ import io
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from scoring.services import latest_profile
-from tournament.models import Event, Match, Round, Stage
-from tournament.services.spreadsheets import (
+from scoring.profile_store import latest_profile
+from tournament.entries.spreadsheets import (
     ImportFailed,
     RowError,
     export_entries,
@@ -16,6 +15,7 @@ from tournament.services.spreadsheets import (
     import_entries,
     import_template,
 )
+from tournament.models import Event, Match, Round, Stage
 
 HEADER = ["单位", "对名", "选手1", "性别1", "电话1", "选手2", "性别2", "电话2", "种子", "队伍", "候补"]
 GOOD = [

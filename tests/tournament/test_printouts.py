@@ -5,12 +5,16 @@ import pytest
 from pypdf import PdfReader
 
 from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
-    chief, event, first_round, played_match, synthetic_bracket,
+    chief,
+    event,
+    first_round,
+    played_match,
+    synthetic_bracket,
 )
-from tournament.printout_services import build_printout
 from tournament.printouts import bracket
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.registry import PRINTOUTS
+from tournament.printouts.services import build_printout
 
 
 def pages_text(pdf):
@@ -85,7 +89,7 @@ def test_results_sheet_prints_each_hands_explanation(event, played_match):
 
 
 def test_standings_say_how_ties_were_broken(event):
-    from tournament.services.ranking import event_standings
+    from tournament.competition.ranking import event_standings
 
     notes = {row.tie_note for st in event_standings(event) for g in st.groups for row in g.rows if row.tie_note}
     text = "".join(pages_text(build_printout("standings", event, PrintOptions()))).replace("\n", "")
@@ -118,8 +122,8 @@ def test_round_and_match_checks(event, first_round):
 
 
 def test_draw_sheet_prints_each_seed(event):
+    from tournament.competition.draws import draw_bracket
     from tournament.models import Draw, Stage
-    from tournament.services.draws import draw_bracket
 
     stage = Stage.objects.get(event=event, kind=Stage.Kind.ELIMINATION)
     draw_bracket(stage, seed="printout-seed-42")  # a redraw with a known seed, before any match starts

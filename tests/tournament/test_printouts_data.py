@@ -18,7 +18,7 @@ ROUND_START = dt.datetime(2026, 12, 5, 1, 0, tzinfo=dt.timezone.utc)  # 09:00 in
 def build_event_content(event, chief):
     """Groups A–D played in round 1 (hands recorded at table 1), and an 8-entry bracket with one result."""
     from scoring.services import record_hand
-    from tournament.services.stages import build_bracket_matches, build_round_robin, create_stage
+    from tournament.competition.stages import build_bracket_matches, build_round_robin, create_stage
 
     pairs = list(Pair.objects.filter(event=event).order_by("pk").values_list("pk", flat=True))
     groups_stage = create_stage(event, Stage.Kind.ROUND_ROBIN, name="小组赛")
@@ -50,7 +50,7 @@ def chief(make_user):
 @pytest.fixture
 def event(db, chief):
     """The demo event with content for every printout that has a data source."""
-    from tournament.demo import ensure_accounts, ensure_event
+    from demo.event import ensure_accounts, ensure_event
 
     ensure_accounts()
     demo = ensure_event()  # the demo's entries, without its competition
@@ -63,12 +63,12 @@ def finished_event(db):
     """The demo competition played to the end through the real services: groups, knock-out, placements.
 
     Hands go through ``scoring.services.record_hand`` (``play_to_win``), and the bracket moves on by
-    ``tournament.services.progress`` as each match finishes, so the final ranking is the real one.
+    ``tournament.competition.progress`` as each match finishes, so the final ranking is the real one.
     """
     import random
 
-    from tournament.demo import ensure_accounts, ensure_event
-    from tournament.demo_competition import _recorder, play_to_win, seed_competition
+    from demo.competition import _recorder, play_to_win, seed_competition
+    from demo.event import ensure_accounts, ensure_event
 
     ensure_accounts()
     demo = ensure_event()

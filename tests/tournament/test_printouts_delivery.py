@@ -8,12 +8,16 @@ from pypdf import PdfReader
 
 from tests.conftest import wait_for
 from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
-    build_event_content, chief, event, first_round, played_match,
+    build_event_content,
+    chief,
+    event,
+    first_round,
+    played_match,
 )
 from tournament import roles
 from tournament.models import PrintJob
-from tournament.printout_services import request_job, run_job
 from tournament.printouts.common import PrintOptions
+from tournament.printouts.services import request_job, run_job
 
 
 def test_command_writes_the_pdf(event, first_round, tmp_path):
@@ -91,7 +95,7 @@ def test_job_service_progress_reuse_and_rebuild(event, first_round, played_match
 
 
 def test_progress_is_stored_while_building(event, first_round, monkeypatch, django_capture_on_commit_callbacks):
-    from tournament import printout_services
+    from tournament.printouts import services as printout_services
 
     seen = []
     original = printout_services._progress_writer
@@ -133,7 +137,7 @@ def test_page_starts_a_job_and_the_status_endpoint_reports_it(client, event, fir
 
 @pytest.mark.worker
 def test_a_real_worker_builds_the_round_of_score_sheets(celery_worker_process, make_user):
-    from tournament.demo import seed_demo
+    from demo.event import seed_demo
     from tournament.models import Round
 
     event = seed_demo()[0]
@@ -150,7 +154,7 @@ def test_a_real_worker_builds_the_round_of_score_sheets(celery_worker_process, m
 
 def test_a_build_that_died_does_not_block_the_printout(event, first_round, frozen_now,
                                                        django_capture_on_commit_callbacks):
-    from tournament.printout_services import _claim
+    from tournament.printouts.services import _claim
 
     options = PrintOptions(round=first_round.pk)
     with django_capture_on_commit_callbacks(execute=False):

@@ -5,13 +5,17 @@ from django.utils import translation
 
 from tests.tournament.test_printouts import fonts_of, pages_text
 from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
-    chief, event, finished_event, first_round, played_match,
+    chief,
+    event,
+    finished_event,
+    first_round,
+    played_match,
 )
+from tournament.competition.stages import describe_source
 from tournament.models import Match
-from tournament.printout_services import build_printout, collect
 from tournament.printouts import scoresheets
 from tournament.printouts.common import PrintOptions
-from tournament.services.stages import describe_source
+from tournament.printouts.services import build_printout, collect
 
 
 def flat(pdf):
@@ -56,7 +60,7 @@ def test_score_sheet_penalty_box_is_blank_without_rulings(event, played_match):
 
 
 def test_penalty_log_names_offences_from_the_sanction_table(ruled_match):
-    from rulings.services import ledger_for
+    from rulings.ledger import ledger_for
 
     names = ledger_for(ruled_match.profile).table["offences"]
     text = flat(build_printout("penalties", ruled_match.round.stage.event, PrintOptions(match=ruled_match.pk)))
@@ -85,7 +89,7 @@ def test_english_bracket_and_score_sheet_show_waiting_sides_in_english(event):
 
 
 def test_awards_print_the_list_and_a_certificate_per_holder(finished_event):
-    from tournament.services.ranking import award_list, final_ranking
+    from tournament.competition.placings import award_list, final_ranking
 
     assert final_ranking(finished_event)[1]
     holders = [(award.title, p) for award in award_list(finished_event) for p in award.places]

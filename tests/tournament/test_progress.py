@@ -4,9 +4,10 @@ from django.db import transaction
 
 from tests.tournament.test_draws_support import finish, make_event, play_stage
 from tournament import roles
+from tournament.competition import draws, referees, results, stages
+from tournament.competition.placings import final_ranking
+from tournament.entries.services import withdraw_pair
 from tournament.models import Event, Match, Stage
-from tournament.services import draws, progress, stages
-from tournament.services.ranking import final_ranking
 
 
 @pytest.fixture
@@ -31,12 +32,12 @@ def test_winner_and_loser_move_into_their_next_matches(bracket8):
     assert (semi.ns_source, semi.ew_source) == ("W:R1-M1", "W:R1-M2")
 
 
-def test_on_match_finished_is_idempotent(bracket8, django_assert_max_num_queries):
+def test_moving_on_is_idempotent(bracket8):
     _, stage = bracket8
     qf = finish(row(stage, "R1-M1"))
     before = list(Match.objects.values_list("pk", "ns", "ew", "status", "winner").order_by("pk"))
-    progress.on_match_finished(qf)
-    progress.on_match_finished(qf)
+    results.move_on(qf)
+    results.move_on(qf)
     assert list(Match.objects.values_list("pk", "ns", "ew", "status", "winner").order_by("pk")) == before
 
 
@@ -54,8 +55,7 @@ def test_withdrawn_entry_gives_a_walkover_in_its_next_match(bracket8):
     qf1 = finish(row(stage, "R1-M1"))
     qf2 = row(stage, "R1-M2")
     loser = qf2.ew
-    loser.status = "withdrawn"
-    loser.save()  # the signal gives the walkover
+    withdraw_pair(loser)  # the result service gives the walkover
     qf2.refresh_from_db()
     assert qf2.status == Match.Status.WALKOVER and qf2.winner_id == qf2.ns_id
     semi = row(stage, "R2-M1")
@@ -70,12 +70,11 @@ def test_withdrawal_in_a_group_gives_walkovers_for_the_rest(db):
     draws.draw_groups(stage, seed=1)
     played = finish(Match.objects.filter(round__stage=stage, status="scheduled").first())
     gone = played.ns
-    gone.status = "withdrawn"
-    gone.save()
+    withdraw_pair(gone)
     mine = Match.objects.filter(round__stage=stage, ns=gone) | Match.objects.filter(round__stage=stage, ew=gone)
     assert set(mine.values_list("status", flat=True)) == {"finished", "walkover"}
     assert all(m.winner_id != gone.pk for m in mine.filter(status="walkover"))
-    assert progress.on_entry_withdrawn(gone) == 0  # idempotent
+    assert results.entry_withdrawn(gone) == 0  # idempotent
 
 
 def test_a_bye_in_a_later_round_resolves_when_both_feeders_are_empty(db):
@@ -90,9 +89,10 @@ def test_a_bye_in_a_later_round_resolves_when_both_feeders_are_empty(db):
 
 
 def test_recording_hands_through_scoring_moves_the_bracket(db, make_user):
-    from scoring.services import record_hand
-    from tournament.demo_competition import play_to_win
     import random
+
+    from demo.competition import play_to_win
+    from scoring.services import record_hand
 
     event = make_event(4, 4, fmt=Event.Format.ELIMINATION)
     stage = stages.create_stage(event, Stage.Kind.ELIMINATION)
@@ -110,9 +110,9 @@ def test_a_referee_of_a_unit_that_arrives_is_taken_off_the_table(bracket8, make_
     event, stage = bracket8
     qf1 = row(stage, "R1-M1")
     ref = make_user(roles.TABLE_REFEREE)
-    stages.set_referee_unit(event, ref, qf1.ns.unit)
+    referees.set_referee_unit(event, ref, qf1.ns.unit)
     semi = row(stage, "R2-M1")
-    stages.assign_referee(semi, ref)  # allowed while the semi-final's entries are unknown
+    referees.assign_referee(semi, ref)  # allowed while the semi-final's entries are unknown
     finish(qf1, winner="ns")
     assert not row(stage, "R2-M1").referees.exists()
 
@@ -121,14 +121,14 @@ def test_referee_never_assigned_to_a_table_of_their_unit(bracket8, make_user):
     event, stage = bracket8
     qf1 = row(stage, "R1-M1")
     ref = make_user(roles.TABLE_REFEREE)
-    stages.set_referee_unit(event, ref, qf1.ew.unit)
+    referees.set_referee_unit(event, ref, qf1.ew.unit)
     with pytest.raises(stages.CompetitionError, match="同单位"):
-        stages.assign_referee(qf1, ref)
+        referees.assign_referee(qf1, ref)
     with pytest.raises(stages.CompetitionError), transaction.atomic():
         qf1.referees.add(ref)  # also through the relation directly
     with pytest.raises(stages.CompetitionError), transaction.atomic():
         ref.assigned_matches.add(qf1)
     assert not qf1.referees.exists()
-    stages.assign_referee(row(stage, "R1-M2"), ref)
+    referees.assign_referee(row(stage, "R1-M2"), ref)
     with pytest.raises(stages.CompetitionError, match="请先撤下"):
-        stages.set_referee_unit(event, ref, row(stage, "R1-M2").ns.unit)
+        referees.set_referee_unit(event, ref, row(stage, "R1-M2").ns.unit)

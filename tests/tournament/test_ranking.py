@@ -2,8 +2,8 @@
 import pytest
 
 from tests.tournament.test_draws_support import finish, make_event, play_stage
+from tournament.competition import draws, placings, ranking, stages
 from tournament.models import Event, Match, Stage
-from tournament.services import draws, ranking, stages
 
 
 def rr_event(n=4, profile="company-league", **kw):
@@ -92,7 +92,7 @@ def test_unplayed_matches_do_not_count(db):
     event, stage = rr_event(4)
     table = ranking.stage_standings(stage).groups[0]
     assert not table.complete and table.played == 0 and all(r.points == 0 for r in table.rows)
-    assert ranking.final_ranking(event) == ([], False)
+    assert placings.final_ranking(event) == ([], False)
 
 
 def test_a_corrected_result_updates_the_standings(db):
@@ -109,10 +109,10 @@ def test_final_ranking_knockout_first_then_group_places(db):
     draws.draw_groups(groups, seed="g")
     draws.draw_bracket(ko, seed="k")
     play_stage(groups)
-    places, complete = ranking.final_ranking(event)
+    places, complete = placings.final_ranking(event)
     assert not complete and places == []
     play_stage(ko)
-    places, complete = ranking.final_ranking(event)
+    places, complete = placings.final_ranking(event)
     assert complete and [p.place for p in places] == list(range(1, 9)) + [9] * 4 + [13] * 4
     assert places[0].how == "决赛" and places[8].shared and "组第3名" in places[8].how
 
@@ -122,9 +122,9 @@ def test_union_games_awards_two_joint_thirds_and_four_merit_awards(db):
     stage = stages.create_stage(event, Stage.Kind.ELIMINATION)
     draws.draw_bracket(stage, seed="u")
     play_stage(stage)
-    places, _ = ranking.final_ranking(event)
+    places, _ = placings.final_ranking(event)
     assert [p.place for p in places] == [1, 2, 3, 3, 5, 5, 5, 5]
-    awards = {a.title: a.places for a in ranking.award_list(event)}
+    awards = {a.title: a.places for a in placings.award_list(event)}
     titles = [str(t) for t in ("Champion", "Runner-up", "Third place", "Merit award")]
     from django.utils.translation import gettext as _
     assert [len(awards[_(t)]) for t in titles] == [1, 1, 2, 4]
@@ -133,7 +133,7 @@ def test_union_games_awards_two_joint_thirds_and_four_merit_awards(db):
 def test_company_league_awards_one_third_place(db):
     event, stage = rr_event(4)
     play_stage(stage)
-    awards = ranking.award_list(event)
+    awards = placings.award_list(event)
     assert [len(a.places) for a in awards] == [1, 1, 1]
 
 

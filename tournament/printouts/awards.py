@@ -1,6 +1,6 @@
 """``awards``: the award list, then one certificate (荣誉证书) per award holder.
 
-Champion, runner-up, third place(s) and merit awards as :func:`tournament.services.ranking.award_list`
+Champion, runner-up, third place(s) and merit awards as :func:`tournament.competition.placings.award_list`
 gives them from the final ranking (the profile says how many of each). The list is printed at any
 time (marked provisional until the ranking is complete); the certificates only once it is complete,
 each on a whole landscape page without header or footer, ready to be signed and framed.
@@ -8,14 +8,25 @@ each on a whole landscape page without header or footer, ready to be signed and 
 import datetime as dt
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.lib import colors
 from reportlab.platypus import PageBreak
 
+from tournament.competition.placings import award_list, final_ranking
 from tournament.models import Pair
-
-from .common import Printout, heading_for
-from .layout import FullPage, Heading, build_pdf, content_size, fit_text, grid_table, register_font, styles, text
+from tournament.printouts.common import Printout, heading_for
+from tournament.printouts.layout import (
+    FullPage,
+    Heading,
+    build_pdf,
+    content_size,
+    fit_text,
+    grid_table,
+    register_font,
+    styles,
+    text,
+)
 
 FRAME_RED = colors.Color(0.7, 0.1, 0.1)
 FRAME_GOLD = colors.Color(0.78, 0.6, 0.2)
@@ -46,7 +57,6 @@ class AwardsData:
 
 def collect(event, options):
     """Every award holder of the event so far (the list is provisional until the ranking is complete)."""
-    from tournament.services.ranking import award_list, final_ranking
 
     _places, complete = final_ranking(event)
     awards = award_list(event)

@@ -8,14 +8,14 @@ follow on a page of their own. The tree is drawn from the Match rows' ``bracket_
 """
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.lib import colors
 from reportlab.platypus import PageBreak
 
 from tournament.models import Draw, Match, Stage
-
-from .common import Printout, heading_for, matches_of, side_label
-from .layout import FullPage, Heading, HeadingMark, build_pdf, content_size, fit_text
+from tournament.printouts.common import Printout, heading_for, matches_of, side_label
+from tournament.printouts.layout import FullPage, Heading, HeadingMark, build_pdf, content_size, fit_text
 
 PAGE_ENTRIES = 64        # entries on one page when a bracket is split
 A4_ENTRIES = 64          # largest field on A4 landscape

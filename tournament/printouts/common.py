@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.competition.stages import describe_source
 from tournament.models import Match, Round
-
-from .layout import Heading
+from tournament.printouts.layout import Heading
 
 LANGUAGES = ("zh-hans", "en")
 LANGUAGE_ALIASES = {"zh": "zh-hans", "zh-hans": "zh-hans", "zh_hans": "zh-hans", "zh-cn": "zh-hans", "en": "en"}
@@ -96,7 +96,6 @@ def players_label(pair):
 
 def source_label(source):
     """Where a waiting side comes from, in the active language ("R1-M3 胜者", "A组第1名", "轮空")."""
-    from tournament.services.stages import describe_source
 
     return describe_source(source or "")
 

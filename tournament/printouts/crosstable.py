@@ -1,16 +1,17 @@
 """``crosstable``: each round-robin group's crosstable (对阵成绩表) with points, net levels and places.
 
-The numbers come from :mod:`tournament.services.ranking` (derived from the recorded results only).
+The numbers come from :mod:`tournament.competition.ranking` (derived from the recorded results only).
 """
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.platypus import CondPageBreak, Spacer
 
+from tournament.competition.ranking import event_standings
 from tournament.models import Stage
-
-from .common import Printout, heading_for
-from .layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
+from tournament.printouts.common import Printout, heading_for
+from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,6 @@ class CrosstableData:
 
 def collect(event, options):
     """Every round-robin stage's groups with their crosstables."""
-    from tournament.services.ranking import event_standings
 
     stages = {s.pk: s for s in Stage.objects.filter(event=event)}
     return CrosstableData(

@@ -7,13 +7,13 @@ printed too, marked as such, so a redo can be checked against the original.
 import json
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.platypus import Spacer
 
 from tournament.models import Draw, Pair, Player
-
-from .common import Printout, heading_for, local_time
-from .layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
+from tournament.printouts.common import Printout, heading_for, local_time
+from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 
 
 @dataclass(frozen=True)

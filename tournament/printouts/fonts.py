@@ -9,6 +9,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from django.conf import settings
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -26,7 +27,6 @@ def candidate_paths():
     except ModuleNotFoundError:
         pass
     try:
-        from django.conf import settings
 
         found.extend(Path(p) for p in getattr(settings, "CJK_FONT_PATHS", []))
     except ImportError:

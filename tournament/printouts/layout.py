@@ -13,14 +13,16 @@ from io import BytesIO
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.pagesizes import A3, A4, landscape as to_landscape, portrait as to_portrait
+from reportlab.lib.pagesizes import A3, A4
+from reportlab.lib.pagesizes import landscape as to_landscape
+from reportlab.lib.pagesizes import portrait as to_portrait
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
 
-from .fonts import register_font
+from tournament.printouts.fonts import register_font
 
 PAPERS = {"A4": A4, "A3": A3}
 MARGIN = 12 * mm

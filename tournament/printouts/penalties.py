@@ -5,12 +5,15 @@ reversed…), as :mod:`rulings.presenters` derives them by replaying the rulings
 """
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from rulings.ledger import ledger_for
+from rulings.presenters import event_log, match_log
+from scoring.models import RuleProfile
 from tournament.models import Match
-
-from .common import Printout, heading_for, local_time, pick_match, round_label
-from .layout import Heading, build_pdf, content_size, grid_table, styles, text
+from tournament.printouts.common import Printout, heading_for, local_time, pick_match, round_label
+from tournament.printouts.layout import Heading, build_pdf, content_size, grid_table, styles, text
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,6 @@ class PenaltiesData:
 
 def collect(event, options):
     """The rulings of the match asked for, else of the event."""
-    from rulings.presenters import event_log, match_log
 
     if options.match is not None:
         match = pick_match(event, options.match)
@@ -62,8 +64,6 @@ def offence_names(rulings):
     The names (迟到, 越序出牌, …) are the ``name`` of each offence under the profile's ``sanctions:``
     key, the same table the sanction engine and the console's offence buttons read.
     """
-    from rulings.services import ledger_for
-    from scoring.models import RuleProfile
 
     names = {}
     for slug, version in {(r["profile"], r["profile_version"]) for r in rulings}:

@@ -1,7 +1,7 @@
 """Every printout kind by name (KIND → :class:`~tournament.printouts.common.Printout`)."""
 from django.utils.translation import gettext as _
 
-from . import awards, bracket, crosstable, draw, penalties, results, schedule, scoresheets, standings
+from tournament.printouts import awards, bracket, crosstable, draw, penalties, results, schedule, scoresheets, standings
 
 PRINTOUTS = {p.kind: p for p in (
     bracket.PRINTOUT,

@@ -4,14 +4,14 @@
 """
 from dataclasses import asdict, dataclass
 
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.platypus import PageBreak, Spacer
 
 from scoring.models import Hand
-
-from .common import Printout, heading_for, local_time, players_label, selected_matches, side_label
-from .scoresheets import hand_row
-from .layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
+from tournament.printouts.common import Printout, heading_for, local_time, players_label, selected_matches, side_label
+from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
+from tournament.printouts.scoresheets import hand_row
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,21 @@
 """``schedule``: rounds, tables, seats and start times (赛程表)."""
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.platypus import KeepTogether
 
-from .common import Printout, heading_for, local_time, matches_of, pick_round, players_label, \
-    round_label, side_label
-from .layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
+from tournament.printouts.common import (
+    Printout,
+    heading_for,
+    local_time,
+    matches_of,
+    pick_round,
+    players_label,
+    round_label,
+    side_label,
+)
+from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 
 
 @dataclass(frozen=True)

@@ -9,16 +9,27 @@ import itertools
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak
 
+from rulings.ledger import IN_FORCE, REVERSED, VOID
+from rulings.presenters import event_log
 from scoring.models import Hand
-
-from .common import Printout, entry_label, heading_for, local_time, selected_matches, source_label
-from .penalties import offence_label, offence_names, side_name
-from .layout import FullPage, HeadingMark, Heading, build_pdf, draw_grid, fit_text, grid_heights, register_font
+from tournament.printouts.common import Printout, entry_label, heading_for, local_time, selected_matches, source_label
+from tournament.printouts.layout import (
+    FullPage,
+    Heading,
+    HeadingMark,
+    build_pdf,
+    draw_grid,
+    fit_text,
+    grid_heights,
+    register_font,
+)
+from tournament.printouts.penalties import offence_label, offence_names, side_name
 
 HAND_ROWS = 18          # rows on a sheet (more when more hands are already recorded)
 PENALTY_ROWS = 4        # rows in the penalty box (rulings in force first, then blank lines)
@@ -106,8 +117,6 @@ def penalties_in_force(event, match_ids):
     Voided and reversed rulings are left out; a ruling still waiting (for the chief referee's
     approval or the other side's choice) or whose match loss was refused carries its state in brackets.
     """
-    from rulings.presenters import event_log
-    from rulings.services import IN_FORCE, REVERSED, VOID
 
     rulings = [r for r in event_log(event)["rulings"]
                if r["match"] in match_ids and r["state"] not in (VOID, REVERSED)] if match_ids else []

@@ -1,16 +1,18 @@
 """``standings``: every group's standings with how each tie was broken, then the final ranking.
 
-The numbers come from :mod:`tournament.services.ranking` (derived from the recorded results only).
+The numbers come from :mod:`tournament.competition.ranking` (derived from the recorded results only).
 """
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.platypus import CondPageBreak, Spacer
 
+from tournament.competition.placings import final_ranking
+from tournament.competition.ranking import event_standings
 from tournament.models import Stage
-
-from .common import Printout, heading_for
-from .layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
+from tournament.printouts.common import Printout, heading_for
+from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,6 @@ class StandingsData:
 
 def collect(event, options):
     """Group standings of every round-robin stage and the event's final ranking so far."""
-    from tournament.services.ranking import event_standings, final_ranking
 
     stages = {s.pk: s for s in Stage.objects.filter(event=event)}
     places, complete = final_ranking(event)

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from scoring.services import sync_profiles
+from scoring.profile_store import sync_profiles
 
 
 class Command(BaseCommand):

@@ -3,9 +3,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.printout_services import build_printout, find_event
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.registry import PRINTOUTS, get_printout
+from tournament.printouts.services import build_printout, find_event
 
 
 class Command(BaseCommand):

@@ -1,0 +1,86 @@
+"""Appeals against rulings: filing within the profile's deadline, and decisions by instance.
+
+The route: instance 1 by the chief referee, instance 2 by the arbitration group; an arbitration member
+involved in the first ruling may not sit. A reversal takes the ruling out of the replay, so its points
+and levels leave the scores (the match's result is settled again).
+"""
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+
+from config import clock
+from rulings.engine import appeal_deadline, normalise_side
+from rulings.ledger import ledger_for, related_row
+from rulings.models import Appeal, AppealDecision
+from rulings.services import Conflict, RulingError, apply_match_result, engine_call, lock_match
+from tournament import access
+from tournament.models import Round
+
+
+def appeal_deadline_for(ruling):
+    """The last moment an appeal against ``ruling`` is accepted (None while the clock has not started)."""
+    ledger = ledger_for(ruling.profile)
+    started = Round.objects.filter(pk=ruling.match.round_id).values_list("results_published_at", flat=True).first()
+    return appeal_deadline(ledger.appeal, started) if started else None
+
+
+def file_appeal(ruling, user, side, grounds=""):
+    """A side appeals a ruling; refused after the profile's deadline or against a void ruling."""
+    side = engine_call(lambda side: normalise_side(side), side=side)
+    deadline = appeal_deadline_for(ruling)
+    if deadline is not None and clock.now() > deadline:
+        raise RulingError(f"申诉期限已过（截止 {deadline:%Y-%m-%d %H:%M}）（the appeal deadline has passed）",
+                          field="ruling")
+    if related_row(ruling, "void") is not None:
+        raise RulingError("不能对已作废的判罚申诉（the ruling is void）", field="ruling")
+    try:
+        with transaction.atomic():
+            lock_match(ruling.match_id)
+            return Appeal.objects.create(ruling=ruling, side=side, grounds=grounds or "", filed_by=user,
+                                         filed_at=clock.now())
+    except IntegrityError as exc:
+        raise Conflict("该方已对此判罚提出申诉（this side already appealed）") from exc
+
+
+def involved_in(ruling, user):
+    """True when ``user`` took part in the first ruling: recorded, voided, approved or decided it."""
+    ids = {ruling.recorded_by_id}
+    for name, attr in (("approval", "decided_by_id"), ("choice_made", "recorded_by_id"), ("void", "voided_by_id")):
+        row = related_row(ruling, name)
+        if row is not None:
+            ids.add(getattr(row, attr))
+    ids.update(AppealDecision.objects.filter(appeal__ruling=ruling, instance=1).values_list("decided_by_id", flat=True))
+    return user.pk in ids
+
+
+def decide_appeal(appeal, user, *, instance, outcome, reason=""):
+    """Decide an appeal: instance 1 by the chief referee, then instance 2 by the arbitration group.
+
+    Instance 2 needs instance 1 first; an arbitration member involved in the first ruling may not sit.
+    A reversal takes the ruling out of the replay, so its points and levels leave the scores.
+    """
+    if instance not in (1, 2):
+        raise RulingError("instance：应为 1（裁判长）或 2（仲裁组）（instance must be 1 or 2）", field="instance")
+    if outcome not in AppealDecision.Outcome.values:
+        raise RulingError("outcome：应为 upheld 或 reversed（outcome must be upheld or reversed）", field="outcome")
+    if not access.may(user, access.DECIDE_FIRST if instance == 1 else access.DECIDE_SECOND,
+                      match=appeal.ruling.match):
+        raise PermissionDenied("一审由裁判长决定，二审由仲裁组决定（wrong instance for your role）")
+    ruling = appeal.ruling
+    if instance == 2 and involved_in(ruling, user):
+        raise PermissionDenied("参与过原判罚的仲裁组成员须回避（involved in the first ruling）")
+    try:
+        with transaction.atomic():
+            match = lock_match(ruling.match_id)
+            decided = set(AppealDecision.objects.filter(appeal=appeal).values_list("instance", flat=True))
+            if instance in decided:
+                raise RulingError("该审级已作出决定（already decided at this instance）", field="instance")
+            if instance == 2 and 1 not in decided:
+                raise RulingError("须先由裁判长作出一审决定（the chief referee decides first）", field="instance")
+            row = AppealDecision.objects.create(appeal=appeal, instance=instance, outcome=outcome,
+                                                reason=reason or "", decided_by=user, decided_at=clock.now())
+            apply_match_result(match)
+            return row
+    except IntegrityError as exc:
+        raise Conflict("该审级刚被他人决定（conflict）") from exc

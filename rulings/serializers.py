@@ -1,0 +1,195 @@
+"""Serializers of the rulings API: what the console sends and what the penalty logs answer."""
+from rest_framework import serializers
+
+from common.seats import SEATS
+from rulings.models import AppealDecision
+
+SIDES = [("NS", "NS"), ("EW", "EW"), *((seat, seat) for seat in SEATS)]
+ROLES = [("declarers", "declarers"), ("defenders", "defenders")]
+
+
+class OffenceSerializer(serializers.Serializer):
+    """What the referee enters: the offence, the offending side and what the offence needs."""
+
+    code = serializers.CharField(max_length=30)
+    side = serializers.ChoiceField(choices=SIDES)
+    minutes = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
+    cards = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
+    choice = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=40)
+    role = serializers.ChoiceField(choices=ROLES, required=False, allow_null=True, allow_blank=True)
+
+
+class RecordSerializer(OffenceSerializer):
+    hand_number = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=999)
+    declarer = serializers.ChoiceField(choices=list(SEATS), required=False, allow_null=True, allow_blank=True,
+                                       help_text="declarer seat, only while the table has none yet")
+    note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class SanctionEffectSerializer(serializers.Serializer):
+    stage = serializers.CharField(allow_null=True)
+    gainer = serializers.CharField(allow_null=True)
+    levels = serializers.IntegerField()
+    next_declarer = serializers.CharField(allow_null=True)
+    drop_to = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    levels_per_points = serializers.IntegerField(allow_null=True)
+    max_levels = serializers.IntegerField(allow_null=True)
+    points_void = serializers.BooleanField()
+    redeal = serializers.BooleanField()
+    hand_ends = serializers.BooleanField()
+    applies_to = serializers.CharField()
+
+
+class SanctionSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    side = serializers.CharField()
+    beneficiary = serializers.CharField()
+    kinds = serializers.ListField(child=serializers.CharField())
+    points = serializers.IntegerField()
+    levels = serializers.IntegerField()
+    needs_approval = serializers.BooleanField()
+    options = serializers.ListField(child=serializers.CharField())
+    referee_options = serializers.ListField(child=serializers.CharField())
+    choice = serializers.CharField(allow_null=True)
+    chooser = serializers.CharField(allow_null=True)
+    role = serializers.CharField(allow_null=True)
+    effect = SanctionEffectSerializer()
+    explanation = serializers.CharField()
+    clause = serializers.CharField()
+    source = serializers.CharField()
+    occurrence = serializers.IntegerField()
+    escalated = serializers.ListField(child=serializers.CharField())
+    waivable = serializers.BooleanField()
+    pending_choice = serializers.BooleanField()
+
+
+class SanctionPreviewSerializer(serializers.Serializer):
+    sanction = SanctionSerializer()
+
+
+class RulingActSerializer(serializers.Serializer):
+    """Who did something to a ruling, and when."""
+
+    by = serializers.CharField()
+    at = serializers.DateTimeField()
+    note = serializers.CharField(allow_blank=True)
+
+
+class DecisionOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    instance = serializers.IntegerField()
+    outcome = serializers.CharField()
+    reason = serializers.CharField(allow_blank=True)
+    by = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class AppealOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    ruling = serializers.IntegerField()
+    side = serializers.CharField()
+    grounds = serializers.CharField(allow_blank=True)
+    by = serializers.CharField()
+    at = serializers.DateTimeField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    decisions = DecisionOutSerializer(many=True)
+
+
+class ApprovalOutSerializer(RulingActSerializer):
+    approved = serializers.BooleanField()
+
+
+class ChoiceOutSerializer(serializers.Serializer):
+    side = serializers.CharField()
+    option = serializers.CharField()
+    by = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class RulingOutSerializer(serializers.Serializer):
+    """One ruling in a penalty log: its inputs, the sanction now in force, its state and history."""
+
+    id = serializers.IntegerField()
+    match = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    sequence = serializers.IntegerField()
+    hand_number = serializers.IntegerField()
+    code = serializers.CharField()
+    side = serializers.CharField()
+    role = serializers.CharField(allow_blank=True)
+    offender_role = serializers.CharField(allow_blank=True)
+    minutes = serializers.IntegerField(allow_null=True)
+    cards = serializers.IntegerField(allow_null=True)
+    choice = serializers.CharField(allow_blank=True)
+    clause = serializers.CharField(allow_blank=True)
+    profile = serializers.CharField()
+    profile_version = serializers.IntegerField()
+    note = serializers.CharField(allow_blank=True)
+    recorded_by = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+    state = serializers.CharField()
+    state_label = serializers.CharField()
+    explanation = serializers.CharField()
+    sanction = SanctionSerializer(allow_null=True)
+    sanction_as_shown = SanctionSerializer()
+    void = RulingActSerializer(allow_null=True)
+    approval = ApprovalOutSerializer(allow_null=True)
+    choice_made = ChoiceOutSerializer(allow_null=True)
+    appeals = AppealOutSerializer(many=True)
+
+
+class RulingMatchInfoSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    round = serializers.CharField()
+    ns = serializers.CharField()
+    ew = serializers.CharField()
+    status = serializers.CharField()
+    winner = serializers.CharField(allow_null=True)
+    levels = serializers.DictField(child=serializers.CharField())
+    declarer = serializers.CharField(allow_null=True)
+    hand_number = serializers.IntegerField()
+
+
+class MatchLogSerializer(serializers.Serializer):
+    match = RulingMatchInfoSerializer()
+    rulings = RulingOutSerializer(many=True)
+
+
+class EventLogSerializer(serializers.Serializer):
+    event = serializers.CharField()
+    rulings = RulingOutSerializer(many=True)
+
+
+class RulingVoidInSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class ApprovalInSerializer(serializers.Serializer):
+    approved = serializers.BooleanField()
+    note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class ChoiceInSerializer(serializers.Serializer):
+    side = serializers.ChoiceField(choices=SIDES)
+    option = serializers.CharField(max_length=40)
+
+
+class AppealInSerializer(serializers.Serializer):
+    side = serializers.ChoiceField(choices=SIDES)
+    grounds = serializers.CharField(required=False, allow_blank=True, max_length=4000)
+
+
+class DecisionInSerializer(serializers.Serializer):
+    instance = serializers.ChoiceField(choices=AppealDecision.Instance.choices)
+    outcome = serializers.ChoiceField(choices=AppealDecision.Outcome.choices)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=4000)
+
+
+class RefereeAssignInSerializer(serializers.Serializer):
+    referee = serializers.IntegerField(help_text="user id of the table referee")
+
+
+class RefereeAssignOutSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    referees = serializers.ListField(child=serializers.CharField())

@@ -1,0 +1,137 @@
+"""Hands as recorded, and the match replayed from them with the engine.
+
+    current_hands(match) -> [Hand]          the latest version of every hand, by number
+    hand_history(match) -> [Hand]           every version, superseded ones included
+    replay(match, hands, adjustments, extra=None) -> MatchState
+    load_replay(match, *, adjust, hands=None) -> Replay   hands + adjustments + state, once
+    next_hand_number(hands, adjustments) -> int
+
+The rulings' adjustments of each hand come from the rulings layer (``rulings.ledger``), which calls this
+module; ``rulings.ledger.match_replay(match)`` is the replay with them. An adjustment is::
+
+    {"penalty_points": int,        # signed, toward the defenders' total of that hand (default 0)
+     "award": dict | None,         # kwargs for MatchState.award(...): the hand's outcome was decided
+                                   # by a sanction; replaces the normal play (a recorded Hand row for
+                                   # that number is then kept for the record but not played)
+     "forfeit": dict | None}       # kwargs for MatchState.forfeit_match(...), applied after the hand
+
+Award and forfeit numbers count as hands: the next hand number is one more than the highest number
+played or decided by a ruling.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from common.errors import UserError, gettext_noop
+from scoring.engine import LastTrick, MatchState
+from scoring.models import Hand
+from scoring.profile_store import engine_profile
+
+LAST_TRICK_KEYS = ("by", "shape", "pairs", "trump", "rank", "main_rank", "buried_by")
+
+
+def current_hands(match) -> list:
+    """The current (not superseded) version of every hand of the match, in hand order."""
+    return list(
+        Hand.objects.filter(match=match, superseded_by__isnull=True)
+        .select_related("recorded_by").order_by("number")
+    )
+
+
+def hand_history(match) -> list:
+    """Every version of every hand, oldest first per number, with ``superseded_by`` loaded (who/when)."""
+    return list(
+        Hand.objects.filter(match=match)
+        .select_related("recorded_by", "superseded_by", "superseded_by__recorded_by")
+        .order_by("number", "version")
+    )
+
+
+def last_trick_from(data, trump):
+    """Build the engine's LastTrick from the stored JSON (None when not entered); no-trump makes every J main."""
+    if not data:
+        return None
+    unknown = set(data) - set(LAST_TRICK_KEYS)
+    if unknown:
+        raise UserError(gettext_noop("Unknown items in the last trick: %(keys)s."), field="last_trick",
+                        keys=", ".join(sorted(unknown)))
+    kwargs = {key: data[key] for key in LAST_TRICK_KEYS if data.get(key) is not None}
+    if "by" not in kwargs or "shape" not in kwargs:
+        raise UserError(gettext_noop("The last trick needs who took it (by) and its shape."), field="last_trick")
+    return LastTrick(**kwargs, no_trump=trump == Hand.Trump.NO_TRUMP)
+
+
+def _play(state, hand_inputs, adjustment):
+    """Apply one hand (a Hand row or a dict of its inputs) to ``state``, honouring a ruling's adjustment."""
+    fresh = isinstance(hand_inputs, dict)   # inputs not stored yet: a given declarer is checked
+    get = hand_inputs.get if fresh else lambda key, default=None: getattr(hand_inputs, key, default)
+    award = adjustment.get("award")
+    if award:
+        state = state.award(**award)
+    elif hand_inputs is not None:
+        state = state.play(
+            defender_points=get("defender_points"),
+            declarer=get("declarer_seat") if fresh or state.declarer is None else None,
+            bottom_points=get("bottom_points", 0),
+            last_trick=last_trick_from(get("last_trick"), get("trump")),
+            penalty_points=adjustment.get("penalty_points", 0),
+            reclaim=bool(get("reclaim", False)),
+        )
+    if adjustment.get("forfeit"):
+        state = state.forfeit_match(**adjustment["forfeit"])
+    return state
+
+
+def ruled_numbers(adjustments) -> set:
+    """Hand numbers a ruling decided without play (an award or a forfeit): they count as hands."""
+    return {n for n, adj in adjustments.items() if adj.get("award") or adj.get("forfeit")}
+
+
+def replay(match, hands, adjustments, extra=None):
+    """The engine state after ``hands`` (+ ``extra``: {number: inputs} not stored yet) and the awards."""
+    rows = {hand.number: hand for hand in hands}
+    rows.update(extra or {})
+    numbers = sorted(set(rows) | ruled_numbers(adjustments))
+    state = MatchState.new(engine_profile(match.profile))
+    for number in numbers:
+        state = _play(state, rows.get(number), adjustments.get(number, {}))
+    return state
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A match replayed once: its current hands, the rulings' adjustments and the engine state from both.
+
+    Computed once per request and passed along (to the write, the derived fields and the API answer)
+    so nothing replays the match twice.
+    """
+
+    hands: list
+    adjustments: dict
+    state: MatchState
+
+    @property
+    def numbers(self) -> list:
+        """Every hand number played or decided by a ruling, in order."""
+        return sorted({h.number for h in self.hands} | ruled_numbers(self.adjustments))
+
+    @property
+    def next_number(self) -> int:
+        """One more than the highest hand number played or decided by a ruling."""
+        return max(self.numbers, default=0) + 1
+
+
+def load_replay(match, *, adjust, hands=None) -> Replay:
+    """Read the current hands (unless given) and replay them with the rulings' adjustments.
+
+    ``adjust``: a function ``hands -> adjustments`` (the rulings layer's ``adjustments_for(match)``), or a
+    dict of adjustments (``{}`` for none). The rulings-aware replay is ``rulings.ledger.match_replay``.
+    """
+    hands = current_hands(match) if hands is None else hands
+    adjustments = adjust(hands) if callable(adjust) else adjust
+    return Replay(hands, adjustments, replay(match, hands, adjustments))
+
+
+def next_hand_number(hands, adjustments) -> int:
+    """One more than the highest hand number played (``hands``) or decided by a ruling (``adjustments``)."""
+    return max({h.number for h in hands} | ruled_numbers(adjustments), default=0) + 1

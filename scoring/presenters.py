@@ -1,0 +1,51 @@
+"""The match as a table page and the API show it: levels, declarer, winner, every hand with its explanation."""
+from common.seats import side_of
+from rulings.adjustments import match_replay
+from tournament import access
+
+
+def state_payload(match, user, replayed=None, *, allowed=None):
+    """The state answer for ``user``: levels, declarer, winner, every hand with its explanation.
+
+    ``replayed``: the match's :class:`~scoring.hands.Replay` when the caller already has it (a write
+    just computed it); ``allowed``: whether ``user`` may record here, when already checked.
+    """
+    replayed = replayed or match_replay(match)
+    state, rows = replayed.state, {hand.number: hand for hand in replayed.hands}
+    allowed = access.may(user, access.RECORD, match=match) if allowed is None else allowed
+    return {
+        "match": match.pk, "status": match.status, "profile": str(match.profile),
+        "ns": str(match.ns) if match.ns else None, "ew": str(match.ew) if match.ew else None,
+        "levels": state.levels, "declarer": state.declarer, "winner": state.winner,
+        "policy_pending": state.policy_pending,
+        "next_number": replayed.next_number,
+        "hands": [_hand_state(number, rows.get(number), result)
+                  for number, result in _numbered(replayed.numbers, state.hands)],
+        "actions": {"record": allowed and not match.is_over and state.winner is None,
+                    "correct": allowed and bool(replayed.hands)},
+    }
+
+
+def _numbered(numbers, results):
+    """Pair each HandResult with its hand number (a forfeit result belongs to the hand before it)."""
+    remaining, number = iter(numbers), 0
+    for result in results:
+        if result.kind != "forfeit":
+            number = next(remaining)
+        yield number, result
+
+
+def _hand_state(number, row, result):
+    side = side_of(result.declarer_seat) or "NS"
+    ns, ew = ((result.declarer_level, result.defender_level) if side == "NS"
+              else (result.defender_level, result.declarer_level))
+    return {
+        "number": number, "kind": result.kind, "declarer_seat": result.declarer_seat,
+        "trump": row.trump if row else None, "trump_label": row.get_trump_display() if row else None,
+        "defender_points": row.defender_points if row else None, "final_points": result.defender_points,
+        "declarer_keeps": result.declarer_keeps, "level_played": result.declarer_level_before,
+        "ns_level": ns, "ew_level": ew, "next_declarer": result.next_declarer, "match_won": result.match_won,
+        "explanation": list(result.explanation), "version": row.version if row else None,
+        "recorded_by": row.recorded_by.get_username() if row else None,
+        "recorded_at": row.recorded_at if row else None,
+    }

@@ -1,0 +1,83 @@
+"""Rule-profile versions in the database: the profile files stored as versioned RuleProfile rows.
+
+    read_profile_files() -> {slug: (data, file name)}
+    sync_profiles() -> [RuleProfile]        a changed file becomes a new version; versions are never edited
+    latest_profile(slug) -> RuleProfile
+    engine_profile(rule_profile) -> scoring.profiles.Profile   built once per stored version (cached)
+"""
+from __future__ import annotations
+
+import copy
+import threading
+from pathlib import Path
+
+import yaml
+from django.conf import settings
+from django.db import transaction
+
+from common.errors import UserError, gettext_noop
+from scoring.models import RuleProfile
+from scoring.profiles import profile_from_dict, validate_profile_dict
+
+PROFILE_DIR = Path(settings.BASE_DIR) / "fixtures" / "profiles"
+
+
+def read_profile_files():
+    """Every profile file under fixtures/profiles/, as {slug: (data, file name)}."""
+    found = {}
+    for path in sorted(PROFILE_DIR.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        validate_profile_dict(data, path.name)
+        found[data["slug"]] = (data, path.name)
+    return found
+
+
+@transaction.atomic
+def sync_profiles():
+    """Store each profile file as a RuleProfile version; a changed file becomes a new version.
+
+    Returns the list of RuleProfile rows created. Existing versions are never modified, so events
+    that froze an older version keep it.
+    """
+    created = []
+    for slug, (data, filename) in read_profile_files().items():
+        latest = RuleProfile.objects.select_for_update().filter(slug=slug).order_by("-version").first()
+        if latest is not None and latest.data == data:
+            continue
+        created.append(
+            RuleProfile.objects.create(
+                slug=slug,
+                version=(latest.version + 1) if latest else 1,
+                name=data["name"],
+                data=data,
+                source=f"fixtures/profiles/{filename}",
+                based_on=latest,
+            )
+        )
+    return created
+
+
+def latest_profile(slug):
+    """The newest stored version of a profile (loading the files first if none is stored)."""
+    profile = RuleProfile.objects.filter(slug=slug).order_by("-version").first()
+    if profile is None:
+        sync_profiles()
+        profile = RuleProfile.objects.filter(slug=slug).order_by("-version").first()
+    if profile is None:
+        raise UserError(gettext_noop("Unknown rule profile: %(slug)s."), field="profile", slug=slug)
+    return profile
+
+
+_profile_cache: dict = {}
+_profile_lock = threading.Lock()
+
+
+def engine_profile(rule_profile: RuleProfile):
+    """The engine Profile built from a stored version's JSON, cached per row while its data is unchanged."""
+    cached = _profile_cache.get(rule_profile.pk)
+    if cached is not None and cached[0] == rule_profile.data:
+        return cached[1]
+    profile = profile_from_dict(rule_profile.data, f"{rule_profile.slug} v{rule_profile.version}")
+    with _profile_lock:
+        _profile_cache[rule_profile.pk] = (copy.deepcopy(rule_profile.data), profile)
+    return profile

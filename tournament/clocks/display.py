@@ -1,0 +1,158 @@
+"""The hall display and the chief's overview: every table of a round with its clock, read from a shared cache.
+
+    round_overview(round) -> list[dict]        every table: hands left, ended, winner
+    display_data(round_id) -> dict | None      the shared, cached part of the display
+    live_clock(data, now=None) -> dict         the per-request part (remaining time)
+"""
+from __future__ import annotations
+
+import logging
+
+from django.core.cache import cache
+from django.utils.translation import gettext as _
+
+from config import clock
+from tournament.clocks import arithmetic as clocks
+from tournament.clocks.cache import display_key
+from tournament.clocks.records import clock_rule, hands_recorded, mark, marks_of, round_with_event
+from tournament.models import ClockFiring, Match, Round
+
+log = logging.getLogger(__name__)
+
+DISPLAY_CACHE_SECONDS = 30          # a safety net: invalidation normally refreshes the display at once
+
+
+def _table_rows(round_id, marks):
+    """One dict per table of the round (for the chief referee's overview and the display)."""
+    matches = (Match.objects.filter(round_id=round_id).select_related("ns", "ew", "winner", "hand_allowance",
+                                                                        "profile")
+               .order_by("table", "id"))
+    rows = []
+    for match in matches:
+        allowance = getattr(match, "hand_allowance", None)
+        over = match.is_over
+        recorded = None
+        if match.ns_id and match.ew_id:
+            try:
+                recorded = hands_recorded(match)
+            except ValueError:
+                log.warning("cannot replay match %s", match.pk, exc_info=True)
+        rows.append({
+            "match_id": match.pk,
+            "table": match.table,
+            "ns": str(match.ns or match.ns_source or ""),
+            "ew": str(match.ew or match.ew_source or ""),
+            "ns_level": match.ns_level,
+            "ew_level": match.ew_level,
+            "status": match.status,
+            "playing": bool(match.ns_id and match.ew_id) and not over,
+            "ended": over,
+            "winner": str(match.winner) if match.winner_id else "",
+            "recorded": recorded,
+            "hand_in_play": allowance.hand_in_play if allowance else None,
+            "last_hand": allowance.last_hand if allowance else None,
+            "hands_left": 0 if over else (clocks.hands_left(recorded or 0, allowance.last_hand) if allowance else None),
+            "extra_seconds": clocks.table_extra_seconds(marks, match.pk),
+        })
+    return rows
+
+
+def round_overview(rnd) -> list:
+    """The chief referee's view of every table: hands recorded, hands left, ended, winner, extra time."""
+    rnd = round_with_event(rnd)
+    return _table_rows(rnd.pk, marks_of(rnd.pk))
+
+def display_data(round_id) -> dict | None:
+    """Everything the displays of a round share, from the cache. None: no such round.
+
+    On a miss one poll rebuilds it (a short cache lock) while the others keep serving the previous
+    copy, so hundreds of displays polling right after a recorded hand do not all rebuild at once.
+    """
+    key = display_key(round_id)
+    data = cache.get(key)
+    if data is not None:
+        return data
+    if not cache.add(f"{key}:rebuilding", 1, 10):
+        stale = cache.get(f"{key}:stale")
+        if stale is not None:
+            return stale
+    try:
+        data = build_display_data(round_id)
+        if data is not None:
+            cache.set_many({key: data, f"{key}:stale": data}, DISPLAY_CACHE_SECONDS)
+    finally:
+        cache.delete(f"{key}:rebuilding")
+    return data
+
+
+def build_display_data(round_id) -> dict | None:
+    """The shared display data straight from the database (plain values, ready for the cache)."""
+    rnd = Round.objects.select_related("stage__event__profile").filter(pk=round_id).first()
+    if rnd is None:
+        return None
+    event = rnd.stage.event
+    try:
+        rule = clock_rule(rnd)
+    except ValueError as exc:
+        rule, rule_error = None, str(exc)
+    else:
+        rule_error = ""
+    marks = marks_of(round_id)
+    firings = dict(ClockFiring.objects.filter(round_id=round_id).values_list("kind", "fired_at"))
+    return {
+        "round": {"id": rnd.pk, "name": str(rnd), "event_slug": event.slug, "event_name": event.name,
+                  "published": event.published},
+        "rule": None if rule is None else {
+            "match_seconds": rule.match_seconds, "announce_before_seconds": rule.announce_before_seconds,
+            "hands_after": rule.hands_after, "hand_in_play_counts": rule.hand_in_play_counts},
+        "rule_error": rule_error,
+        "marks": [(m.kind, m.at, m.seconds, m.table) for m in marks],
+        "firings": firings,
+        "tables": _table_rows(round_id, marks),
+    }
+
+
+def _iso(value):
+    return value.isoformat(timespec="milliseconds") if value is not None else None
+
+
+def banner_text(rule) -> str:
+    """The announcement banner: what every table must do now."""
+    if rule["hand_in_play_counts"]:
+        return _("Announcement: including the hand in play, every table plays %(n)s more hand(s).") % {
+            "n": rule["hands_after"]}
+    return _("Announcement: the hand in play does not count; every table then plays %(n)s more hand(s).") % {
+        "n": rule["hands_after"]}
+
+
+def live_clock(data, now=None) -> dict:
+    """The JSON a display polls: the shared data read at ``now`` (remaining time, per-table ends)."""
+    now = now or clock.now()
+    base = {"server_now": _iso(now), "round": data["round"], "rule_error": data["rule_error"]}
+    if data["rule"] is None:
+        return {**base, "status": clocks.NOT_STARTED, "tables": data["tables"], "announced": False,
+                "banner": "", "time_up": False, "remaining_seconds": None, "ends_at": None,
+                "announce_at": None, "length_seconds": None}
+    rule = clocks.ClockRule(**data["rule"])
+    marks = [mark(*m) for m in data["marks"]]
+    hall = clocks.read(rule, marks, now)
+    announced_at = data["firings"].get("announce")
+    tables = []
+    for row in data["tables"]:
+        mine = clocks.read(rule, marks, now, table=row["match_id"]) if row["extra_seconds"] else hall
+        tables.append({**row, "remaining_seconds": round(mine.remaining, 3), "ends_at": _iso(mine.ends_at)})
+    return {
+        **base,
+        "status": hall.status,
+        "length_seconds": hall.length,
+        "remaining_seconds": round(hall.remaining, 3),
+        "remaining_text": clocks.format_remaining(hall.remaining),
+        "ends_at": _iso(hall.ends_at),
+        "announce_at": _iso(hall.announce_at),
+        "announced": announced_at is not None,
+        "announced_at": _iso(announced_at),
+        "time_up": "end" in data["firings"] or hall.end_due,
+        "banner": banner_text(data["rule"]) if announced_at is not None else "",
+        "hands_after": rule.hands_after,
+        "tables": tables,
+    }

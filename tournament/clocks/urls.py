@@ -1,0 +1,14 @@
+"""URLs: clock pages and API."""
+from django.urls import path
+
+from tournament.clocks import api as api_clock
+from tournament.clocks import views as views_clock
+
+urlpatterns = [
+    path("events/<slug:slug>/rounds/<int:round_id>/display/", views_clock.hall_display, name="clock-display"),
+    path("manage/<slug:event_slug>/rounds/<int:round_id>/clock/", views_clock.chief_clock, name="clock-chief"),
+    path("manage/<slug:slug>/clock-settings/", views_clock.clock_settings, name="clock-settings"),
+    path("api/rounds/<int:round_id>/clock/", api_clock.RoundClockView.as_view(), name="api-round-clock"),
+    path("api/rounds/<int:round_id>/clock/actions/", api_clock.ClockActionView.as_view(),
+         name="api-round-clock-actions"),
+]

@@ -1,0 +1,281 @@
+"""REST API of the competition: read stages, groups, rounds and matches, standings and the final
+ranking (published events for everybody, all events for staff); organisers create stages and draw.
+
+Errors from the services come back as 400 with a Chinese ``detail``; a database race as 409.
+"""
+from __future__ import annotations
+
+from django.db import IntegrityError
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournament import access
+from tournament.access import visible_events
+from tournament.competition import draws, placings, ranking, stages
+from tournament.models import Draw, Group, Match, Stage
+
+
+class IsOrganiserOrReadOnly(permissions.BasePermission):
+    """Anyone may read what is visible; only organisers (manage_event) may write."""
+
+    message = "只有主办方可以编排赛程和抽签（organisers only）"
+
+    def has_permission(self, request, view):
+        return request.method in permissions.SAFE_METHODS or (
+            access.may(request.user, access.MANAGE))
+
+
+# --------------------------------------------------------------------------- serializers
+class StandingEntrySerializer(serializers.Serializer):
+    pair_id = serializers.IntegerField()
+    name = serializers.CharField()
+    unit = serializers.CharField()
+    withdrawn = serializers.BooleanField()
+
+
+class CompetitionGroupSerializer(serializers.ModelSerializer):
+    entries = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Group
+        fields = ["id", "name", "order", "entries"]
+
+    def get_entries(self, group) -> list[int]:
+        return [m.pair_id for m in group.memberships.all()]
+
+
+class StageSerializer(serializers.ModelSerializer):
+    groups = CompetitionGroupSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Stage
+        fields = ["id", "order", "kind", "name", "settings", "source", "groups"]
+
+
+class StageCreateSerializer(serializers.Serializer):
+    from_format = serializers.BooleanField(default=False, help_text="按赛事赛制创建全部阶段 (create from the event format)")
+    kind = serializers.ChoiceField(choices=Stage.Kind.choices, required=False)
+    name = serializers.CharField(required=False, allow_blank=True, default="")
+    source = serializers.IntegerField(required=False, allow_null=True, default=None)
+    settings = serializers.DictField(required=False, default=dict)
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    round_number = serializers.IntegerField(source="round.number", read_only=True)
+    round_name = serializers.CharField(source="round.name", read_only=True)
+    group_name = serializers.CharField(source="group.name", read_only=True, default=None)
+    referees = serializers.SlugRelatedField(many=True, read_only=True, slug_field="username")
+
+    class Meta:
+        model = Match
+        fields = ["id", "round_number", "round_name", "group_name", "table", "bracket_key", "ns", "ew",
+                  "ns_source", "ew_source", "status", "winner", "ns_level", "ew_level", "result_note", "referees"]
+
+
+class DrawSerializer(serializers.ModelSerializer):
+    kind = serializers.CharField(read_only=True, help_text="pairs / groups / bracket / seats / tables")
+    supersedes = serializers.PrimaryKeyRelatedField(read_only=True)
+    created_by = serializers.SlugRelatedField(read_only=True, slug_field="username")
+    in_force = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Draw
+        fields = ["id", "kind", "seed", "params", "result", "supersedes", "created_by", "created_at", "in_force"]
+
+    def get_in_force(self, draw) -> bool:
+        return not hasattr(draw, "superseded_by")
+
+
+class DrawCreateSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="groups / bracket / seats / tables")
+
+    def validate_kind(self, value):
+        if value not in draws.DRAWERS:
+            raise serializers.ValidationError(f"不支持的抽签类型 {value!r}（unsupported draw kind）")
+        return value
+    seed = serializers.CharField(required=False, allow_blank=True, max_length=64,
+                                 help_text="抽签种子；留空则随机生成 (empty: a random seed)")
+    n_groups = serializers.IntegerField(required=False, min_value=1)
+    seeded = serializers.IntegerField(required=False, min_value=0)
+    entries = serializers.ListField(child=serializers.IntegerField(), required=False)
+    first_table = serializers.IntegerField(required=False, min_value=1)
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entry = StandingEntrySerializer()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    points = serializers.FloatField()
+    net_levels = serializers.IntegerField()
+    total_levels = serializers.IntegerField()
+    decided_by = serializers.CharField(allow_null=True)
+    tie_note = serializers.CharField()
+    shared = serializers.BooleanField()
+    lot_pending = serializers.BooleanField()
+
+
+class GroupTableSerializer(serializers.Serializer):
+    group_id = serializers.IntegerField()
+    name = serializers.CharField()
+    rows = StandingRowSerializer(many=True)
+    entries = StandingEntrySerializer(many=True)
+    cross = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    complete = serializers.BooleanField()
+    notes = serializers.ListField(child=serializers.CharField())
+    order_labels = serializers.ListField(child=serializers.CharField())
+
+
+class StageStandingsSerializer(serializers.Serializer):
+    stage_id = serializers.IntegerField()
+    name = serializers.CharField()
+    complete = serializers.BooleanField()
+    groups = GroupTableSerializer(many=True)
+
+
+class FinalPlaceSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    entry = StandingEntrySerializer()
+    shared = serializers.BooleanField()
+    how = serializers.CharField()
+
+
+class AwardSerializer(serializers.Serializer):
+    title = serializers.CharField()
+    places = FinalPlaceSerializer(many=True)
+
+
+class RankingSerializer(serializers.Serializer):
+    complete = serializers.BooleanField()
+    places = FinalPlaceSerializer(many=True)
+    awards = AwardSerializer(many=True)
+
+
+def _error(exc, code=status.HTTP_400_BAD_REQUEST):
+    return Response({"detail": str(exc)}, status=code)
+
+
+CONFLICT = "有人同时修改了赛程，请刷新后重试（conflict: please reload and retry）"
+
+
+# --------------------------------------------------------------------------- views
+def visible_stage(request, pk) -> Stage:
+    return get_object_or_404(Stage.objects.select_related("event__profile"),
+                             pk=pk, event__in=visible_events(request.user))
+
+
+class StageListCreate(generics.GenericAPIView):
+    """Stages of an event (GET); organisers create one, or all from the event's format (POST)."""
+
+    permission_classes = [IsOrganiserOrReadOnly]
+    serializer_class = StageSerializer
+
+    def event(self):
+        return get_object_or_404(visible_events(self.request.user).select_related("profile"), slug=self.kwargs["slug"])
+
+    def get(self, request, slug):
+        found = self.event().stages.order_by("order").prefetch_related("groups__memberships")
+        return Response(StageSerializer(found, many=True).data)
+
+    @extend_schema(request=StageCreateSerializer, responses={201: StageSerializer(many=True)})
+    def post(self, request, slug):
+        event = self.event()
+        data = StageCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            if v["from_format"]:
+                created = stages.create_stages_from_format(event)
+            else:
+                if not v.get("kind"):
+                    return _error("缺少阶段类型 kind（kind is required）")
+                source = event.stages.filter(pk=v["source"]).first() if v["source"] else None
+                if v["source"] and source is None:
+                    return _error("出线来源 source 不是本赛事的阶段（source is not a stage of this event）")
+                created = [stages.create_stage(event, v["kind"], name=v["name"], source=source, settings=v["settings"])]
+        except stages.CompetitionError as exc:
+            return _error(exc)
+        except IntegrityError:
+            return _error(CONFLICT, status.HTTP_409_CONFLICT)
+        return Response(StageSerializer(created, many=True).data, status=status.HTTP_201_CREATED)
+
+
+class StageDetail(generics.GenericAPIView):
+    """One stage with its groups and their entries."""
+
+    serializer_class = StageSerializer
+
+    def get(self, request, pk):
+        return Response(StageSerializer(visible_stage(request, pk)).data)
+
+
+class StageMatches(generics.GenericAPIView):
+    """The stage's rounds and matches (tables, entries, sources, results, referees)."""
+
+    serializer_class = MatchSerializer
+
+    def get(self, request, pk):
+        stage = visible_stage(request, pk)
+        found = (Match.objects.filter(round__stage=stage).select_related("round", "group")
+                 .prefetch_related("referees").order_by("round__number", "table", "pk"))
+        return Response(MatchSerializer(found, many=True).data)
+
+
+class StageStandingsView(generics.GenericAPIView):
+    """Standings with tie-break notes and crosstables of a round-robin stage."""
+
+    serializer_class = StageStandingsSerializer
+
+    def get(self, request, pk):
+        try:
+            result = ranking.stage_standings(visible_stage(request, pk))
+        except stages.CompetitionError as exc:
+            return _error(exc)
+        return Response(StageStandingsSerializer(result).data)
+
+
+class RankingView(APIView):
+    """The event's final ranking and award list, from recorded results only."""
+
+    @extend_schema(responses=RankingSerializer)
+    def get(self, request, slug):
+        event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+        places, complete = placings.final_ranking(event)
+        data = {"complete": complete, "places": places, "awards": placings.award_list(event)}
+        return Response(RankingSerializer(data).data)
+
+
+class StageDraws(generics.GenericAPIView):
+    """The stage's draws with their seeds, newest first (GET); organisers draw or redraw (POST)."""
+
+    permission_classes = [IsOrganiserOrReadOnly]
+    serializer_class = DrawSerializer
+
+    def get(self, request, pk):
+        return Response(DrawSerializer(draws.draw_history(visible_stage(request, pk)), many=True).data)
+
+    @extend_schema(request=DrawCreateSerializer, responses={201: DrawSerializer})
+    def post(self, request, pk):
+        stage = visible_stage(request, pk)
+        data = DrawCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        options = dict(data.validated_data)
+        kind = options.pop("kind")
+        allowed = {Draw.Kind.GROUPS: {"seed", "n_groups", "seeded", "entries"},
+                   Draw.Kind.BRACKET: {"seed", "entries"}, Draw.Kind.SEATS: {"seed"},
+                   Draw.Kind.TABLES: {"seed", "first_table"}}[kind]
+        extra = sorted(set(options) - allowed)
+        if extra:
+            return _error(f"{kind} 抽签不接受参数 {extra}（unexpected fields for this draw）")
+        try:
+            draw = draws.do_draw(stage, kind, user=request.user, **options)
+        except stages.CompetitionError as exc:
+            return _error(exc)
+        except IntegrityError:
+            return _error(CONFLICT, status.HTTP_409_CONFLICT)
+        return Response(DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
+

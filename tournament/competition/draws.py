@@ -1,0 +1,296 @@
+"""Draws (抽签): every bit of chance comes from a seed recorded on a Draw row.
+
+A Draw is append-only: a redo is a new Draw with ``supersedes=`` the one in force, and is allowed
+only before the stage's first match starts. The seed is printed beside the result; re-running the
+pure function in :mod:`tournament.pairings` with the recorded ``params`` and ``seed`` gives the
+recorded ``result``. Seeds default to a random string from :mod:`secrets`, or the organiser gives one.
+
+Draw kinds here:
+
+- groups: ``pairings.draw_groups`` over the stage's entries (entries of one unit spread over the
+  groups, seeded entries snake-ordered), then the groups' Berger schedules;
+- bracket: ``pairings.elimination_slots`` (seeded entries by seed number, the others in an order
+  drawn with ``random.Random(seed)``; first-round unit separation), or ``pairings.cross_seed`` of the
+  source stage's group qualifiers (A1 v B2, ...: no chance, the seed is still recorded);
+- seats: ``pairings.draw_seats``: which pair sits North–South at each table of the stage;
+- tables: ``pairings.draw_tables``: table numbers of each round (seed "<seed>:R<round>").
+"""
+from __future__ import annotations
+
+import random
+import secrets
+
+from django.db import transaction
+from django.db.models import Count
+
+from tournament import pairings
+from tournament.competition import ranking
+from tournament.competition.progress import active_draw
+from tournament.competition.results import advance_bracket
+from tournament.competition.stages import (
+    CompetitionError,
+    build_bracket_matches,
+    build_round_robin,
+    clear_stage,
+    default_group_count,
+    places_played,
+    stage_started,
+)
+from tournament.models import Draw, Match, Pair, Round, Stage
+
+SEED_MAX_LENGTH = 64
+
+
+def new_seed() -> str:
+    """A fresh random seed (16 hex digits from :mod:`secrets`)."""
+    return secrets.token_hex(8)
+
+
+def clean_seed(seed) -> str:
+    """The organiser's seed as text, or a new random one when empty."""
+    text = "" if seed is None else str(seed).strip()
+    if not text:
+        return new_seed()
+    if len(text) > SEED_MAX_LENGTH:
+        raise CompetitionError(f"抽签种子 seed 最多 {SEED_MAX_LENGTH} 个字符（seed is too long）")
+    return text
+
+
+def draw_history(stage: Stage) -> list[Draw]:
+    """Every draw of the stage, newest first, superseded ones included."""
+    return list(Draw.objects.filter(stage=stage).select_related("created_by", "supersedes")
+                .order_by("-created_at", "-pk"))
+
+
+def redraw_allowed(stage: Stage) -> bool:
+    """A stage may be (re)drawn until its first match starts."""
+    return not stage_started(stage)
+
+
+def _lock(stage: Stage) -> Stage:
+    """Lock the stage row for a draw and refuse once play began."""
+    stage = Stage.objects.select_for_update(of=("self",)).select_related("event__profile", "source").get(pk=stage.pk)
+    if stage_started(stage):
+        raise CompetitionError(
+            f"{stage.name} 已有比赛开始，不能再抽签或重抽（a draw is allowed only before the stage's first match starts）")
+    return stage
+
+
+def _record(stage: Stage, kind: str, seed: str, params: dict, result: dict, user) -> Draw:
+    return Draw.objects.create(event=stage.event, stage=stage, kind=kind, seed=seed, params=params,
+                               result=result, supersedes=active_draw(stage, kind),
+                               created_by=user if user is not None and user.is_authenticated else None)
+
+
+def _pure(call, *args, **kwargs):
+    """Call a pure pairing function, turning its ValueError into a CompetitionError."""
+    try:
+        return call(*args, **kwargs)
+    except ValueError as exc:
+        raise CompetitionError(str(exc)) from None
+
+
+# --------------------------------------------------------------------------- entries
+def _event_entries(stage: Stage, entries) -> list[Pair]:
+    """The stage's entries: the given pair ids, or every active (non-reserve) pair, seeded first."""
+    pairs = Pair.objects.filter(event=stage.event)
+    if entries is None:
+        return list(pairs.filter(status=Pair.Status.ACTIVE, reserve=False).order_by("seed", "name", "pk"))
+    ids = list(entries)
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise CompetitionError(f"参赛名单中有重复的参赛对：{duplicates}（duplicate entries: {duplicates}）")
+    found = {p.pk: p for p in pairs.filter(pk__in=ids)}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise CompetitionError(f"参赛对 {missing} 不属于本赛事（entries {missing} are not in this event）")
+    withdrawn = [found[i].name for i in ids if found[i].status != Pair.Status.ACTIVE]
+    if withdrawn:
+        raise CompetitionError(f"已退赛的参赛对不能参加抽签：{'、'.join(withdrawn)}（withdrawn entries）")
+    return sorted((found[i] for i in ids), key=lambda p: (p.seed is None, p.seed or 0, p.name, p.pk))
+
+
+def _seed_order(pairs: list[Pair], seed: str) -> list[int]:
+    """Seeded pairs by seed number, then the unseeded ones in an order drawn by lot."""
+    seeded = [p.pk for p in pairs if p.seed is not None]
+    rest = [p.pk for p in pairs if p.seed is None]
+    random.Random(seed).shuffle(rest)
+    return seeded + rest
+
+
+# --------------------------------------------------------------------------- groups
+def draw_groups(stage: Stage, *, seed=None, n_groups: int | None = None, seeded: int | None = None,
+                entries=None, user=None) -> Draw:
+    """Draw the stage's entries into groups and schedule each group's round robin.
+
+    Entries: the given pair ids, or all active pairs (first stage), or the source stage's
+    qualifiers (group winners first). ``n_groups`` and ``seeded`` default to the stage settings,
+    then groups of about four and every seeded pair. Nothing is saved when anything is wrong.
+    """
+    with transaction.atomic():
+        stage = _lock(stage)
+        if stage.kind != Stage.Kind.ROUND_ROBIN:
+            raise CompetitionError(f"{stage.name} 是淘汰赛，不能分组抽签（group draw needs a round-robin stage）")
+        options = stage.settings or {}
+        seed = clean_seed(seed)
+        if stage.source_id and entries is None:
+            per_group = options.get("qualifiers_per_group", 2)
+            ids = ranking.qualifier_order(stage.source, per_group)
+            pairs = _event_entries(stage, ids)
+            order = ids
+            default_seeded = sum(1 for _ in stage.source.groups.all())
+        else:
+            pairs = _event_entries(stage, entries)
+            order = _seed_order(pairs, seed)
+            default_seeded = sum(1 for p in pairs if p.seed is not None)
+        if len(pairs) < 2:
+            raise CompetitionError(f"参赛对只有 {len(pairs)} 个，至少需要 2 个才能分组（at least 2 entries are needed）")
+        n_groups = n_groups or options.get("n_groups") or default_group_count(len(pairs))
+        if n_groups > len(pairs):
+            raise CompetitionError(
+                f"分组数 {n_groups} 多于参赛对数 {len(pairs)}（n_groups={n_groups} exceeds the {len(pairs)} entries）")
+        _check_fed_stages(stage, n_groups)
+        seeded = default_seeded if seeded is None else seeded
+        seeded = min(seeded, len(pairs))
+        unit_of = {p.pk: p.unit_id for p in pairs}
+        groups = _pure(pairings.draw_groups, order, n_groups, seed, unit_of.__getitem__, seeded=seeded)
+        if any(len(g) < 2 for g in groups):
+            raise CompetitionError(f"分成 {n_groups} 组后有的组不足 2 对（every group needs at least 2 entries）")
+        clear_stage(stage)
+        build_round_robin(stage, groups)
+        stage.settings = {**options, "n_groups": n_groups}
+        stage.save(update_fields=["settings"])
+        return _record(stage, Draw.Kind.GROUPS, seed,
+                       {"entries": order, "n_groups": n_groups, "seeded": seeded,
+                        "units": {str(k): v for k, v in unit_of.items()}},
+                       {"groups": groups}, user)
+
+
+def _check_fed_stages(stage: Stage, n_groups: int) -> None:
+    """Refuse a regrouping that would break a later stage already drawn from these groups.
+
+    A knock-out drawn from the groups holds places like "D1"; redrawing with the same number of groups
+    keeps those places valid, a different number would leave some of them unfillable.
+    """
+    for fed in Draw.objects.filter(stage__source=stage, superseded_by__isnull=True).select_related("stage"):
+        drawn_groups = len(fed.params.get("qualifiers", ())) or n_groups
+        if drawn_groups != n_groups:
+            raise CompetitionError(
+                f"{fed.stage.name} 已按 {drawn_groups} 个小组抽签，重新分组也须为 {drawn_groups} 组"
+                f"（{fed.stage.name} was drawn from {drawn_groups} groups; regroup into {drawn_groups}）")
+
+
+# --------------------------------------------------------------------------- bracket
+def _qualifier_labels(stage: Stage) -> list[list[str]]:
+    """Per group of the source stage: "A1", "A2", ... for the qualifiers."""
+    per_group = (stage.settings or {}).get("qualifiers_per_group", 2)
+    names = list(stage.source.groups.order_by("order").values_list("name", flat=True))
+    if not names:
+        raise CompetitionError(f"请先完成 {stage.source.name} 的分组抽签（draw the groups of the source stage first）")
+    sizes = dict(stage.source.groups.annotate(n=Count("memberships")).values_list("name", "n"))
+    short = [n for n in names if sizes.get(n, 0) < per_group]
+    if short:
+        raise CompetitionError(f"{'、'.join(short)} 组人数少于每组出线数 {per_group}（group smaller than qualifiers_per_group）")
+    return [[f"{name}{i + 1}" for i in range(per_group)] for name in names]
+
+
+def draw_bracket(stage: Stage, *, seed=None, entries=None, user=None) -> Draw:
+    """Draw the knock-out bracket and create all its matches; byes resolve at once.
+
+    Fed by a group stage: the qualifiers are cross-seeded (A1 v B2, B1 v A2, ...) as placeholders
+    that fill in as each group completes. Otherwise: ``elimination_slots`` over the entries in seed
+    order (unseeded ones by lot) with first-round separation of entries of the same unit.
+    """
+    with transaction.atomic():
+        stage = _lock(stage)
+        if stage.kind != Stage.Kind.ELIMINATION:
+            raise CompetitionError(f"{stage.name} 是循环赛，不能抽淘汰赛签位（bracket draw needs an elimination stage）")
+        seed = clean_seed(seed)
+        places = places_played(stage)
+        if stage.source_id and entries is None:
+            labels = _qualifier_labels(stage)
+            if sum(len(g) for g in labels) < 2:
+                raise CompetitionError("出线者少于 2 个，不能编排淘汰赛（a bracket needs at least 2 entries）")
+            first_round = _pure(pairings.cross_seed, labels)
+            params = {"qualifiers": labels, "places_played": places}
+        else:
+            pairs = _event_entries(stage, entries)
+            if len(pairs) < 2:
+                raise CompetitionError(
+                    f"参赛对只有 {len(pairs)} 个，淘汰赛至少需要 2 个（a bracket needs at least 2 entries）")
+            order = _seed_order(pairs, seed)
+            unit_of = {p.pk: p.unit_id for p in pairs}
+            first_round = _pure(pairings.elimination_slots, order, unit_of.__getitem__)
+            params = {"entries": order, "places_played": places, "units": {str(k): v for k, v in unit_of.items()}}
+        clear_stage(stage)
+        build_bracket_matches(stage, first_round, places)
+        draw = _record(stage, Draw.Kind.BRACKET, seed, params,
+                       {"first_round": [list(pair) for pair in first_round]}, user)
+        advance_bracket(stage)  # byes resolve in the same transaction as the draw
+    return draw
+
+
+# --------------------------------------------------------------------------- seats and tables
+def _open_matches(stage: Stage):
+    return Match.objects.filter(round__stage=stage, ns__isnull=False, ew__isnull=False).exclude(
+        status__in=(Match.Status.BYE, Match.Status.WALKOVER)).order_by("round__number", "table", "pk")
+
+
+def draw_seats(stage: Stage, *, seed=None, user=None) -> Draw:
+    """Draw which pair sits North–South at every table of the stage whose entries are known."""
+    with transaction.atomic():
+        stage = _lock(stage)
+        seed = clean_seed(seed)
+        matches = list(_open_matches(stage))
+        if not matches:
+            raise CompetitionError(f"{stage.name} 还没有可以安排座位的比赛（no match with both entries yet）")
+        given = [(m.ns_id, m.ew_id) for m in matches]
+        seats = _pure(pairings.draw_seats, given, seed)
+        for m, (ns, ew) in zip(matches, seats):
+            if ns != m.ns_id:
+                m.ns_id, m.ew_id = ns, ew
+                m.ns_source, m.ew_source = m.ew_source, m.ns_source
+        Match.objects.bulk_update(matches, ["ns", "ew", "ns_source", "ew_source"])
+        return _record(stage, Draw.Kind.SEATS, seed,
+                       {"matches": [[m.pk, a, b] for m, (a, b) in zip(matches, given)]},
+                       {"seats": [[m.pk, ns, ew] for m, (ns, ew) in zip(matches, seats)]}, user)
+
+
+def draw_tables(stage: Stage, *, seed=None, first_table: int | None = None, user=None) -> Draw:
+    """Draw the table numbers of every round of the stage (a round's seed is "<seed>:R<number>")."""
+    with transaction.atomic():
+        stage = _lock(stage)
+        seed = clean_seed(seed)
+        first = first_table or (stage.settings or {}).get("first_table", 1)
+        result, params = {}, {}
+        for rnd in Round.objects.filter(stage=stage).order_by("number"):
+            matches = list(Match.objects.filter(round=rnd, table__isnull=False).order_by("table", "pk"))
+            if not matches:
+                continue
+            numbers = _pure(pairings.draw_tables, [(m.pk, 0) for m in matches], f"{seed}:R{rnd.number}", first)
+            Match.objects.filter(pk__in=[m.pk for m in matches]).update(table=None)
+            for m, number in zip(matches, numbers):
+                m.table = number
+            Match.objects.bulk_update(matches, ["table"])
+            params[str(rnd.number)] = [m.pk for m in matches]
+            result[str(rnd.number)] = numbers
+        if not result:
+            raise CompetitionError(f"{stage.name} 还没有比赛，不能抽桌号（no matches to number yet）")
+        return _record(stage, Draw.Kind.TABLES, seed, {"first_table": first, "matches": params},
+                       {"tables": result}, user)
+
+
+DRAWERS = {
+    Draw.Kind.GROUPS: draw_groups,
+    Draw.Kind.BRACKET: draw_bracket,
+    Draw.Kind.SEATS: draw_seats,
+    Draw.Kind.TABLES: draw_tables,
+}
+
+
+def do_draw(stage: Stage, kind: str, **options) -> Draw:
+    """Run the draw of ``kind`` for the stage (the one entry point for views and the API)."""
+    drawer = DRAWERS.get(kind)
+    if drawer is None:
+        raise CompetitionError(f"不支持的抽签类型 kind={kind!r}（unsupported draw kind）")
+    return drawer(stage, **options)

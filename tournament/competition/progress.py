@@ -1,0 +1,110 @@
+"""Where a knock-out stands: the bracket resolved against the recorded results (read only).
+
+The bracket is never stored as state: :func:`bracket_state` rebuilds the pure bracket from the
+recorded bracket draw and resolves it against the winners of the decided matches, the withdrawn
+entries and (for a knock-out fed by groups) the group qualifiers known so far. Writing the resulting
+entrants, byes and walkovers into the Match rows is the result service's
+(:func:`tournament.competition.results.advance_bracket`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tournament import brackets
+from tournament.competition import ranking
+from tournament.competition.stages import bracket_from_draw, source_code
+from tournament.models import Draw, Match, Pair, Stage
+
+BYE_NOTE = "轮空，直接晋级"
+VOID_NOTE = "双方均缺席"
+WALKOVER_NOTE = "对手退赛，不战而胜"
+
+
+@dataclass
+class BracketView:
+    """A knock-out stage resolved against its results: the pure bracket and state, and the DB rows."""
+
+    stage: Stage
+    draw: Draw
+    bracket: brackets.Bracket
+    state: brackets.BracketState
+    labels: dict  # bracket entry (pair id, or a qualifier label such as "A1") -> pair id or None
+    rows: dict  # bracket key -> Match
+
+    def pair_of(self, entry):
+        """The pair id behind a bracket entry (None while a qualifier is not known yet)."""
+        return None if entry is None else self.labels.get(entry)
+
+
+def active_draw(stage: Stage, kind: str) -> Draw | None:
+    """The draw of this kind now in force for the stage (the newest not superseded).
+
+    Seats and table numbers belong to the matches of the stage's groups or bracket draw: a redraw of
+    those rebuilds the matches, so a seats or tables draw made before it is no longer in force.
+    """
+    draws = Draw.objects.filter(stage=stage, kind=kind, superseded_by__isnull=True)
+    if kind in (Draw.Kind.SEATS, Draw.Kind.TABLES):
+        base = (Draw.objects.filter(stage=stage, kind__in=(Draw.Kind.GROUPS, Draw.Kind.BRACKET),
+                                    superseded_by__isnull=True).order_by("-pk").first())
+        if base is not None:
+            draws = draws.filter(pk__gt=base.pk)
+    return draws.order_by("-created_at", "-pk").first()
+
+
+def active_bracket_draw(stage: Stage) -> Draw | None:
+    """The stage's bracket draw now in force (the newest not superseded)."""
+    return active_draw(stage, Draw.Kind.BRACKET)
+
+
+def entry_labels(stage: Stage, draw: Draw) -> dict:
+    """Bracket entry -> pair id: pair ids stand for themselves, "A1" is group A's winner once known."""
+    entries = [e for pair in draw.result["first_round"] for e in pair if e is not None]
+    labels = {e: e for e in entries if isinstance(e, int)}
+    names = [e for e in entries if isinstance(e, str)]
+    if names and stage.source_id:
+        per_group = (stage.settings or {}).get("qualifiers_per_group", 2)
+        known = ranking.qualifiers(stage.source, per_group)
+        labels.update({name: known.get(name) for name in names})
+    return labels
+
+
+def bracket_state(stage: Stage) -> BracketView | None:
+    """Resolve the stage's bracket from the recorded results (None before the bracket draw)."""
+    draw = active_bracket_draw(stage)
+    if draw is None:
+        return None
+    bracket = bracket_from_draw(draw)
+    labels = entry_labels(stage, draw)
+    rows = {m.bracket_key: m for m in Match.objects.filter(round__stage=stage).exclude(bracket_key="")}
+    label_of = {pid: label for label, pid in labels.items() if pid is not None}
+    results = {key: label_of[m.winner_id] for key, m in rows.items()
+               if m.status in Match.DECIDED and m.winner_id in label_of}
+    gone = set(Pair.objects.filter(pk__in=list(label_of), status=Pair.Status.WITHDRAWN).values_list("pk", flat=True))
+    withdrawn = [label_of[pid] for pid in gone]
+    state = bracket.resolve(results, withdrawn=withdrawn, strict=False)
+    return BracketView(stage, draw, bracket, state, labels, rows)
+
+
+def derive(view: BracketView, ms: brackets.MatchState, row: Match) -> tuple[str, int | None, str]:
+    """(status, winner pair id, note) that the row should show for a resolved match."""
+    a, b = view.pair_of(ms.a), view.pair_of(ms.b)
+    if ms.status == brackets.WAITING or (ms.status == brackets.READY and (a is None or b is None)):
+        return Match.Status.PENDING, None, ""
+    if ms.status == brackets.READY:
+        return Match.Status.SCHEDULED, None, ""
+    if ms.status == brackets.BYE:
+        winner = view.pair_of(ms.winner)
+        return (Match.Status.BYE, winner, BYE_NOTE) if winner else (Match.Status.PENDING, None, "")
+    if ms.status == brackets.VOID:
+        return Match.Status.BYE, None, VOID_NOTE
+    if ms.status == brackets.WALKOVER:
+        return Match.Status.WALKOVER, view.pair_of(ms.winner), WALKOVER_NOTE
+    return row.status, view.pair_of(ms.winner), row.result_note  # played: as recorded
+
+
+def sides(slot: brackets.MatchSlot, row: Match, a, b) -> tuple:
+    """(ns, ew) keeping the row's seating: a seats draw may have put side b at North–South."""
+    code_b = source_code(slot.b)
+    swapped = (bool(code_b) and row.ns_source == code_b and row.ew_source != code_b) or \
+        (row.ns_id is not None and row.ns_id == b and b is not None)
+    return (b, a) if swapped else (a, b)

@@ -1,0 +1,253 @@
+"""Standings and crosstables, computed from recorded results only (places and awards: ``placings``).
+
+Everything is derived on each call from the Match rows (status, winner, final levels) with the pure
+:mod:`tournament.standings` module and the event's frozen profile (points, tie-break order); nothing
+is typed in or stored, so a corrected result updates everything after it.
+
+Query budget: :func:`event_standings` reads an event of any size in a fixed number of queries
+(profile, stages, groups, entries, matches, draws: six), so standings and crosstables of 64 groups
+cost the same number of queries as those of one.
+
+Forfeits and walkovers count per ``Stage.settings["forfeit_rule"]`` (else the profile's
+``standings.forfeit_rule``, else "largest_margin": a win for the other side with the largest margin
+seen in the group). Ties left by the profile's order end in a lot drawn with the seed
+"<group draw seed>:<group name>", so the lot is as verifiable as the draw itself.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from tournament import standings as pure
+from tournament.competition.stages import CompetitionError
+from tournament.models import Draw, Group, GroupEntry, Match, Stage
+
+TIE_BREAK_NAMES = {"shared_place": "shared"}  # profile name -> pure standings name
+TERMINAL_LABELS = {"lot": "抽签", "shared": "并列名次"}
+
+
+# --------------------------------------------------------------------------- views
+@dataclass(frozen=True)
+class EntryInfo:
+    """An entry as shown in tables."""
+
+    pair_id: int
+    name: str
+    unit: str
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True)
+class RowView:
+    """One line of a group table; ``tie_note`` says which tie-break decided a tied place."""
+
+    rank: int
+    entry: EntryInfo
+    played: int
+    wins: int
+    losses: int
+    points: float
+    net_levels: int
+    total_levels: int
+    decided_by: str | None
+    tie_note: str
+    shared: bool
+    lot_pending: bool
+
+
+@dataclass(frozen=True)
+class GroupTable:
+    """A group's standings and crosstable (对阵成绩表)."""
+
+    group_id: int
+    name: str
+    rows: tuple[RowView, ...]
+    entries: tuple[EntryInfo, ...]
+    cross: tuple[tuple[str, ...], ...]  # cross[i][j]: row entry i against column entry j
+    complete: bool
+    played: int
+    total: int
+    notes: tuple[str, ...]
+    order_labels: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StageStandings:
+    stage_id: int
+    name: str
+    groups: tuple[GroupTable, ...]
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.groups) and all(g.complete for g in self.groups)
+
+
+@dataclass(frozen=True)
+class FinalPlace:
+    place: int
+    entry: EntryInfo
+    shared: bool
+    how: str  # e.g. "决赛", "小组第3名"
+
+
+@dataclass(frozen=True)
+class Award:
+    title: str
+    places: tuple[FinalPlace, ...] = field(default_factory=tuple)
+
+
+# --------------------------------------------------------------------------- configuration
+def standings_config(profile_data: dict, stage_settings: dict | None = None) -> dict:
+    """Keyword arguments for the pure ``compute_standings`` from a profile and a stage's settings."""
+    rules = (profile_data or {}).get("standings") or {}
+    ladder = ((profile_data or {}).get("ladder") or {}).get("levels") or []
+    points = {"win": rules.get("win", 3), "loss": rules.get("loss", 0)}
+    for optional in ("draw", "forfeit_loss"):
+        if optional in rules:
+            points[optional] = rules[optional]
+    order = tuple(TIE_BREAK_NAMES.get(n, n) for n in rules.get("tie_break") or ("points", "net_levels", "lot"))
+    forfeit_rule = (stage_settings or {}).get("forfeit_rule") or rules.get("forfeit_rule") or "largest_margin"
+    return {"ladder": ladder, "points": points, "order": order, "forfeit_rule": forfeit_rule}
+
+
+def metric_label(name: str | None) -> str:
+    """Chinese label of a tie-break name."""
+    if name in TERMINAL_LABELS:
+        return TERMINAL_LABELS[name]
+    metric = pure.METRICS.get(name)
+    return metric.label if metric else (name or "")
+
+
+def tie_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed) -> str:
+    """"积分相同，由净胜级数决定" for a place decided by a tie-break; "" when not tied."""
+    first = metric_label(order[0])
+    if row.lot_pending:
+        return f"{first}等均相同，待抽签"
+    if row.shared:
+        return f"{first}等均相同，并列"
+    if not row.decided_by or row.decided_by == order[0]:
+        return ""
+    if row.decided_by == "lot":
+        return f"{first}等均相同，抽签决定（种子 {lot_seed}）"
+    return f"{first}相同，由{metric_label(row.decided_by)}决定"
+
+
+# --------------------------------------------------------------------------- loading
+def _result(match: tuple, start_level: str) -> pure.MatchResult | None:
+    """A finished match row as a pure MatchResult (None when it does not count yet)."""
+    _, ns, ew, winner, ns_level, ew_level, status = match
+    if ew is None or status not in Match.DECIDED:
+        return None
+    if status == Match.Status.FINISHED:
+        if winner is None:
+            return None
+        return pure.MatchResult(ns, ew, winner, ns_level or start_level, ew_level or start_level)
+    return pure.MatchResult(ns, ew, winner, ns_level or start_level, ew_level or start_level, forfeit=True)
+
+
+def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], config: dict,
+                 lot_seed) -> GroupTable:
+    """Standings and crosstable of one group from its loaded rows."""
+    ids = [e.pair_id for e in entries]
+    info = {e.pair_id: e for e in entries}
+    start = config["ladder"][0] if config["ladder"] else "2"
+    results = [r for r in (_result(m, start) for m in matches) if r is not None]
+    playable = [m for m in matches if m[2] is not None]
+    table = pure.compute_standings(ids, results, lot_seed=lot_seed, **config)
+    cross = pure.crosstable(ids, results)
+    order = table.order
+    rows = tuple(
+        RowView(rank=r.rank, entry=info[r.entry], played=r.played, wins=r.wins, losses=r.losses,
+                points=_plain(r.values.get("points", 0)), net_levels=int(r.values.get("net_levels", 0)),
+                total_levels=int(r.values.get("total_levels", 0)), decided_by=r.decided_by,
+                tie_note=tie_note(r, order, lot_seed), shared=r.shared, lot_pending=r.lot_pending)
+        for r in table.rows)
+    return GroupTable(
+        group_id=group["id"], name=group["name"], rows=rows, entries=tuple(entries),
+        cross=tuple(tuple(cross.text(i, j) for j in range(len(ids))) for i in range(len(ids))),
+        complete=bool(playable) and len(results) == len(playable), played=len(results), total=len(playable),
+        notes=table.notes, order_labels=tuple(metric_label(n) for n in order))
+
+
+def _plain(value):
+    return int(value) if float(value).is_integer() else value
+
+
+def _load_stages(event, stage_filter: dict) -> list[StageStandings]:
+    """Read and rank every round-robin stage matching ``stage_filter`` (a fixed number of queries)."""
+    profile_data = event.profile.data
+    stages = list(Stage.objects.filter(event=event, kind=Stage.Kind.ROUND_ROBIN, **stage_filter)
+                  .order_by("order").values("id", "name", "settings"))
+    stage_ids = [s["id"] for s in stages]
+    groups = list(Group.objects.filter(stage_id__in=stage_ids).order_by("order").values("id", "stage_id", "name"))
+    group_ids = [g["id"] for g in groups]
+    entries = defaultdict(list)
+    for gid, pid, name, unit, status in (
+            GroupEntry.objects.filter(group_id__in=group_ids).order_by("group_id", "position")
+            .values_list("group_id", "pair_id", "pair__name", "pair__unit__name", "pair__status")):
+        entries[gid].append(EntryInfo(pid, name, unit, status == "withdrawn"))
+    matches = defaultdict(list)
+    for row in (Match.objects.filter(group_id__in=group_ids).order_by("round_id", "table", "id")
+                .values_list("group_id", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status")):
+        matches[row[0]].append(row)
+    seeds = dict(Draw.objects.filter(stage_id__in=stage_ids, kind=Draw.Kind.GROUPS, superseded_by__isnull=True)
+                 .values_list("stage_id", "seed"))
+    by_stage = defaultdict(list)
+    for g in groups:
+        by_stage[g["stage_id"]].append(g)
+    out = []
+    for s in stages:
+        config = standings_config(profile_data, s["settings"])
+        seed = seeds.get(s["id"])
+        tables = tuple(_group_table(g, entries[g["id"]], matches[g["id"]], config,
+                                    f"{seed}:{g['name']}" if seed else None)
+                       for g in by_stage[s["id"]])
+        out.append(StageStandings(s["id"], s["name"], tables))
+    return out
+
+
+def event_standings(event) -> list[StageStandings]:
+    """Standings and crosstables of every round-robin stage of the event, in stage order."""
+    return _load_stages(event, {})
+
+
+def stage_standings(stage: Stage) -> StageStandings:
+    """Standings and crosstables of one round-robin stage."""
+    found = _load_stages(stage.event, {"pk": stage.pk})
+    if not found:
+
+        raise CompetitionError(f"阶段 {stage.name} 不是循环赛，没有积分表（stage is not a round robin）")
+    return found[0]
+
+
+def group_standings(group: Group) -> GroupTable:
+    """Standings and crosstable of one group."""
+    stage = stage_standings(group.stage)
+    return next(g for g in stage.groups if g.group_id == group.pk)
+
+
+def qualifiers(stage: Stage, per_group: int) -> dict[str, int]:
+    """Qualifier label ("A1", "B2", ...) -> pair id, for the groups whose play is complete."""
+    found = {}
+    for table in stage_standings(stage).groups:
+        if table.complete:
+            for i, row in enumerate(table.rows[:per_group]):
+                found[f"{table.name}{i + 1}"] = row.entry.pair_id
+    return found
+
+
+def qualifier_order(stage: Stage, per_group: int) -> list[int]:
+    """Qualifiers' pair ids, group winners first (in group order), then runners-up, ...
+
+    Raises CompetitionError while a group's play is not complete.
+    """
+
+    result = stage_standings(stage)
+    unfinished = [g.name for g in result.groups if not g.complete]
+    if not result.groups or unfinished:
+        raise CompetitionError(
+            f"{stage.name} 尚未全部结束（{'、'.join(unfinished) or '未抽签'}），不能确定出线者"
+            f"（the source stage is not complete）")
+    depth = max(len(g.rows) for g in result.groups)
+    return [g.rows[place].entry.pair_id for place in range(min(per_group, depth))
+            for g in result.groups if place < len(g.rows)]

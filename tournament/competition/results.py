@@ -1,0 +1,185 @@
+"""The one owner of a match's result: status, winner, levels, finish time and note are written here only.
+
+    decide(state, forfeit, allowance) -> Verdict        pure: what the records say of the match
+    settle(match, *, replay, entries=None) -> Verdict   store it in one save and move the competition on
+    advance_bracket(stage, *, refuse_started=False)     write a knock-out's resolved entrants, byes, walkovers
+    entry_withdrawn(pair) -> int                         walkovers for a pair that left, then the brackets
+
+Every source of a result calls :func:`settle` inside its own transaction, holding the Match lock:
+recording or correcting a hand (``scoring.services``), a ruling that changes the replay or decides a
+forfeit (``rulings.services`` and ``rulings.appeals``), the clock fixing a table's last hand at time-up
+(``tournament.clocks.services``). Byes and walkovers come from the bracket and from withdrawals, below.
+
+When the outcome changes (a match ends, changes winner, or is reopened), the competition moves on
+explicitly: the knock-out's next matches get their entrants (or lose them), a group's knock-out gets
+its qualifiers. A next match that has already begun is never changed: the change is refused with a
+:class:`~common.errors.ConflictError` naming that match, and the caller's transaction rolls back, so
+nothing is half-saved. Standings are derived from the stored results, so they follow either way.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from common.errors import ConflictError, gettext_noop
+from config import clock
+from rulings.adjustments import approved_forfeit
+from tournament.clocks import cache as display_cache
+from tournament.competition import progress
+from tournament.competition.referees import drop_conflicting_referees
+from tournament.models import HandAllowance, Match, Pair, Stage
+
+# How a match ended (Verdict.how) and the note stored with results that the levels alone do not explain.
+TOP, HANDS, TIME, FORFEIT = "top", "hands", "time", "forfeit"
+_NOTES = {
+    HANDS: gettext_noop("Last allowed hand played; decided by level"),
+    TIME: gettext_noop("Time is up; decided by level"),
+}
+
+
+class Verdict(NamedTuple):
+    """What the records say: over or not, the winning side ("NS"/"EW"/None), how, and a note."""
+
+    over: bool
+    winner: str | None = None
+    how: str = ""
+    note: str = ""
+
+
+def decide(state, forfeit, allowance) -> Verdict:
+    """The verdict on a match from its replayed ``state`` (hands and rulings), the approved ``forfeit``
+    ((winner side or None, Entry) from :func:`rulings.adjustments.approved_forfeit`, or None) and the
+    clock's ``allowance`` (the table's HandAllowance, or None while its hands are not limited).
+
+    A forfeit decides first; then a side past the top level; then the last allowed hand, where the
+    profile's time-up rule names the winner (``MatchState.winner_at_time``).
+    """
+    if forfeit is not None:
+        winner, entry = forfeit
+        return Verdict(True, winner, FORFEIT, entry.sanction.explanation[:200])
+    if state.winner is not None:
+        return Verdict(True, state.winner, TOP)
+    if allowance is not None and state.hand_count >= allowance.last_hand:
+        how = TIME if allowance.reason == HandAllowance.Reason.TIME_UP else HANDS
+        return Verdict(True, state.winner_at_time(), how, _(_NOTES[how]))
+    return Verdict(False)
+
+
+def _allowance(match):
+    """The match's HandAllowance or None (from the match's read when it joined ``hand_allowance``)."""
+    if Match.hand_allowance.related.is_cached(match):
+        return getattr(match, "hand_allowance", None)
+    return HandAllowance.objects.filter(match_id=match.pk).first()
+
+
+def settle(match, *, replay, entries=None) -> Verdict:
+    """Store the result the records give ``match`` (locked by the caller, in its transaction).
+
+    ``replay``: the match replayed with the rulings' adjustments (``scoring.hands.Replay``); ``entries``:
+    the match's replayed rulings when the caller has them. The levels, status, winner, finish and start
+    times and note are written in one save; when the outcome changed the competition moves on (or the
+    change is refused, naming the next match already begun). Byes and walkovers are left as they are.
+    """
+    if match.status in (Match.Status.BYE, Match.Status.WALKOVER):
+        return Verdict(True, None)
+    state = replay.state
+    verdict = decide(state, approved_forfeit(match, entries), _allowance(match))
+    before = (match.is_over, match.winner_id)
+    now = clock.now()
+    match.ns_level, match.ew_level = state.levels["NS"], state.levels["EW"]
+    if verdict.over:
+        status = Match.Status.FORFEIT if verdict.how == FORFEIT else Match.Status.FINISHED
+        winner_id = {"NS": match.ns_id, "EW": match.ew_id}.get(verdict.winner)
+        if (match.status, match.winner_id) != (status, winner_id):
+            match.finished_at = now
+        match.status, match.winner_id, match.result_note = status, winner_id, verdict.note
+    elif match.status in (Match.Status.FINISHED, Match.Status.FORFEIT):  # reopened by a correction or a void
+        match.status = Match.Status.PLAYING if state.hand_count else Match.Status.SCHEDULED
+        match.winner_id, match.finished_at, match.result_note = None, None, ""
+    elif state.hand_count and match.status in Match.WAITING:
+        match.status = Match.Status.PLAYING
+    if state.hand_count and match.started_at is None:
+        match.started_at = now
+    match.save(update_fields=["ns_level", "ew_level", "status", "winner", "finished_at", "result_note",
+                              "started_at"])
+    if (match.is_over, match.winner_id) != before:
+        move_on(match, was_over=before[0])
+    round_id = match.round_id
+    transaction.on_commit(lambda: display_cache.invalidate(round_id))
+    return verdict
+
+
+def move_on(match, *, was_over=False):
+    """The outcome of ``match`` changed: re-derive what depends on it (refusing to touch begun matches)."""
+    stage = Stage.objects.get(rounds=match.round_id)
+    if stage.kind == Stage.Kind.ELIMINATION:
+        advance_bracket(stage, refuse_started=True)
+        return
+    group_open = match.group_id and Match.objects.filter(group_id=match.group_id).exclude(
+        status__in=(*Match.DECIDED, Match.Status.BYE)).exists()
+    if group_open and not was_over:
+        return  # the group's qualifiers were not known before and are not now
+    for following in stage.next_stages.filter(kind=Stage.Kind.ELIMINATION):
+        advance_bracket(following, refuse_started=True)
+
+
+def _begun(row) -> bool:
+    return row.status in Match.PLAYED or row.started_at is not None
+
+
+def advance_bracket(stage, *, refuse_started=False) -> list[str]:
+    """Write the resolved bracket into the stage's Match rows; returns the keys of stale results.
+
+    Matches being played or decided by play are never changed; byes resolve at once, a withdrawn
+    entry's match becomes a walkover for the other side, and referees whose unit now plays at a table
+    are taken off it. ``refuse_started``: a begun match whose entrants would change makes this raise
+    ConflictError naming it (a result changed after the fact must not rewrite a match under way).
+    """
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().get(pk=stage.pk)
+        view = progress.bracket_state(stage)
+        if view is None:
+            return []
+        changed = []
+        for slot in view.bracket.matches:
+            row = view.rows.get(slot.key)
+            if row is None:
+                continue
+            ms = view.state.matches[slot.key]
+            ns, ew = progress.sides(slot, row, view.pair_of(ms.a), view.pair_of(ms.b))
+            if _begun(row):
+                if refuse_started and {row.ns_id, row.ew_id} != {ns, ew}:
+                    raise ConflictError(
+                        gettext_noop("The result cannot change: %(match)s (table %(table)s) has already begun."),
+                        field="winner", match=f"{row.round} {row.bracket_key}", table=row.table)
+                continue
+            new = (ns, ew, *progress.derive(view, ms, row))
+            if (row.ns_id, row.ew_id, row.status, row.winner_id, row.result_note) != new:
+                row.ns_id, row.ew_id, row.status, row.winner_id, row.result_note = new
+                changed.append(row)
+        if changed:
+            Match.objects.bulk_update(changed, ["ns", "ew", "status", "winner", "result_note"])
+            drop_conflicting_referees([r.pk for r in changed])
+            for round_id in {r.round_id for r in changed}:
+                transaction.on_commit(lambda round_id=round_id: display_cache.invalidate(round_id))
+        return list(view.state.stale)
+
+
+@transaction.atomic
+def entry_withdrawn(pair: Pair) -> int:
+    """A pair withdrew: each of its group matches not yet begun becomes a walkover for the opponent,
+    and every knock-out of the event is moved on. Returns the number of group walkovers given."""
+    given = 0
+    for match in (Match.objects.select_for_update()
+                  .filter(Q(ns=pair) | Q(ew=pair), group__isnull=False, status__in=Match.WAITING,
+                          started_at__isnull=True, ew__isnull=False)):
+        other = match.ew_id if match.ns_id == pair.pk else match.ns_id
+        Match.objects.filter(pk=match.pk).update(status=Match.Status.WALKOVER, winner_id=other,
+                                                 result_note=progress.WALKOVER_NOTE)
+        given += 1
+    for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
+        advance_bracket(stage)
+    return given

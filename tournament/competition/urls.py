@@ -1,0 +1,22 @@
+"""URLs: competition pages (public under /events/<slug>/, organiser under /manage/<slug>/) and API."""
+from django.urls import path
+
+from tournament.competition import api as api
+from tournament.competition import views as views
+
+urlpatterns = [
+    path("events/<slug:slug>/schedule/", views.public_schedule, name="competition_schedule"),
+    path("events/<slug:slug>/groups/", views.public_groups, name="competition_groups"),
+    path("events/<slug:slug>/bracket/", views.public_bracket, name="competition_bracket"),
+    path("events/<slug:slug>/standings/", views.public_standings, name="competition_standings"),
+    path("manage/<slug:slug>/stages/", views.manage_stages, name="competition_manage_stages"),
+    path("manage/<slug:slug>/stages/<int:stage_id>/", views.manage_stage, name="competition_manage_stage"),
+    path("manage/<slug:slug>/schedule/", views.manage_schedule, name="competition_manage_schedule"),
+    path("manage/<slug:slug>/referees/", views.manage_referees, name="competition_manage_referees"),
+    path("api/events/<slug:slug>/stages/", api.StageListCreate.as_view(), name="api_competition_stages"),
+    path("api/events/<slug:slug>/ranking/", api.RankingView.as_view(), name="api_competition_ranking"),
+    path("api/stages/<int:pk>/", api.StageDetail.as_view(), name="api_competition_stage"),
+    path("api/stages/<int:pk>/matches/", api.StageMatches.as_view(), name="api_competition_matches"),
+    path("api/stages/<int:pk>/standings/", api.StageStandingsView.as_view(), name="api_competition_standings"),
+    path("api/stages/<int:pk>/draws/", api.StageDraws.as_view(), name="api_competition_draws"),
+]

@@ -1,0 +1,195 @@
+"""Competition pages: the organiser's stages, draws, schedule and referees, and the public
+schedule, group tables, brackets, standings, final ranking and awards. Views are thin: they call
+the services in :mod:`tournament.competition` and shape their answers for the templates."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tournament import roles
+from tournament.access import visible_events
+from tournament.clocks.records import current_clock_round
+from tournament.competition import draws, placings, ranking, referees, stages
+from tournament.competition.progress import bracket_state
+from tournament.models import Draw, Event, Match, Round, Stage, Unit
+from tournament.models.competition import RefereeUnit
+from tournament.permissions import organiser_required
+
+
+# --------------------------------------------------------------------------- helpers
+def public_event(request, slug) -> Event:
+    return get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+
+
+def _int(value):
+    try:
+        return int(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        raise stages.CompetitionError(f"应为整数，收到 {value!r}（expected a whole number）") from None
+
+
+def pair_names(event) -> dict:
+    return dict(event.pairs.values_list("pk", "name"))
+
+
+def schedule_rounds(event, stage=None):
+    """Rounds of the event (or one stage) with their matches, in play order."""
+    rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
+    if stage is not None:
+        rounds = rounds.filter(stage=stage)
+    matches = (Match.objects.filter(round__in=rounds).select_related("ns__unit", "ew__unit", "winner", "group")
+               .prefetch_related("referees").order_by("round_id", "table", "pk"))
+    by_round: dict = {}
+    for m in matches:
+        by_round.setdefault(m.round_id, []).append(m)
+    return [(r, by_round.get(r.pk, [])) for r in rounds]
+
+
+def bracket_columns(stage, names):
+    """The bracket for display: main-bracket rounds as columns, placement matches grouped below."""
+    view = bracket_state(stage)
+    if view is None:
+        return None
+    main, placement = {}, {}
+    for slot in view.bracket.matches:
+        row = view.rows.get(slot.key)
+        if row is None:
+            continue
+        item = {
+            "key": slot.key, "label": slot.label, "row": row, "table": row.table, "status": row.get_status_display(),
+            "ns": names.get(row.ns_id) or stages.describe_source(row.ns_source),
+            "ew": names.get(row.ew_id) or stages.describe_source(row.ew_source),
+            "ns_won": row.winner_id is not None and row.winner_id == row.ns_id,
+            "ew_won": row.winner_id is not None and row.winner_id == row.ew_id,
+            "known": bool(row.ns_id and row.ew_id),
+        }
+        target = placement if slot.key.startswith("P") else main
+        target.setdefault(slot.round_no if target is main else slot.label, []).append(item)
+    columns = [{"name": _round_name(view, n), "matches": items} for n, items in sorted(main.items())]
+    places = [{"name": label, "matches": items} for label, items in placement.items()]
+    return {"columns": columns, "placements": places, "draw": view.draw}
+
+
+def _round_name(view, number):
+    return next((s.label for s in view.bracket.matches if s.round_no == number and not s.key.startswith("P")), "")
+
+
+# --------------------------------------------------------------------------- public pages
+def public_schedule(request, slug):
+    event = public_event(request, slug)
+    return render(request, "tournament/competition/schedule.html",
+                  {"event": event, "rounds": schedule_rounds(event), "tab": "schedule",
+                   "clock_round": current_clock_round(event)})
+
+
+def public_groups(request, slug):
+    event = public_event(request, slug)
+    return render(request, "tournament/competition/groups.html",
+                  {"event": event, "stages": ranking.event_standings(event), "tab": "groups"})
+
+
+def public_bracket(request, slug):
+    event = public_event(request, slug)
+    names = pair_names(event)
+    knockouts = [(s, bracket_columns(s, names)) for s in event.stages.filter(kind=Stage.Kind.ELIMINATION)]
+    return render(request, "tournament/competition/bracket.html",
+                  {"event": event, "knockouts": knockouts, "tab": "bracket"})
+
+
+def public_standings(request, slug):
+    event = public_event(request, slug)
+    places, complete = placings.final_ranking(event)
+    return render(request, "tournament/competition/standings.html",
+                  {"event": event, "places": places, "complete": complete,
+                   "awards": placings.award_list(event), "tab": "standings"})
+
+
+# --------------------------------------------------------------------------- organiser pages
+@organiser_required
+def manage_stages(request, event):
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "from_format":
+                stages.create_stages_from_format(event)
+            else:
+                source = event.stages.filter(pk=_int(request.POST.get("source"))).first()
+                settings = {k: _int(request.POST.get(k)) for k in ("n_groups", "qualifiers_per_group",
+                                                                   "places_played") if request.POST.get(k)}
+                stages.create_stage(event, request.POST.get("kind", ""), name=request.POST.get("name", "").strip(),
+                                    source=source, settings=settings)
+            messages.success(request, _("Stages saved."))
+        except stages.CompetitionError as exc:
+            messages.error(request, str(exc))
+        return redirect("competition_manage_stages", slug=event.slug)
+    return render(request, "tournament/competition/manage_stages.html", {
+        "event": event, "stages": event.stages.select_related("source").order_by("order"),
+        "kinds": Stage.Kind.choices, "default_places": stages.default_places_played(event.profile),
+    })
+
+
+@organiser_required
+def manage_stage(request, event, stage_id):
+    stage = get_object_or_404(event.stages.select_related("source"), pk=stage_id)
+    if request.method == "POST":
+        kind = request.POST.get("kind", "")
+        options = {"seed": request.POST.get("seed", ""), "user": request.user}
+        try:
+            if kind == Draw.Kind.GROUPS:
+                options.update(n_groups=_int(request.POST.get("n_groups")), seeded=_int(request.POST.get("seeded")))
+            draw = draws.do_draw(stage, kind, **options)
+            messages.success(request, _("Draw recorded with seed %(seed)s.") % {"seed": draw.seed})
+        except stages.CompetitionError as exc:
+            messages.error(request, str(exc))
+        return redirect("competition_manage_stage", slug=event.slug, stage_id=stage.pk)
+    names = pair_names(event)
+    standings = ranking.stage_standings(stage) if stage.kind == Stage.Kind.ROUND_ROBIN else None
+    return render(request, "tournament/competition/manage_stage.html", {
+        "event": event, "stage": stage, "history": draws.draw_history(stage),
+        "redraw_allowed": draws.redraw_allowed(stage),
+        "active": {k: draws.active_draw(stage, k) for k in Draw.Kind.values},
+        "standings": standings, "bracket": bracket_columns(stage, names) if standings is None else None,
+        "places_played": stages.places_played(stage) if stage.kind == Stage.Kind.ELIMINATION else None,
+    })
+
+
+def _referees(event):
+    User = get_user_model()
+    units = dict(RefereeUnit.objects.filter(event=event).values_list("user_id", "unit__name"))
+    people = User.objects.filter(groups__name__in=[roles.TABLE_REFEREE, roles.CHIEF_REFEREE]).distinct()
+    return [(u, units.get(u.pk, "")) for u in people.order_by("username")]
+
+
+@organiser_required
+def manage_schedule(request, event):
+    if request.method == "POST":
+        match = get_object_or_404(Match, pk=_int(request.POST.get("match")), round__stage__event=event)
+        user = get_object_or_404(get_user_model(), pk=_int(request.POST.get("referee")))
+        try:
+            if request.POST.get("action") == "remove":
+                match.referees.remove(user)
+            else:
+                referees.assign_referee(match, user)
+            messages.success(request, _("Referees saved."))
+        except stages.CompetitionError as exc:
+            messages.error(request, str(exc))
+        return redirect("competition_manage_schedule", slug=event.slug)
+    return render(request, "tournament/competition/manage_schedule.html",
+                  {"event": event, "rounds": schedule_rounds(event), "referees": _referees(event)})
+
+
+@organiser_required
+def manage_referees(request, event):
+    if request.method == "POST":
+        user = get_object_or_404(get_user_model(), pk=_int(request.POST.get("referee")))
+        unit = get_object_or_404(Unit, pk=_int(request.POST.get("unit")), event=event)
+        try:
+            referees.set_referee_unit(event, user, unit)
+            messages.success(request, _("Referees saved."))
+        except (stages.CompetitionError, IntegrityError) as exc:
+            messages.error(request, str(exc))
+        return redirect("competition_manage_referees", slug=event.slug)
+    return render(request, "tournament/competition/manage_referees.html",
+                  {"event": event, "referees": _referees(event), "units": event.units.all()})

@@ -1,0 +1,88 @@
+"""Entries API: GET lists an event's pairs (no phone numbers); POST (organisers) enters a pair."""
+from django.db import IntegrityError
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.response import Response
+
+from tournament import access
+from tournament.access import visible_events
+from tournament.entries import services as svc
+from tournament.models import Pair
+
+
+class EntryPlayerSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    gender = serializers.ChoiceField(choices=["M", "F"])
+    phone = serializers.CharField(max_length=30, required=False, allow_blank=True, write_only=True)
+
+
+class EntrySerializer(serializers.Serializer):
+    """A pair as read (``id``, ``status``) and as written (everything else)."""
+
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    unit = serializers.CharField(max_length=200)
+    player1 = EntryPlayerSerializer()
+    player2 = EntryPlayerSerializer()
+    seed = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    team = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    reserve = serializers.BooleanField(required=False, default=False)
+    status = serializers.CharField(read_only=True)
+
+    def to_representation(self, pair):
+        return {"id": pair.pk, "name": pair.name, "unit": pair.unit.name, "seed": pair.seed,
+                "team": pair.team.name if pair.team else "", "reserve": pair.reserve, "status": pair.status,
+                "player1": {"name": pair.player1.name, "gender": pair.player1.gender},
+                "player2": {"name": pair.player2.name, "gender": pair.player2.gender}}
+
+    def to_data(self) -> svc.PairData:
+        d = self.validated_data
+        players = [svc.PlayerData(p["name"], p["gender"], p.get("phone", "")) for p in (d["player1"], d["player2"])]
+        return svc.PairData(unit=d["unit"], name=d.get("name", ""), seed=d.get("seed"), team=d.get("team", ""),
+                            reserve=d.get("reserve", False), player1=players[0], player2=players[1])
+
+
+class EntryErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    field = serializers.CharField(allow_null=True)
+
+
+class IsOrganiserToWrite(permissions.BasePermission):
+    """Anyone who may see the event reads; only organisers (manage_event) write."""
+
+    def has_permission(self, request, view):
+        return request.method in permissions.SAFE_METHODS or access.may(request.user, access.MANAGE)
+
+
+class EntryListCreate(GenericAPIView):
+    """An event's entries."""
+
+    serializer_class = EntrySerializer
+    permission_classes = [IsOrganiserToWrite]
+    pagination_class = None
+
+    def get_event(self):
+        return get_object_or_404(visible_events(self.request.user), slug=self.kwargs["event_slug"])
+
+    @extend_schema(summary="List an event's entries (pairs)", operation_id="events_entries_list",
+                   responses=EntrySerializer(many=True))
+    def get(self, request, event_slug):
+        pairs = Pair.objects.filter(event=self.get_event()).select_related("unit", "team", "player1", "player2")
+        return Response(EntrySerializer(pairs.order_by("unit__name", "name"), many=True).data)
+
+    @extend_schema(summary="Enter a pair (organisers)", responses={
+        201: EntrySerializer, 400: EntryErrorSerializer, 409: EntryErrorSerializer})
+    def post(self, request, event_slug):
+        event = self.get_event()
+        serializer = EntrySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            pair = svc.add_pair(event, serializer.to_data())
+        except svc.EntryError as exc:
+            return Response({"detail": str(exc), "field": exc.field}, status=status.HTTP_400_BAD_REQUEST)
+        except IntegrityError:
+            return Response({"detail": "另一位操作者刚刚修改了报名，请刷新后重试", "field": None},
+                            status=status.HTTP_409_CONFLICT)
+        return Response(EntrySerializer(pair).data, status=status.HTTP_201_CREATED)

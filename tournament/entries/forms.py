@@ -1,0 +1,88 @@
+"""Forms of the organiser's entry pages; they only clean input, the services decide."""
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.entries.services import EntryError, PairData, PlayerData
+from tournament.models import Player
+
+GENDERS = [(Player.Gender.MALE, _("Male")), (Player.Gender.FEMALE, _("Female"))]
+TEL = {"inputmode": "tel", "autocomplete": "off"}
+
+
+def apply_entry_error(form: forms.Form, error: EntryError) -> None:
+    """Show a service's EntryError on its field when the form has that field, else on the form."""
+    form.add_error(error.field if error.field in form.fields else None, str(error))
+
+
+class PairForm(forms.Form):
+    """A pair with its two players, optional seed, team and reserve flag."""
+
+    unit = forms.CharField(label=_("Unit"), max_length=200)
+    name = forms.CharField(label=_("Pair name"), max_length=200, required=False,
+                           help_text=_("Leave empty to use the two players' names."))
+    player1 = forms.CharField(label=_("Player 1"), max_length=100)
+    gender1 = forms.ChoiceField(label=_("Gender of player 1"), choices=GENDERS)
+    phone1 = forms.CharField(label=_("Phone of player 1"), max_length=30, required=False,
+                             widget=forms.TextInput(attrs=TEL))
+    player2 = forms.CharField(label=_("Player 2"), max_length=100)
+    gender2 = forms.ChoiceField(label=_("Gender of player 2"), choices=GENDERS)
+    phone2 = forms.CharField(label=_("Phone of player 2"), max_length=30, required=False,
+                             widget=forms.TextInput(attrs=TEL))
+    seed = forms.IntegerField(label=_("Seed"), min_value=1, required=False)
+    team = forms.CharField(label=_("Team"), max_length=200, required=False)
+    reserve = forms.BooleanField(label=_("Reserve pair"), required=False)
+
+    @classmethod
+    def initial_from(cls, data: PairData) -> dict:
+        return {"unit": data.unit, "name": data.name, "seed": data.seed, "team": data.team,
+                "reserve": data.reserve, "player1": data.player1.name, "gender1": data.player1.gender,
+                "phone1": data.player1.phone, "player2": data.player2.name, "gender2": data.player2.gender,
+                "phone2": data.player2.phone}
+
+    def to_data(self) -> PairData:
+        d = self.cleaned_data
+        return PairData(unit=d["unit"], name=d["name"], seed=d["seed"], team=d["team"], reserve=d["reserve"],
+                        player1=PlayerData(d["player1"], d["gender1"], d["phone1"]),
+                        player2=PlayerData(d["player2"], d["gender2"], d["phone2"]))
+
+
+class ReplacePlayerForm(forms.Form):
+    """Which player leaves the pair and who comes in."""
+
+    slot = forms.TypedChoiceField(label=_("Player to replace"), coerce=int, choices=[])
+    player = forms.CharField(label=_("New player"), max_length=100)
+    gender = forms.ChoiceField(label=_("Gender"), choices=GENDERS)
+    phone = forms.CharField(label=_("Phone"), max_length=30, required=False, widget=forms.TextInput(attrs=TEL))
+
+    def __init__(self, *args, pair, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["slot"].choices = [(1, pair.player1.name), (2, pair.player2.name)]
+
+    def to_player(self) -> PlayerData:
+        d = self.cleaned_data
+        return PlayerData(d["player"], d["gender"], d["phone"])
+
+
+class IndividualForm(forms.Form):
+    """An individual sign-up; ``pool`` keeps e.g. women together in the partner draw."""
+
+    unit = forms.CharField(label=_("Unit"), max_length=200)
+    player1 = forms.CharField(label=_("Name"), max_length=100)
+    gender1 = forms.ChoiceField(label=_("Gender"), choices=GENDERS)
+    phone1 = forms.CharField(label=_("Phone"), max_length=30, required=False, widget=forms.TextInput(attrs=TEL))
+    team = forms.CharField(label=_("Team"), max_length=200, required=False)
+    reserve = forms.BooleanField(label=_("Reserve"), required=False)
+    pool = forms.CharField(label=_("Draw pool"), max_length=40, required=False,
+                           help_text=_("Players are drawn only with players of the same unit, team, reserve flag "
+                                       "and pool (e.g. women for a women's pair)."))
+
+
+class DrawPairsForm(forms.Form):
+    seed = forms.CharField(label=_("Seed"), max_length=64, required=False,
+                           help_text=_("Leave empty for a random seed; it is recorded and shown with the draw."))
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("File (.xlsx or .csv)"),
+                           widget=forms.ClearableFileInput(attrs={"accept": ".xlsx,.csv"}))
+

@@ -1,0 +1,413 @@
+"""Entries before the draw: pairs, players, teams and individual sign-ups drawn into pairs.
+
+Every write runs in ``transaction.atomic()`` and locks the event row first, so two organisers (or an
+import and a form) never interleave; a refused change raises :class:`EntryError` (a ``ValueError``
+with the input ``field`` it is about) and leaves nothing half-saved.
+
+Decisions (documented here because the rules are silent):
+
+- Who is the same person. With a phone on both sides, the phone decides; otherwise the same name in
+  the same unit is the same person. The same phone under another name is refused; the same person
+  under another unit is refused ("a player of another unit in a pair of a unit": both players of a
+  pair belong to the pair's unit, and nobody plays for two units).
+- A player is in at most one active pair, and not both in a pair and in an unpaired sign-up.
+- Withdrawn pairs keep their name (names are unique per event, withdrawn or not).
+- Teams: when the event's rule profile has ``format.team`` (``{pairs, women_pairs, reserve_pairs}``)
+  every pair must belong to a team of its own unit. Adding never overfills a team (regular pairs,
+  reserve pairs, and the regular places still needed for women's pairs); completeness is checked by
+  :func:`team_problems` / :func:`check_entries_ready` (import, the entries page, and the draws).
+  A women's pair is a pair of two female players; a reserve pair may be of any gender.
+- Entries are locked once the event has any draw other than the partner draw, or any match started.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Q
+
+from common.errors import UserError
+from tournament.competition import results
+from tournament.models import Draw, Event, Match, Pair, Player, Registration, Team, Unit
+
+GENDER_WORDS = {
+    "男": Player.Gender.MALE, "m": Player.Gender.MALE, "male": Player.Gender.MALE,
+    "女": Player.Gender.FEMALE, "f": Player.Gender.FEMALE, "female": Player.Gender.FEMALE,
+}
+STARTED = (*Match.PLAYED, Match.Status.WALKOVER)
+
+
+class EntryError(UserError):
+    """A refused entry change. ``field`` names the input (``unit``, ``name``, ``player1``, ``phone2``, ...)."""
+
+
+@dataclass(frozen=True)
+class PlayerData:
+    """A player as typed in: name, gender ("M"/"F" or 男/女) and an optional phone."""
+
+    name: str
+    gender: str
+    phone: str = ""
+
+
+@dataclass(frozen=True)
+class PairData:
+    """A pair as typed in. ``name`` may be empty (then "选手1/选手2" is used)."""
+
+    unit: str
+    player1: PlayerData
+    player2: PlayerData
+    name: str = ""
+    seed: int | None = None
+    team: str = ""
+    reserve: bool = False
+
+
+@dataclass(frozen=True)
+class TeamRule:
+    """The profile's team rule: regular pairs, how many of them women's pairs, reserve pairs."""
+
+    pairs: int
+    women_pairs: int
+    reserve_pairs: int
+
+    def describe(self) -> str:
+        return f"需要{self.pairs}对正选（其中{self.women_pairs}对女子）和{self.reserve_pairs}对候补"
+
+
+@dataclass(frozen=True)
+class TeamProblem:
+    """What is wrong with one team, in a sentence ready to show."""
+
+    team: str
+    message: str
+
+
+# --------------------------------------------------------------------------- reading the rules
+def team_rule(event: Event) -> TeamRule | None:
+    """The team rule from the event's frozen profile data (``format.team``), or None."""
+    data = ((event.profile.data or {}).get("format") or {}).get("team")
+    if not data:
+        return None
+    return TeamRule(int(data["pairs"]), int(data["women_pairs"]), int(data["reserve_pairs"]))
+
+
+def partners_by_lot(event: Event) -> bool:
+    """Whether the profile draws partners by lot (``format.partners_by_lot``)."""
+    return bool(((event.profile.data or {}).get("format") or {}).get("partners_by_lot"))
+
+
+def entries_locked_reason(event: Event) -> str | None:
+    """Why entries can no longer change (a draw other than the partner draw, or a started match), or None."""
+    if event.draws.exclude(kind=Draw.Kind.PAIRS).exists():
+        return "本赛事已经抽签（分组或对阵），报名已锁定，不能再增加、修改或换人（退赛仍可办理）"
+    started = Match.objects.filter(round__stage__event=event).filter(
+        Q(status__in=STARTED) | Q(started_at__isnull=False))
+    if started.exists():
+        return "本赛事已有比赛开始，报名已锁定，不能再增加、修改或换人（退赛仍可办理）"
+    return None
+
+
+def open_event(event: Event) -> Event:
+    """Lock the event row for this transaction and refuse if entries are locked."""
+    locked = Event.objects.select_for_update().select_related("profile").get(pk=event.pk)
+    reason = entries_locked_reason(locked)
+    if reason:
+        raise EntryError(reason)
+    return locked
+
+
+# --------------------------------------------------------------------------- cleaning input
+def clean_gender(value, field: str) -> str:
+    """"M"/"F" from 男/女/M/F/male/female; anything else is an EntryError on ``field``."""
+    gender = GENDER_WORDS.get(str(value or "").strip().lower())
+    if gender is None:
+        raise EntryError(f"性别只能填“男”或“女”，收到“{value or ''}”", field)
+    return gender
+
+
+def clean_player(data: PlayerData, slot: int) -> PlayerData:
+    name = (data.name or "").strip()
+    if not name:
+        raise EntryError(f"请填写选手{slot}的姓名", f"player{slot}")
+    if len(name) > 100:
+        raise EntryError(f"选手{slot}的姓名太长（最多100字）", f"player{slot}")
+    phone = (data.phone or "").strip()
+    if len(phone) > 30:
+        raise EntryError(f"选手{slot}的电话太长（最多30位）", f"phone{slot}")
+    return PlayerData(name, clean_gender(data.gender, f"gender{slot}"), phone)
+
+
+def _clean_pair(data: PairData) -> PairData:
+    unit = (data.unit or "").strip()
+    if not unit:
+        raise EntryError("请填写单位", "unit")
+    p1, p2 = clean_player(data.player1, 1), clean_player(data.player2, 2)
+    if _same_person(p1, unit, p2, unit):
+        raise EntryError("选手1和选手2是同一个人，一对需要两名不同的选手", "player2")
+    seed = data.seed
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
+        raise EntryError(f"种子号必须是正整数，收到“{seed}”", "seed")
+    name = (data.name or "").strip() or f"{p1.name}/{p2.name}"
+    team = (data.team or "").strip()
+    if data.reserve and not team:
+        raise EntryError("候补对必须属于一支队伍，请填写队伍", "team")
+    return PairData(unit, p1, p2, name, seed, team, bool(data.reserve))
+
+
+def _same_person(a: PlayerData, a_unit: str, b: PlayerData, b_unit: str) -> bool:
+    if a.phone and b.phone:
+        return a.phone == b.phone
+    return a.name == b.name and a_unit == b_unit
+
+
+# --------------------------------------------------------------------------- conflicts
+def _busy_players(event: Event, exclude_pair: Pair | None = None):
+    """(player, where) for every player in an active pair or an active unpaired sign-up."""
+    pairs = event.pairs.filter(status=Pair.Status.ACTIVE).select_related("player1__unit", "player2__unit")
+    if exclude_pair is not None:
+        pairs = pairs.exclude(pk=exclude_pair.pk)
+    for pair in pairs:
+        yield pair.player1, pair
+        yield pair.player2, pair
+    regs = event.registrations.filter(status=Registration.Status.ACTIVE, pair__isnull=True)
+    for reg in regs.select_related("player__unit"):
+        yield reg.player, None
+
+
+def check_player_free(event: Event, data: PlayerData, unit: str, slot: int, exclude_pair=None,
+                       exclude_player_ids=()) -> None:
+    """Refuse a player who is already entered, plays for another unit, or shares a phone."""
+    for other, pair in _busy_players(event, exclude_pair):
+        if other.pk in exclude_player_ids:
+            continue
+        other_data = PlayerData(other.name, other.gender, other.phone)
+        if data.phone and data.phone == other.phone and data.name != other.name:
+            raise EntryError(f"电话{data.phone}已登记给选手“{other.name}”（{other.unit.name}）", f"phone{slot}")
+        if not _same_person(data, unit, other_data, other.unit.name):
+            continue
+        if other.unit.name != unit:
+            raise EntryError(f"选手“{data.name}”已代表单位“{other.unit.name}”报名，不能再代表“{unit}”",
+                             f"player{slot}")
+        where = f"已在“{pair.name}”中，一名选手只能参加一对" if pair else "已单人报名，请先取消其单人报名"
+        raise EntryError(f"选手“{data.name}”（{unit}）{where}", f"player{slot}")
+
+
+def _check_duplicate_pair(event: Event, data: PairData, exclude_pair=None) -> None:
+    """Refuse the same two players as an existing active pair (clearer than "player already in a pair")."""
+    pairs = event.pairs.filter(status=Pair.Status.ACTIVE, unit__name=data.unit).select_related("player1", "player2")
+    if exclude_pair is not None:
+        pairs = pairs.exclude(pk=exclude_pair.pk)
+    for pair in pairs:
+        existing = [PlayerData(p.name, p.gender, p.phone) for p in (pair.player1, pair.player2)]
+        if all(any(_same_person(new, data.unit, old, data.unit) for old in existing)
+               for new in (data.player1, data.player2)):
+            raise EntryError(f"重复报名：“{pair.name}”已是这两名选手", "player1")
+
+
+def _check_name_and_seed(event: Event, data: PairData, exclude_pair=None) -> None:
+    others = event.pairs.all() if exclude_pair is None else event.pairs.exclude(pk=exclude_pair.pk)
+    if others.filter(name=data.name).exists():
+        raise EntryError(f"对名“{data.name}”已被使用，请换一个", "name")
+    if data.seed is not None:
+        holder = others.filter(status=Pair.Status.ACTIVE, seed=data.seed).first()
+        if holder:
+            raise EntryError(f"种子号{data.seed}已给了“{holder.name}”", "seed")
+
+
+# --------------------------------------------------------------------------- teams
+def is_women(gender1: str, gender2: str) -> bool:
+    return gender1 == Player.Gender.FEMALE and gender2 == Player.Gender.FEMALE
+
+
+def resolve_team(event: Event, rule: TeamRule | None, name: str, unit: Unit) -> Team | None:
+    """The named team of ``unit`` (created when new); required when the profile has a team rule."""
+    if not name:
+        if rule is not None:
+            raise EntryError(f"本赛事规则要求每对都属于一支队伍（{rule.describe()}），请填写队伍", "team")
+        return None
+    team = event.teams.select_related("unit").filter(name=name).first()
+    if team is None:
+        return Team.objects.create(event=event, unit=unit, name=name)
+    if team.unit_id != unit.pk:
+        raise EntryError(f"队伍“{name}”属于单位“{team.unit.name}”，不能加入“{unit.name}”的对", "team")
+    return team
+
+
+def check_team_room(team: Team | None, rule: TeamRule | None, reserve: bool, women: bool,
+                     exclude_pair=None) -> None:
+    """Refuse a pair that would overfill its team or take a place a women's pair still needs."""
+    if team is None or rule is None:
+        return
+    members = team.pairs.filter(status=Pair.Status.ACTIVE).select_related("player1", "player2")
+    if exclude_pair is not None:
+        members = members.exclude(pk=exclude_pair.pk)
+    regular = [p for p in members if not p.reserve]
+    reserves = len(members) - len(regular)
+    if reserve:
+        if reserves >= rule.reserve_pairs:
+            raise EntryError(f"队伍“{team.name}”的候补已满（{rule.describe()}）", "reserve")
+        return
+    if len(regular) >= rule.pairs:
+        raise EntryError(f"队伍“{team.name}”的正选已满（{rule.describe()}）", "team")
+    women_now = sum(is_women(p.player1.gender, p.player2.gender) for p in regular)
+    missing_women = max(0, rule.women_pairs - women_now)
+    if not women and rule.pairs - len(regular) <= missing_women:
+        raise EntryError(f"队伍“{team.name}”还缺{missing_women}对女子对，剩下的正选名额只能给女子对"
+                         f"（{rule.describe()}）", "gender1")
+
+
+def team_problems(event: Event) -> list[TeamProblem]:
+    """Every team that breaks the profile's team rule, with exactly what is wrong (empty if none)."""
+    rule = team_rule(event)
+    if rule is None:
+        return []
+    problems = []
+    for team in event.teams.prefetch_related("pairs__player1", "pairs__player2").order_by("name"):
+        active = [p for p in team.pairs.all() if p.status == Pair.Status.ACTIVE]
+        faults = _team_faults(rule, active)
+        if faults:
+            problems.append(TeamProblem(team.name, f"队伍“{team.name}”{rule.describe()}：{'；'.join(faults)}"))
+    return problems
+
+
+def _team_faults(rule: TeamRule, active: list[Pair]) -> list[str]:
+    regular = [p for p in active if not p.reserve]
+    reserves = len(active) - len(regular)
+    women = sum(is_women(p.player1.gender, p.player2.gender) for p in regular)
+    faults = []
+    if len(regular) < rule.pairs:
+        faults.append(f"正选只有{len(regular)}对，缺少{rule.pairs - len(regular)}对")
+    elif len(regular) > rule.pairs:
+        faults.append(f"正选有{len(regular)}对，多了{len(regular) - rule.pairs}对")
+    if women < rule.women_pairs:
+        faults.append("缺少女子对" if women == 0 and rule.women_pairs == 1
+                      else f"女子对只有{women}对，缺少{rule.women_pairs - women}对")
+    if reserves < rule.reserve_pairs:
+        faults.append(f"缺少候补对（需要{rule.reserve_pairs}对，现有{reserves}对）")
+    elif reserves > rule.reserve_pairs:
+        faults.append(f"候补有{reserves}对，多了{reserves - rule.reserve_pairs}对")
+    return faults
+
+
+def check_entries_ready(event: Event) -> None:
+    """For the draws: raise EntryError listing every broken team (and any unpaired sign-up)."""
+    messages = [p.message for p in team_problems(event)]
+    waiting = event.registrations.filter(status=Registration.Status.ACTIVE, pair__isnull=True).count()
+    if waiting:
+        messages.append(f"还有{waiting}名单人报名的选手没有抽签组队")
+    if messages:
+        raise EntryError("；".join(messages), "team")
+
+
+# --------------------------------------------------------------------------- pairs
+def unit_named(event: Event, name: str) -> Unit:
+    unit, _ = Unit.objects.get_or_create(event=event, name=name)
+    return unit
+
+
+def _validate_new_pair(event: Event, data: PairData, exclude_pair=None, exclude_player_ids=()) -> PairData:
+    data = _clean_pair(data)
+    _check_name_and_seed(event, data, exclude_pair)
+    _check_duplicate_pair(event, data, exclude_pair)
+    for slot, player in ((1, data.player1), (2, data.player2)):
+        check_player_free(event, player, data.unit, slot, exclude_pair, exclude_player_ids)
+    return data
+
+
+@transaction.atomic
+def add_pair(event: Event, data: PairData) -> Pair:
+    """Enter a pair (creating its unit, team and players as needed); EntryError if anything is wrong."""
+    event = open_event(event)
+    data = _validate_new_pair(event, data)
+    unit = unit_named(event, data.unit)
+    team = resolve_team(event, team_rule(event), data.team, unit)
+    check_team_room(team, team_rule(event), data.reserve,
+                     is_women(data.player1.gender, data.player2.gender))
+    p1, p2 = (Player.objects.create(event=event, unit=unit, name=p.name, gender=p.gender, phone=p.phone)
+              for p in (data.player1, data.player2))
+    return Pair.objects.create(event=event, unit=unit, name=data.name, player1=p1, player2=p2,
+                               team=team, reserve=data.reserve, seed=data.seed)
+
+
+def _active_pair(event: Event, pair: Pair) -> Pair:
+    pair = Pair.objects.select_for_update().select_related("player1", "player2", "unit").get(pk=pair.pk)
+    if pair.event_id != event.pk:
+        raise EntryError("这一对不属于本赛事")
+    if pair.status != Pair.Status.ACTIVE:
+        raise EntryError(f"“{pair.name}”已退赛，不能再修改")
+    return pair
+
+
+@transaction.atomic
+def edit_pair(pair: Pair, data: PairData) -> Pair:
+    """Correct a pair: name, unit, players (edited in place), seed, team, reserve."""
+    event = open_event(pair.event)
+    pair = _active_pair(event, pair)
+    data = _validate_new_pair(event, data, exclude_pair=pair)
+    unit = unit_named(event, data.unit)
+    team = resolve_team(event, team_rule(event), data.team, unit)
+    check_team_room(team, team_rule(event), data.reserve,
+                     is_women(data.player1.gender, data.player2.gender), exclude_pair=pair)
+    for player, new in ((pair.player1, data.player1), (pair.player2, data.player2)):
+        player.name, player.gender, player.phone, player.unit = new.name, new.gender, new.phone, unit
+        player.save()
+    pair.name, pair.unit, pair.team, pair.reserve, pair.seed = data.name, unit, team, data.reserve, data.seed
+    pair.save()
+    return pair
+
+
+@transaction.atomic
+def withdraw_pair(pair: Pair) -> Pair:
+    """Withdraw a pair (it stays listed as withdrawn; its name stays taken).
+
+    Allowed at any time, also after the draw: then every match it has still to play becomes a walkover
+    for the other side (:func:`tournament.competition.results.entry_withdrawn`).
+    """
+    event = Event.objects.select_for_update().select_related("profile").get(pk=pair.event_id)
+    pair = _active_pair(event, pair)
+    pair.status = Pair.Status.WITHDRAWN
+    pair.save(update_fields=["status"])
+    results.entry_withdrawn(pair)
+    return pair
+
+
+def pair_data(pair: Pair) -> PairData:
+    """The PairData that describes an existing pair (for forms and replacing a player)."""
+    return PairData(
+        unit=pair.unit.name, name=pair.name, seed=pair.seed, reserve=pair.reserve,
+        team=pair.team.name if pair.team else "",
+        player1=PlayerData(pair.player1.name, pair.player1.gender, pair.player1.phone),
+        player2=PlayerData(pair.player2.name, pair.player2.gender, pair.player2.phone),
+    )
+
+
+@transaction.atomic
+def replace_player(pair: Pair, slot: int, new: PlayerData) -> Pair:
+    """Replace player ``slot`` (1 or 2) of a pair by another person of the same unit."""
+    if slot not in (1, 2):
+        raise EntryError("只能替换选手1或选手2", "slot")
+    event = open_event(pair.event)
+    pair = _active_pair(event, pair)
+    old = pair_data(pair)
+    data = PairData(**{**old.__dict__, f"player{slot}": new})
+    data = _validate_new_pair(event, data, exclude_pair=pair)
+    outgoing = getattr(pair, f"player{slot}")
+    if _same_person(getattr(data, f"player{slot}"), data.unit,
+                    PlayerData(outgoing.name, outgoing.gender, outgoing.phone), data.unit):
+        raise EntryError("替换上来的是同一名选手", f"player{slot}")
+    check_team_room(pair.team, team_rule(event), pair.reserve,
+                     is_women(data.player1.gender, data.player2.gender), exclude_pair=pair)
+    incoming = getattr(data, f"player{slot}")
+    player = Player.objects.create(event=event, unit=pair.unit, name=incoming.name, gender=incoming.gender,
+                                   phone=incoming.phone)
+    setattr(pair, f"player{slot}", player)
+    pair.save()
+    return pair
+
+
+@transaction.atomic
+def replace_pair(pair: Pair, data: PairData) -> Pair:
+    """Withdraw ``pair`` and enter ``data`` in its place (same transaction: both or neither)."""
+    withdraw_pair(pair)
+    return add_pair(pair.event, data)

@@ -1,0 +1,279 @@
+"""Import entries from .xlsx/.csv and export entries, schedule and results to .xlsx.
+
+Import is all-or-nothing: every row goes through :func:`services.entries.add_pair` inside one
+transaction; each bad row is reported (row number, column, Chinese message) and, if any row is bad,
+the whole transaction is rolled back. CSV may be UTF-8 (with or without BOM) or GBK/GB18030 as saved
+by Excel on Chinese Windows.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django.db import transaction
+from openpyxl import Workbook, load_workbook
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+
+from tournament.entries.services import EntryError, PairData, PlayerData, add_pair, clean_gender, team_problems
+from tournament.models import Event, Match, Pair
+
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+MAX_ROWS = 5000
+
+#: Import columns: key -> (Chinese header, other accepted headers). The key is also the EntryError field.
+COLUMNS = {
+    "unit": ("单位", ("unit", "单位名称")),
+    "name": ("对名", ("pair", "pair name", "name", "队名")),
+    "player1": ("选手1", ("player1", "player 1")),
+    "gender1": ("性别1", ("gender1", "gender 1")),
+    "phone1": ("电话1", ("phone1", "phone 1")),
+    "player2": ("选手2", ("player2", "player 2")),
+    "gender2": ("性别2", ("gender2", "gender 2")),
+    "phone2": ("电话2", ("phone2", "phone 2")),
+    "seed": ("种子", ("seed", "种子号")),
+    "team": ("队伍", ("team",)),
+    "reserve": ("候补", ("reserve",)),
+    "status": ("状态", ("status",)),
+}
+REQUIRED = ("unit", "player1", "gender1", "player2", "gender2")
+YES = {"是", "y", "yes", "true", "1", "候补", "√", "✓"}
+NO = {"", "否", "n", "no", "false", "0", "正选"}
+WITHDRAWN_WORDS = {"已退赛", "退赛", "withdrawn"}
+#: Which column an EntryError field is reported under ("slot" and "" fall back to the row as a whole).
+FIELD_COLUMNS = {key: header for key, (header, _) in COLUMNS.items()}
+
+
+@dataclass(frozen=True)
+class RowError:
+    """One problem in an uploaded file: 1-based row number as seen in Excel, column header, message."""
+
+    row: int
+    column: str
+    message: str
+
+
+class ImportFailed(Exception):
+    """The file was refused; ``errors`` lists every problem found. Nothing was saved."""
+
+    def __init__(self, errors: list[RowError]):
+        super().__init__(f"导入失败：{len(errors)}处错误，未保存任何报名")
+        self.errors = errors
+
+
+# --------------------------------------------------------------------------- reading files
+def _header_key(text) -> str | None:
+    label = str(text or "").strip().lower()
+    for key, (zh, aliases) in COLUMNS.items():
+        if label == zh.lower() or label in aliases:
+            return key
+    return None
+
+
+def _decode_csv(raw: bytes) -> str:
+    """UTF-8 (BOM or not) first, then GB18030 (a superset of GBK)."""
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise ImportFailed([RowError(1, "", "无法识别文件编码，请另存为 UTF-8 或 GBK 编码的 CSV，或 .xlsx")])
+
+
+def _raw_rows(raw: bytes, filename: str) -> list[list]:
+    name = (filename or "").lower()
+    if name.endswith(".csv"):
+        return [row for row in csv.reader(io.StringIO(_decode_csv(raw)))]
+    if name.endswith(".xlsx"):
+        try:
+            book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+        except Exception as exc:  # openpyxl raises many kinds for a damaged file
+            raise ImportFailed([RowError(1, "", "无法打开这个 .xlsx 文件，请确认它是 Excel 工作簿")]) from exc
+        return [list(row) for row in book.worksheets[0].iter_rows(values_only=True)]
+    raise ImportFailed([RowError(1, "", "只能导入 .xlsx 或 .csv 文件")])
+
+
+def read_table(raw: bytes, filename: str) -> list[tuple[int, dict]]:
+    """(row number, {column key: text}) for each non-empty data row; header problems raise ImportFailed."""
+    if len(raw) > MAX_UPLOAD_BYTES:
+        raise ImportFailed([RowError(1, "", "文件太大（最多5 MB）")])
+    rows = _raw_rows(raw, filename)
+    start = next((i for i, row in enumerate(rows) if any(_text(c) for c in row)), None)
+    if start is None:
+        raise ImportFailed([RowError(1, "", "文件是空的")])
+    header = rows[start]
+    keys = [_header_key(h) for h in header]
+    errors = [RowError(start + 1, _text(h), f"无法识别的列“{_text(h)}”")
+              for h, k in zip(header, keys) if k is None and _text(h)]
+    missing = [COLUMNS[k][0] for k in REQUIRED if k not in keys]
+    if missing:
+        errors.append(RowError(start + 1, "", "缺少必填列：" + "、".join(missing)))
+    if errors:
+        raise ImportFailed(errors)
+    table = []
+    for number, row in enumerate(rows[start + 1:], start=start + 2):
+        values = {k: _text(v) for k, v in zip(keys, row) if k}
+        if any(values.values()):
+            table.append((number, values))
+    if len(table) > MAX_ROWS:
+        raise ImportFailed([RowError(1, "", f"行数太多（最多{MAX_ROWS}行）")])
+    return table
+
+
+def _text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip()
+
+
+# --------------------------------------------------------------------------- rows to entries
+def _parse_row(values: dict) -> tuple[PairData | None, list[tuple[str, str]]]:
+    """PairData from one row, or the (column key, message) problems that stop it."""
+    problems = []
+    for key in REQUIRED:
+        if not values.get(key):
+            problems.append((key, f"“{COLUMNS[key][0]}”不能为空"))
+    for key in ("gender1", "gender2"):
+        if values.get(key):
+            try:
+                clean_gender(values[key], key)
+            except EntryError as exc:
+                problems.append((key, str(exc)))
+    seed = values.get("seed") or None
+    if seed is not None:
+        if seed.isdigit() and int(seed) > 0:
+            seed = int(seed)
+        else:
+            problems.append(("seed", f"种子号必须是正整数，收到“{seed}”"))
+    reserve_text = values.get("reserve", "").lower()
+    if reserve_text not in YES | NO:
+        problems.append(("reserve", f"“候补”只能填“是”或“否”，收到“{values['reserve']}”"))
+    if problems:
+        return None, problems
+    return PairData(
+        unit=values["unit"], name=values.get("name", ""), seed=seed, team=values.get("team", ""),
+        reserve=reserve_text in YES,
+        player1=PlayerData(values["player1"], values["gender1"], values.get("phone1", "")),
+        player2=PlayerData(values["player2"], values["gender2"], values.get("phone2", "")),
+    ), []
+
+
+def import_entries(event: Event, raw: bytes, filename: str) -> list[Pair]:
+    """Enter every row of the file as a pair; raise ImportFailed (nothing saved) if any row is bad."""
+    table = read_table(raw, filename)
+    errors: list[RowError] = []
+    created: list[Pair] = []
+    team_rows: dict[str, list[int]] = {}
+    with transaction.atomic():
+        for number, values in table:
+            if values.get("status", "").lower() in WITHDRAWN_WORDS:
+                continue
+            created.extend(_import_row(event, number, values, errors))
+            if values.get("team"):
+                team_rows.setdefault(values["team"], []).append(number)
+        if not errors:
+            for problem in team_problems(event):  # only the teams this file touches
+                for number in team_rows.get(problem.team, []):
+                    errors.append(RowError(number, COLUMNS["team"][0], problem.message))
+        if errors:
+            transaction.set_rollback(True)
+    if errors:
+        raise ImportFailed(sorted(errors, key=lambda e: e.row))
+    return created
+
+
+def _import_row(event: Event, number: int, values: dict, errors: list[RowError]) -> list[Pair]:
+    data, problems = _parse_row(values)
+    for key, message in problems:
+        errors.append(RowError(number, COLUMNS[key][0], message))
+    if data is None:
+        return []
+    try:
+        with transaction.atomic():
+            return [add_pair(event, data)]
+    except EntryError as exc:
+        errors.append(RowError(number, FIELD_COLUMNS.get(exc.field or "", ""), str(exc)))
+        return []
+
+
+# --------------------------------------------------------------------------- export
+def _workbook(sheets: list[tuple[str, list[str], list[list]]]) -> bytes:
+    """An .xlsx with one sheet per (title, header, rows); bold header, frozen first row, sane widths."""
+    book = Workbook()
+    book.remove(book.active)
+    for title, header, rows in sheets:
+        sheet = book.create_sheet(title)
+        sheet.append(header)
+        for cell in sheet[1]:
+            cell.font = Font(bold=True)
+        for row in rows:
+            sheet.append(row)
+            for cell in sheet[sheet.max_row]:
+                if cell.data_type == "f":  # a name typed as "=..." stays text, never a live formula
+                    cell.data_type = "s"
+        sheet.freeze_panes = "A2"
+        for i, label in enumerate(header, start=1):
+            sheet.column_dimensions[get_column_letter(i)].width = max(8, 2 * len(label) + 4)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+ENTRY_HEADER = [COLUMNS[k][0] for k in
+                ("unit", "name", "player1", "gender1", "phone1", "player2", "gender2", "phone2",
+                 "seed", "team", "reserve", "status")]
+GENDER_ZH = {"M": "男", "F": "女"}
+
+
+def export_entries(event: Event) -> bytes:
+    """Entries (same columns as the import, plus 状态) and individual sign-ups, as .xlsx bytes."""
+    pairs = event.pairs.select_related("unit", "team", "player1", "player2").order_by("unit__name", "name")
+    rows = [[p.unit.name, p.name, p.player1.name, GENDER_ZH[p.player1.gender], p.player1.phone,
+             p.player2.name, GENDER_ZH[p.player2.gender], p.player2.phone, p.seed,
+             p.team.name if p.team else "", "是" if p.reserve else "否",
+             "已退赛" if p.status == Pair.Status.WITHDRAWN else "正常"] for p in pairs]
+    regs = event.registrations.select_related("player__unit", "team", "pair").order_by("player__unit__name", "id")
+    singles = [[r.player.unit.name, r.player.name, GENDER_ZH[r.player.gender], r.player.phone,
+                r.team.name if r.team else "", "是" if r.reserve else "否", r.pool,
+                r.pair.name if r.pair else "", "已退赛" if r.status == "withdrawn" else "正常"] for r in regs]
+    return _workbook([
+        ("报名", ENTRY_HEADER, rows),
+        ("单人报名", ["单位", "姓名", "性别", "电话", "队伍", "候补", "抽签池", "抽签组成的对", "状态"], singles),
+    ])
+
+
+SCHEDULE_HEADER = ["阶段", "轮次", "小组", "桌号", "南北", "东西", "状态"]
+RESULT_HEADER = SCHEDULE_HEADER + ["胜方", "南北级数", "东西级数", "说明"]
+
+
+def _matches(event: Event):
+    return (Match.objects.filter(round__stage__event=event)
+            .select_related("round__stage", "group", "ns", "ew", "winner")
+            .order_by("round__stage__order", "round__number", "table", "id"))
+
+
+def _match_row(m: Match) -> list:
+    return [m.round.stage.name, m.round.name or f"第{m.round.number}轮", m.group.name if m.group else "",
+            m.table, m.ns.name if m.ns else m.ns_source, m.ew.name if m.ew else m.ew_source,
+            str(m.get_status_display())]
+
+
+def export_schedule(event: Event) -> bytes:
+    """Every match by stage, round and table, as stored (.xlsx bytes)."""
+    return _workbook([("赛程", SCHEDULE_HEADER, [_match_row(m) for m in _matches(event)])])
+
+
+def export_results(event: Event) -> bytes:
+    """Every match with its status, winner and levels as recorded (.xlsx bytes)."""
+    rows = [_match_row(m) + [m.winner.name if m.winner else "", m.ns_level, m.ew_level, m.result_note]
+            for m in _matches(event)]
+    return _workbook([("成绩", RESULT_HEADER, rows)])
+
+
+def import_template() -> bytes:
+    """An empty import sheet with the Chinese headers and one example row."""
+    example = ["示例单位", "示例一队", "张三", "男", "13800000001", "李四", "女", "", "", "", "否", ""]
+    return _workbook([("报名", ENTRY_HEADER, [example])])

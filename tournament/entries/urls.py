@@ -1,0 +1,17 @@
+"""URLs: the organiser's entry pages under /manage/<event_slug>/entries/ and the entries API."""
+from django.urls import path
+
+from tournament.entries import api as api_entries
+from tournament.entries import views as v
+
+urlpatterns = [
+    path("manage/<slug:event_slug>/entries/", v.entries_list, name="entries_list"),
+    path("manage/<slug:event_slug>/entries/add/", v.pair_add, name="entries_add"),
+    path("manage/<slug:event_slug>/entries/<int:pk>/edit/", v.pair_edit, name="entries_edit"),
+    path("manage/<slug:event_slug>/entries/<int:pk>/withdraw/", v.pair_withdraw, name="entries_withdraw"),
+    path("manage/<slug:event_slug>/entries/<int:pk>/replace/", v.pair_replace, name="entries_replace"),
+    path("manage/<slug:event_slug>/entries/individuals/", v.individuals, name="entries_individuals"),
+    path("manage/<slug:event_slug>/entries/import/", v.import_entries, name="entries_import"),
+    path("manage/<slug:event_slug>/entries/export/<slug:what>.xlsx", v.export, name="entries_export"),
+    path("api/events/<slug:event_slug>/entries/", api_entries.EntryListCreate.as_view(), name="api_entries"),
+]

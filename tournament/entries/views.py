@@ -1,0 +1,183 @@
+"""Organiser pages for entries: list, add/edit/withdraw/replace, individual sign-ups and their
+partner draw, import with a row-by-row error report, and .xlsx exports. Thin: services decide."""
+
+from django.contrib import messages
+from django.db import IntegrityError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tournament.entries import individuals as signups
+from tournament.entries import services as svc
+from tournament.entries import spreadsheets
+from tournament.entries.forms import (
+    DrawPairsForm,
+    ImportForm,
+    IndividualForm,
+    PairForm,
+    ReplacePlayerForm,
+    apply_entry_error,
+)
+from tournament.models import Pair, Registration
+from tournament.permissions import organiser_required
+
+CONFLICT = "另一位操作者刚刚修改了报名，请刷新后重试"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+EXPORTS = {
+    "entries": (spreadsheets.export_entries, "entries"),
+    "schedule": (spreadsheets.export_schedule, "schedule"),
+    "results": (spreadsheets.export_results, "results"),
+}
+
+
+def _run(form, action):
+    """Call a service; on EntryError (or a lost race) put the message on the form and return None."""
+    try:
+        return action()
+    except svc.EntryError as exc:
+        apply_entry_error(form, exc)
+    except IntegrityError:
+        form.add_error(None, CONFLICT)
+    return None
+
+
+def _page(request, event, template, **context):
+    return render(request, f"tournament/entries/{template}", {
+        "event": event, "locked": svc.entries_locked_reason(event), **context})
+
+
+@organiser_required
+def entries_list(request, event):
+    """Units, pairs, players, teams and their status; team-rule problems shown on top."""
+    pairs = event.pairs.select_related("unit", "team", "player1", "player2").order_by("unit__name", "status", "name")
+    units = {}
+    for pair in pairs:
+        units.setdefault(pair.unit.name, []).append(pair)
+    return _page(request, event, "list.html", units=units, problems=svc.team_problems(event),
+                 rule=svc.team_rule(event), active=sum(p.status == Pair.Status.ACTIVE for p in pairs),
+                 waiting=event.registrations.filter(status="active", pair__isnull=True).count())
+
+
+@organiser_required
+def pair_add(request, event):
+    form = PairForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        pair = _run(form, lambda: svc.add_pair(event, form.to_data()))
+        if pair:
+            messages.success(request, _("Entry “%(name)s” added.") % {"name": pair.name})
+            return redirect("entries_list", event.slug)
+    return _page(request, event, "pair_form.html", form=form, title=_("Add a pair"))
+
+
+def _pair(event, pk):
+    return get_object_or_404(Pair.objects.select_related("unit", "team", "player1", "player2"), event=event, pk=pk)
+
+
+@organiser_required
+def pair_edit(request, event, pk):
+    pair = _pair(event, pk)
+    form = PairForm(request.POST or None, initial=PairForm.initial_from(svc.pair_data(pair)))
+    if request.method == "POST" and form.is_valid():
+        if _run(form, lambda: svc.edit_pair(pair, form.to_data())):
+            messages.success(request, _("Entry “%(name)s” saved.") % {"name": form.cleaned_data["name"] or pair})
+            return redirect("entries_list", event.slug)
+    return _page(request, event, "pair_form.html", form=form, pair=pair, title=_("Edit a pair"))
+
+
+@organiser_required
+def pair_withdraw(request, event, pk):
+    pair = _pair(event, pk)
+    error = None
+    if request.method == "POST":
+        try:
+            svc.withdraw_pair(pair)
+            messages.success(request, _("Entry “%(name)s” withdrawn.") % {"name": pair.name})
+            return redirect("entries_list", event.slug)
+        except svc.EntryError as exc:
+            error = str(exc)
+    return _page(request, event, "withdraw.html", pair=pair, error=error)
+
+
+@organiser_required
+def pair_replace(request, event, pk):
+    pair = _pair(event, pk)
+    form = ReplacePlayerForm(request.POST or None, pair=pair)
+    if request.method == "POST" and form.is_valid():
+        if _run(form, lambda: svc.replace_player(pair, form.cleaned_data["slot"], form.to_player())):
+            messages.success(request, _("Player replaced in “%(name)s”.") % {"name": pair.name})
+            return redirect("entries_list", event.slug)
+    return _page(request, event, "replace.html", form=form, pair=pair)
+
+
+@organiser_required
+def individuals(request, event):
+    """Individual sign-ups: add, withdraw, and the partner draw by lot with its seed."""
+    form, draw_form = IndividualForm(), DrawPairsForm()
+    action = request.POST.get("action")
+    if action == "add":
+        form = IndividualForm(request.POST)
+        if form.is_valid() and _add_individual(form, event):
+            messages.success(request, _("Sign-up added."))
+            return redirect("entries_individuals", event.slug)
+    elif action == "withdraw":
+        reg = get_object_or_404(Registration, event=event, pk=request.POST.get("registration"))
+        _message_or_error(request, lambda: signups.withdraw_individual(reg), _("Sign-up withdrawn."))
+        return redirect("entries_individuals", event.slug)
+    elif action == "draw":
+        draw_form = DrawPairsForm(request.POST)
+        if draw_form.is_valid() and _run(draw_form, lambda: signups.draw_individual_pairs(
+                event, draw_form.cleaned_data["seed"], request.user)):
+            messages.success(request, _("Partners drawn."))
+            return redirect("entries_individuals", event.slug)
+    regs = event.registrations.select_related("player__unit", "team", "pair").order_by("player__unit__name", "id")
+    history = event.draws.filter(kind="pairs").select_related("created_by").order_by("-created_at")
+    return _page(request, event, "individuals.html", form=form, draw_form=draw_form, registrations=regs,
+                 draw=signups.live_pairs_draw(event), history=history, by_lot=svc.partners_by_lot(event))
+
+
+def _add_individual(form, event):
+    d = form.cleaned_data
+    return _run(form, lambda: signups.add_individual(
+        event, d["unit"], svc.PlayerData(d["player1"], d["gender1"], d["phone1"]),
+        team=d["team"], reserve=d["reserve"], pool=d["pool"]))
+
+
+def _message_or_error(request, action, success):
+    try:
+        action()
+        messages.success(request, success)
+    except svc.EntryError as exc:
+        messages.error(request, str(exc))
+
+
+@organiser_required
+def import_entries(request, event):
+    """Upload .xlsx/.csv; on any bad row show every error in a table and save nothing."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    errors = None
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            created = spreadsheets.import_entries(event, upload.read(), upload.name)
+            messages.success(request, _("%(count)d entries imported.") % {"count": len(created)})
+            return redirect("entries_list", event.slug)
+        except spreadsheets.ImportFailed as exc:
+            errors = exc.errors
+        except IntegrityError:
+            form.add_error(None, CONFLICT)
+    return _page(request, event, "import.html", form=form, errors=errors, columns=spreadsheets.ENTRY_HEADER)
+
+
+@organiser_required
+def export(request, event, what):
+    """Download entries, schedule, results or the empty import template as .xlsx."""
+    if what == "template":
+        content, name = spreadsheets.import_template(), "import-template"
+    elif what in EXPORTS:
+        build, name = EXPORTS[what]
+        content, name = build(event), f"{event.slug}-{name}"
+    else:
+        raise Http404
+    response = HttpResponse(content, content_type=XLSX)
+    response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
+    return response

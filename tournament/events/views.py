@@ -1,0 +1,33 @@
+"""Public and organiser pages: the home page and each event's hub."""
+from django.shortcuts import get_object_or_404, render
+
+from tournament import access
+from tournament.access import visible_events
+from tournament.models import Match, Round
+
+
+def home(request):
+    """The home page: the events this visitor may see."""
+    events = visible_events(request.user).select_related("profile")
+    return render(request, "tournament/home.html", {"events": events})
+
+
+def event_detail(request, slug):
+    """An event's hub: public sections for everybody, the visitor's own work for staff.
+
+    Table referees see the tables assigned to them, the chief referee every round's clock, organisers
+    the entries, stages, schedule, referees and printouts.
+    """
+    event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+    rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
+    my_tables = []
+    if request.user.is_authenticated:
+        my_tables = (Match.objects.filter(round__stage__event=event, referees=request.user)
+                     .select_related("round__stage", "ns", "ew").order_by("round__stage__order", "round__number", "table"))
+    return render(request, "tournament/event_detail.html", {
+        "event": event,
+        "rounds": rounds,
+        "my_tables": my_tables,
+        "is_organiser": access.may(request.user, access.MANAGE, event=event),
+        "is_chief": access.may(request.user, access.RUN_CLOCK, event=event),
+    })

@@ -1,0 +1,6 @@
+"""The tournament app's models, one module per area, re-exported here (``from tournament.models import Match``)."""
+from tournament.models.clocks import *  # noqa: F401,F403
+from tournament.models.competition import *  # noqa: F401,F403
+from tournament.models.entries import *  # noqa: F401,F403
+from tournament.models.event import *  # noqa: F401,F403
+from tournament.models.printouts import *  # noqa: F401,F403

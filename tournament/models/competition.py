@@ -1,0 +1,213 @@
+"""The competition: draws, stages, groups, rounds, matches, and which unit a referee belongs to."""
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from config.appendonly import AppendOnlyModel
+from tournament.models.entries import Pair
+from tournament.models.event import Event
+
+__all__ = ['Draw', 'Stage', 'Group', 'GroupEntry', 'Round', 'Match', 'RefereeUnit']
+
+
+class Draw(AppendOnlyModel):
+    """A recorded draw (抽签). Never edited: a redo is a new Draw that supersedes this one.
+
+    ``seed`` is printed beside the result so anyone can re-run the draw and get the same answer;
+    ``result`` holds the outcome as ids, ``params`` what the draw was asked for.
+    """
+
+    class Kind(models.TextChoices):
+        PAIRS = "pairs", _("Pairs from individuals")
+        GROUPS = "groups", _("Groups")
+        BRACKET = "bracket", _("Knock-out bracket")
+        SEATS = "seats", _("Seats")
+        TABLES = "tables", _("Table numbers")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="draws", verbose_name=_("event"))
+    stage = models.ForeignKey("Stage", null=True, blank=True, on_delete=models.CASCADE, related_name="draws",
+                              verbose_name=_("stage"))
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    seed = models.CharField(_("seed"), max_length=64)
+    params = models.JSONField(_("parameters"), default=dict, blank=True)
+    result = models.JSONField(_("result"))
+    supersedes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
+                                      related_name="superseded_by", verbose_name=_("supersedes"))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT,
+                                   related_name="+", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("draw")
+        verbose_name_plural = _("draws")
+        ordering = ["event", "kind", "created_at"]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} #{self.pk} ({self.seed})"
+
+
+class Stage(models.Model):
+    """A stage of the event: a round robin (one or many groups) or a knock-out bracket.
+
+    ``settings`` holds the stage's options (qualifiers per group, third-place match, placement
+    matches, ...); ``source`` is the stage whose qualifiers feed this one.
+    """
+
+    class Kind(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        ELIMINATION = "elimination", _("Single elimination")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stages", verbose_name=_("event"))
+    order = models.PositiveSmallIntegerField(_("order"))
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    name = models.CharField(_("name"), max_length=100)
+    settings = models.JSONField(_("settings"), default=dict, blank=True)
+    source = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="next_stages",
+                               verbose_name=_("qualifiers from"))
+
+    class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
+        ordering = ["event", "order"]
+        constraints = [models.UniqueConstraint(fields=["event", "order"], name="unique_stage_order")]
+
+    def __str__(self):
+        return f"{self.event} · {self.name}"
+
+
+class Group(models.Model):
+    """A round-robin group (A, B, ...) and its entries in draw order."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="groups", verbose_name=_("stage"))
+    name = models.CharField(_("name"), max_length=20)
+    order = models.PositiveSmallIntegerField(_("order"))
+    entries = models.ManyToManyField(Pair, through="GroupEntry", related_name="groups", verbose_name=_("entries"))
+
+    class Meta:
+        verbose_name = _("group")
+        verbose_name_plural = _("groups")
+        ordering = ["stage", "order"]
+        constraints = [models.UniqueConstraint(fields=["stage", "name"], name="unique_group_name")]
+
+    def __str__(self):
+        return f"{self.stage.name} {self.name}"
+
+
+class GroupEntry(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
+    pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="group_memberships")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["group", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "pair"], name="unique_group_entry"),
+            models.UniqueConstraint(fields=["group", "position"], name="unique_group_position"),
+        ]
+
+
+class Round(models.Model):
+    """A round of a stage; all its matches start together under one hall clock."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("stage"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=100, blank=True)
+    scheduled_start = models.DateTimeField(_("scheduled start"), null=True, blank=True)
+    results_published_at = models.DateTimeField(_("results published at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["stage", "number"]
+        constraints = [models.UniqueConstraint(fields=["stage", "number"], name="unique_round_number")]
+
+    def __str__(self):
+        return self.name or f"{self.stage.name} R{self.number}"
+
+
+class Match(models.Model):
+    """A table in a round: two entries and their seats, played under the event's frozen profile.
+
+    ``ns``/``ew`` may be empty while a knock-out match waits for earlier results (``ns_source`` and
+    ``ew_source`` say where they come from, e.g. "W:R1-M3", "L:SF-1"). Levels and the winner are
+    derived from the recorded hands and rulings, never typed in: the one writer of the result fields
+    (status, winner, levels, finish time, note) is ``tournament.competition.results``.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for entries")
+        SCHEDULED = "scheduled", _("Scheduled")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        WALKOVER = "walkover", _("Walkover")
+        FORFEIT = "forfeit", _("Forfeited")
+        BYE = "bye", _("Bye")
+
+    # Status groups: the one home of these sets (services, pages and printouts use them).
+    WAITING = (Status.PENDING, Status.SCHEDULED)                              # not begun
+    PLAYED = (Status.PLAYING, Status.FINISHED, Status.FORFEIT)                # begun at the table
+    DECIDED = (Status.FINISHED, Status.WALKOVER, Status.FORFEIT)              # a winner may exist
+    OVER = (Status.FINISHED, Status.WALKOVER, Status.FORFEIT, Status.BYE)     # no more hands
+    NOT_BY_HANDS = (Status.WALKOVER, Status.FORFEIT, Status.BYE)              # decided without the hands
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches", verbose_name=_("round"))
+    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="matches",
+                              verbose_name=_("group"))
+    table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    bracket_key = models.CharField(_("bracket position"), max_length=20, blank=True)
+    ns = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="matches_ns",
+                           verbose_name=_("north–south"))
+    ew = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="matches_ew",
+                           verbose_name=_("east–west"))
+    ns_source = models.CharField(_("north–south from"), max_length=30, blank=True)
+    ew_source = models.CharField(_("east–west from"), max_length=30, blank=True)
+    profile = models.ForeignKey("scoring.RuleProfile", on_delete=models.PROTECT, related_name="matches",
+                                verbose_name=_("rule profile"))
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.SCHEDULED)
+    winner = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="matches_won",
+                               verbose_name=_("winner"))
+    ns_level = models.CharField(_("north–south level"), max_length=8, blank=True)
+    ew_level = models.CharField(_("east–west level"), max_length=8, blank=True)
+    result_note = models.CharField(_("result note"), max_length=200, blank=True)
+    referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="assigned_matches",
+                                      verbose_name=_("table referees"))
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["round", "table", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="unique_round_table"),
+            models.UniqueConstraint(fields=["round", "bracket_key"], condition=~models.Q(bracket_key=""),
+                                    name="unique_round_bracket_key"),
+            models.CheckConstraint(condition=models.Q(ns__isnull=True) | ~models.Q(ns=models.F("ew")),
+                                   name="match_two_entries"),
+        ]
+
+    def __str__(self):
+        return f"{self.round} · {_('table')} {self.table}: {self.ns or self.ns_source} – {self.ew or self.ew_source}"
+
+    @property
+    def is_over(self):
+        return self.status in self.OVER
+
+
+class RefereeUnit(models.Model):
+    """The unit a referee belongs to at one event (a referee never officiates a table of that unit)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="referee_units",
+                             verbose_name=_("referee"))
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="referee_units",
+                              verbose_name=_("event"))
+    unit = models.ForeignKey("tournament.Unit", on_delete=models.CASCADE, related_name="referees",
+                             verbose_name=_("unit"))
+
+    class Meta:
+        verbose_name = _("referee's unit")
+        verbose_name_plural = _("referees' units")
+        constraints = [models.UniqueConstraint(fields=["user", "event"], name="unique_referee_unit")]
+
+    def __str__(self):
+        return f"{self.user} · {self.unit}"

@@ -1,0 +1,50 @@
+"""The event: a competition day (or days) run under one frozen rule-profile version."""
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+__all__ = ['Event']
+
+
+class Event(models.Model):
+    """A competition day (or days) run under one frozen rule-profile version."""
+
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        ELIMINATION = "elimination", _("Single elimination")
+        GROUPS_ELIMINATION = "groups_elimination", _("Groups, then knock-out")
+        GROUPS_ROUND_ROBIN = "groups_round_robin", _("Groups, then a second round robin")
+
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    name = models.CharField(_("name"), max_length=200)
+    start_date = models.DateField(_("start date"))
+    end_date = models.DateField(_("end date"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    profile = models.ForeignKey(
+        "scoring.RuleProfile", on_delete=models.PROTECT, related_name="events", verbose_name=_("rule profile")
+    )
+    format = models.CharField(_("format"), max_length=30, choices=Format.choices, default=Format.GROUPS_ELIMINATION)
+    published = models.BooleanField(_("published"), default=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["-start_date", "name"]
+        permissions = [
+            ("manage_event", _("Can organise events: entries, draws, schedule, printouts")),
+            ("run_clock", _("Can run the hall clock")),
+            ("record_hands", _("Can record hands at an assigned table")),
+            ("rule_all_tables", _("Can record hands and rulings at every table")),
+            ("approve_rulings", _("Can approve forfeits and decide appeals")),
+            ("arbitrate", _("Can decide appeals in the arbitration group")),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(end_date__gte=models.F("start_date")), name="event_dates_ordered")
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("event_detail", args=[self.slug])

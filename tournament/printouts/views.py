@@ -1,0 +1,121 @@
+"""Organiser pages for printouts: the printouts page of an event, downloads and background jobs.
+
+Only organisers (``tournament.manage_event``) reach these pages; every view is thin and calls
+:mod:`tournament.printouts.services`.
+"""
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from tournament.models import PrintJob, Round
+from tournament.permissions import organiser_event
+from tournament.printouts import services as services
+from tournament.printouts.common import PrintOptions, matches_of, round_label
+from tournament.printouts.registry import PRINTOUTS
+
+RECENT_JOBS = 10
+
+
+def options_from(data):
+    """PrintOptions from a query or form (ValueError naming the bad field)."""
+    return PrintOptions(round=data.get("round") or None, match=data.get("match") or None,
+                        lang=data.get("lang") or "zh-hans")
+
+
+@login_required
+@require_GET
+def printouts_page(request, event_slug):
+    """Every printout of the event: a download form each, background builds with their progress."""
+    event = organiser_event(request, event_slug)
+    rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
+    jobs = PrintJob.objects.filter(event=event).order_by("-id")[:RECENT_JOBS]
+    return render(request, "tournament/printouts/index.html", {
+        "event": event,
+        "printouts": PRINTOUTS.values(),
+        "rounds": [(r.pk, f"{r.stage.name} · {round_label(r)}") for r in rounds],
+        "matches": [(m.pk, _match_label(m)) for m in matches_of(event)],
+        "jobs": [_job_view(event, job) for job in jobs],
+    })
+
+
+def _match_label(match):
+    where = match.group.name if match.group_id else match.bracket_key
+    table = f" · {match.table}" if match.table else ""
+    return f"#{match.pk} {match.round.stage.name} {round_label(match.round)} {where}{table}"
+
+
+@login_required
+@require_GET
+def printout_download(request, event_slug, kind):
+    """Build a printout now and send it as a PDF download (400 with the reason for bad options)."""
+    event = organiser_event(request, event_slug)
+    try:
+        options = options_from(request.GET)
+        pdf = services.build_printout(kind, event, options)
+    except ValueError as exc:
+        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{services.file_name(kind, event, options)}"'
+    return response
+
+
+@login_required
+@require_POST
+def printout_job_create(request, event_slug, kind):
+    """Ask for a background build (reused while the data is unchanged); back to the page, or JSON."""
+    event = organiser_event(request, event_slug)
+    try:
+        job, _created = services.request_job(kind, event, options_from(request.POST), request.user)
+    except ValueError as exc:
+        if _wants_json(request):
+            return JsonResponse({"error": str(exc)}, status=400)
+        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+    if _wants_json(request):
+        return JsonResponse(_job_view(event, job), status=202)
+    return redirect(reverse("printouts", args=[event.slug]) + f"?job={job.pk}#job-{job.pk}")
+
+
+def _wants_json(request):
+    return "application/json" in request.headers.get("Accept", "")
+
+
+@login_required
+@require_GET
+def printout_job_status(request, event_slug, job_id):
+    """A job's status and progress as JSON (the page polls this)."""
+    event = organiser_event(request, event_slug)
+    job = get_object_or_404(PrintJob, pk=job_id, event=event)
+    return JsonResponse(_job_view(event, job))
+
+
+@login_required
+@require_GET
+def printout_job_file(request, event_slug, job_id):
+    """The finished job's PDF."""
+    event = organiser_event(request, event_slug)
+    job = get_object_or_404(PrintJob, pk=job_id, event=event)
+    if job.status != PrintJob.Status.DONE or not job.file:
+        raise Http404
+    options = PrintOptions(**job.params)
+    return FileResponse(job.file.open("rb"), as_attachment=True, content_type="application/pdf",
+                        filename=services.file_name(job.kind, event, options))
+
+
+def _job_view(event, job):
+    """What the page and the JSON endpoint show of a job."""
+    printout = PRINTOUTS.get(job.kind)
+    done = job.status == PrintJob.Status.DONE
+    return {
+        "id": job.pk,
+        "kind": job.kind,
+        "title": str(printout.title) if printout else job.kind,
+        "params": job.params,
+        "status": job.status,
+        "status_label": str(job.get_status_display()),
+        "progress": job.progress,
+        "error": job.error,
+        "status_url": reverse("printout_job_status", args=[event.slug, job.pk]),
+        "file_url": reverse("printout_job_file", args=[event.slug, job.pk]) if done else "",
+    }
