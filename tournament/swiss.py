@@ -24,6 +24,8 @@ EXACT_LIMIT = 64  # fields up to this size are paired by one exact matching
 _CHUNK = 48  # window size (even) for larger fields; see swiss_round
 _MAX_WINDOW = 3 * _CHUNK  # a window that cannot avoid rematches grows up to this
 _TIE_RANGE = 1 << 10  # random tie-break weights per pair lie in [0, _TIE_RANGE)
+_IMPROVE_PASSES = 10  # rounds of partner exchanges in the quick pairing
+_PRUNE_LIMIT = 256  # largest set of entries whose pairs are pruned by the bound table
 
 Pair = tuple  # (index, index) or (index, None): indices into the ranking
 
@@ -60,12 +62,21 @@ def swiss_round(
        lowest-ranked such entry (if all had one: the lowest-ranked);
     3. the sum over pairs of |score difference| (the bye adds nothing);
     4. the number of pairs of one unit (units equal and not None);
-    5. a tie-break drawn from ``random.Random(seed)``.
+    5. any tie left is decided by ``random.Random(seed)``: the order of equal
+       scores in the quick pairing below, or the tie weights of the matching.
 
-    Fields of up to ``EXACT_LIMIT`` (64) entries: the optimum is exact. One
-    minimum-cost perfect matching (networkx ``max_weight_matching`` with
-    ``maxcardinality=True``) on the complete graph, plus a dummy node whose
-    partner gets the bye when the field is odd. Each pair costs one integer
+    Fields of up to ``EXACT_LIMIT`` (64) entries: the optimum of 1-4 is exact
+    (``_solve_exact``). A quick pairing (bye to the best bye key, the rest
+    first-fit in score order, rematches exchanged out, then partner exchanges
+    lowering the score difference and same-unit count) is returned only when
+    it provably meets the bounds: no rematch, no same-unit pair, score
+    difference equal to the line bound (the sum of every other gap in score
+    order). Otherwise a minimum-cost perfect matching (networkx
+    ``max_weight_matching`` with ``maxcardinality=True``) decides: on the
+    complete graph plus a dummy node whose partner gets the bye, or, when the
+    quick pairing has no rematch (so 1 and 2 are settled), on the pairs that
+    can still beat it (|s_u - s_v| + line bound of the others <= its sum).
+    Each pair costs one integer
     ``W1*rematch + W2*bye_key + W3*|score diff| + W4*same_unit + tie``; scores
     are scaled exactly to integers (``Fraction``), ``tie`` is drawn from the
     seed in [0, 1024), and each weight exceeds the largest possible sum of all
@@ -88,10 +99,9 @@ def swiss_round(
        changes. Cutting a sorted sequence at even positions keeps the
        unconstrained minimum of (3): pairing neighbours is optimal for points
        on a line.
-    d. A window of one score is paired by a seeded greedy pass avoiding
-       rematches and same-unit pairs; when that pass gets stuck, and for every
-       window of mixed scores, the window is solved exactly with the same
-       matching as above (criteria 1, 3, 4, 5 within the window).
+    d. Each window is solved exactly by the method above (criteria 1, 3, 4, 5
+       within the window; a window of one score is usually settled by the
+       quick pairing).
     e. A window whose best pairing still has a rematch is merged with the next
        window and solved again, up to 144 entries.
     f. Any rematch left is removed by exchanging partners with another pair
@@ -191,10 +201,139 @@ def _scaled_scores(entries: list, scores: Mapping) -> list[int]:
 def _solve_exact(field: _Field, nodes: list[int], *, bye: bool) -> list[Pair]:
     """Lexicographically best pairing of ``nodes`` (one of them gets the bye if ``bye``).
 
-    Minimum-cost perfect matching on the complete graph of ``nodes`` (plus a
-    dummy node k for the bye), as a maximum-weight maximum-cardinality
-    matching with weight = big - cost. See ``swiss_round`` for the encoding.
+    1. A quick pairing: the bye to the best bye key, the others sorted by
+       score (ties in an order drawn from the seed) and paired first-fit, each
+       with the next free entry that is no earlier opponent (and, if one is
+       free, not of its unit; a rematch only if nothing else is free); any
+       rematch is exchanged out as in step f of ``swiss_round`` (if one
+       cannot be: go to 3 on all nodes); then partners are exchanged between
+       two pairs while that lowers (score difference, same-unit pairs)
+       without a rematch.
+    2. If it has no same-unit pair and its score-difference sum D equals the
+       lower bound LB (the sum of every other gap in score order: the optimum
+       for points on a line), every criterion up to 4 is at its minimum:
+       return it. Otherwise it still fixes criteria 1 (no rematch) and 2 (the
+       bye keys are distinct, so the best one is the only optimum), and any
+       optimal pair (u, v) must satisfy |s_u - s_v| + LB(rest without u, v)
+       <= D; only such rematch-free pairs are kept for step 3.
+    3. Minimum-cost perfect matching (networkx ``max_weight_matching`` with
+       ``maxcardinality=True``, weight = big - cost) on the kept pairs, or on
+       the complete graph plus a dummy node for the bye. Each pair costs
+       ``W1*rematch + W2*bye_key + W3*|score diff| + W4*same_unit + tie`` with
+       scores scaled exactly to integers and ``tie`` drawn from the seed; each
+       weight exceeds the largest sum of all lower terms over a whole
+       pairing, so the minimum is the lexicographic one.
     """
+    found = _first_fit(field, nodes, bye=bye)
+    if found is None:
+        return _matching(field, nodes, bye=bye)
+    pairs, bye_entry, bound = found
+    pairs = _improve(field, pairs)
+    diff = sum(abs(field.score[a] - field.score[b]) for a, b in pairs)
+    if diff != bound or any(field.same_unit(a, b) for a, b in pairs):
+        rest = [x for pair in pairs for x in pair]
+        limit = diff if len(rest) <= _PRUNE_LIMIT else None
+        pairs = _matching(field, rest, bye=False, diff_limit=limit)
+    if bye:
+        pairs.append((bye_entry, None))
+    return pairs
+
+
+def _first_fit(field: _Field, nodes: list[int], *, bye: bool):
+    """Step 1 of ``_solve_exact`` before the exchanges: ``(pairs, bye entry, LB)`` or None."""
+    rest = list(nodes)
+    bye_entry = min(rest, key=field.bye_key.__getitem__) if bye else None
+    if bye:
+        rest.remove(bye_entry)
+    field.rng.shuffle(rest)
+    score = field.score
+    rest.sort(key=lambda i: -score[i])
+    bound = sum(score[rest[x]] - score[rest[x + 1]] for x in range(0, len(rest), 2))
+    taken = [False] * len(rest)
+    pairs: list[Pair] = []
+    for x, a in enumerate(rest):
+        if taken[x]:
+            continue
+        opponents = field.opponents[a]
+        partner = rematch = None
+        for y in range(x + 1, len(rest)):
+            b = rest[y]
+            if taken[y]:
+                continue
+            if b in opponents:
+                rematch = y if rematch is None else rematch
+            elif not field.same_unit(a, b):
+                partner = y
+                break
+            elif partner is None:
+                partner = y
+        partner = rematch if partner is None else partner
+        taken[x] = taken[partner] = True
+        pairs.append((a, rest[partner]))
+    pairs = _exchange_rematches(field, pairs)
+    return None if pairs is None else (pairs, bye_entry, bound)
+
+
+def _improve(field: _Field, pairs: list[Pair]) -> list[Pair]:
+    """Exchange partners of two pairs while that lowers (score diff, same unit), no rematch."""
+    pairs = list(pairs)
+    score = field.score
+    opponents = field.opponents
+
+    def cost(a: int, b: int) -> tuple[int, int]:
+        return abs(score[a] - score[b]), int(field.same_unit(a, b))
+
+    for _ in range(_IMPROVE_PASSES):
+        changed = False
+        for k in range(len(pairs)):
+            for other in range(k + 1, len(pairs)):
+                a, b = pairs[k]
+                c, d = pairs[other]
+                (d1, u1), (d2, u2) = cost(a, b), cost(c, d)
+                old = (d1 + d2, u1 + u2)
+                for p, q in (((a, c), (b, d)), ((a, d), (b, c))):
+                    if p[1] in opponents[p[0]] or q[1] in opponents[q[0]]:
+                        continue
+                    (e1, v1), (e2, v2) = cost(*p), cost(*q)
+                    if (e1 + e2, v1 + v2) < old:
+                        pairs[k], pairs[other] = p, q
+                        changed = True
+                        break
+        if not changed:
+            break
+    return pairs
+
+
+def _bounds_without_two(values: list[int]) -> list[list[int]]:
+    """``table[p][q]`` (p < q): LB of ``values`` (sorted, even length) without items p and q.
+
+    LB of a sorted sequence = sum of the gaps (0,1), (2,3), ... For fixed p
+    let A be the rest; removing A[j] leaves A[:j] and A[j+1:], paired in
+    order: j even -> gaps at even i < j and at odd i > j; j odd -> even i < j-1,
+    the gap A[j-1] - A[j+1], and odd i > j+1. Prefix sums make each O(1).
+    """
+    m = len(values)
+    table = [[0] * m for _ in range(m)]
+    for p in range(m):
+        rest = values[:p] + values[p + 1:]
+        gaps = [rest[i] - rest[i + 1] for i in range(m - 2)] + [0, 0]
+        even, odd = [0], [0]
+        for i, gap in enumerate(gaps):
+            even.append(even[-1] + (0 if i % 2 else gap))
+            odd.append(odd[-1] + (gap if i % 2 else 0))
+        row = table[p]
+        for q in range(p + 1, m):
+            j = q - 1
+            if j % 2 == 0:
+                row[q] = even[j] + odd[-1] - odd[j + 1]
+            else:
+                row[q] = even[j - 1] + rest[j - 1] - rest[j + 1] + odd[-1] - odd[j + 2]
+    return table
+
+
+def _matching(field: _Field, nodes: list[int], *, bye: bool,
+              diff_limit: int | None = None) -> list[Pair]:
+    """Step 3 of ``_solve_exact``: the minimum-cost matching (pruned if ``diff_limit``)."""
     k = len(nodes)
     n_pairs = (k + 1) // 2
     scores = [field.score[i] for i in nodes]
@@ -209,6 +348,13 @@ def _solve_exact(field: _Field, nodes: list[int], *, bye: bool) -> list[Pair]:
     w_rematch = max_bye_and_below + 1
     big = (n_pairs + 1) * w_rematch  # above any single pair's cost: all weights > 0
 
+    if diff_limit is not None:
+        order = sorted(range(k), key=lambda x: -scores[x])
+        position = [0] * k
+        for p, x in enumerate(order):
+            position[x] = p
+        without_two = _bounds_without_two([scores[x] for x in order])
+
     rng = field.rng
     graph = nx.Graph()
     graph.add_nodes_from(range(k + 1 if bye else k))
@@ -217,9 +363,14 @@ def _solve_exact(field: _Field, nodes: list[int], *, bye: bool) -> list[Pair]:
         opponents = field.opponents[a]
         for y in range(x + 1, k):
             b = nodes[y]
+            diff = abs(scores[x] - scores[y])
+            if diff_limit is not None:
+                p, q = sorted((position[x], position[y]))
+                if b in opponents or diff + without_two[p][q] > diff_limit:
+                    continue
             cost = (
                 (w_rematch if b in opponents else 0)
-                + w_diff * abs(scores[x] - scores[y])
+                + w_diff * diff
                 + (w_unit if field.same_unit(a, b) else 0)
                 + rng.randrange(_TIE_RANGE)
             )
@@ -227,6 +378,8 @@ def _solve_exact(field: _Field, nodes: list[int], *, bye: bool) -> list[Pair]:
         if bye:
             graph.add_edge(x, k, weight=big - w_bye * field.bye_key[a] - rng.randrange(_TIE_RANGE))
     matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) < graph.number_of_nodes():  # cannot happen; stay correct anyway
+        return _matching(field, nodes, bye=bye)
     pairs: list[Pair] = []
     for x, y in sorted((min(e), max(e)) for e in matching):
         pairs.append((nodes[x], None) if y == k else (nodes[x], nodes[y]))
@@ -249,14 +402,17 @@ def _solve_large(field: _Field) -> list[Pair]:
     windows = _windows(field, order)
     for w, window in enumerate(windows):
         nodes = carry + window
-        solved = _solve_window(field, nodes)
+        solved = _solve_exact(field, nodes, bye=False)
         if (_rematches(field, solved) and w + 1 < len(windows)
                 and len(nodes) + len(windows[w + 1]) <= _MAX_WINDOW):
             carry = nodes
             continue
         pairs += solved
         carry = []
-    pairs = _remove_rematches(field, pairs)
+    exchanged = _exchange_rematches(field, pairs)
+    if exchanged is None:  # cannot happen under the degree condition; stay correct anyway
+        exchanged = _matching(field, [x for pair in pairs for x in pair], bye=False)
+    pairs = exchanged
     if bye is not None:
         pairs.append((bye, None))
     return pairs
@@ -282,45 +438,17 @@ def _windows(field: _Field, order: list[int]) -> list[list[int]]:
     return windows
 
 
-def _solve_window(field: _Field, nodes: list[int]) -> list[Pair]:
-    """Pair one window: seeded greedy if all scores are equal and it succeeds, else exact."""
-    if all(field.score[i] == field.score[nodes[0]] for i in nodes):
-        pairs = _greedy(field, nodes)
-        if pairs is not None:
-            return pairs
-    return _solve_exact(field, nodes, bye=False)
-
-
-def _greedy(field: _Field, nodes: list[int]) -> list[Pair] | None:
-    """A perfect matching of ``nodes`` with no rematch and no same-unit pair, or None.
-
-    Such a pairing is optimal within a one-score window (every criterion at 0).
-    """
-    order = list(nodes)
-    field.rng.shuffle(order)
-    taken = [False] * len(order)
-    pairs: list[Pair] = []
-    for x, a in enumerate(order):
-        if taken[x]:
-            continue
-        opponents = field.opponents[a]
-        for y in range(x + 1, len(order)):
-            b = order[y]
-            if not taken[y] and b not in opponents and not field.same_unit(a, b):
-                taken[x] = taken[y] = True
-                pairs.append((a, b))
-                break
-        else:
-            return None
-    return pairs
-
-
 def _rematches(field: _Field, pairs: list[Pair]) -> int:
     return sum(1 for a, b in pairs if b is not None and b in field.opponents[a])
 
 
-def _remove_rematches(field: _Field, pairs: list[Pair]) -> list[Pair]:
-    """Exchange partners until no pair is a rematch (see step f of ``swiss_round``)."""
+def _exchange_rematches(field: _Field, pairs: list[Pair]) -> list[Pair] | None:
+    """Exchange partners until no pair is a rematch (step f of ``swiss_round``), or None.
+
+    Each exchange replaces a rematch (a, b) and another pair (c, d) by two
+    pairs that are no rematch, adding the least score difference, then the
+    fewest same-unit pairs; None if some rematch has no such exchange.
+    """
     pairs = list(pairs)
     score = field.score
     opponents = field.opponents
@@ -349,7 +477,7 @@ def _remove_rematches(field: _Field, pairs: list[Pair]) -> list[Pair]:
                 )
                 if best is None or delta < best[0]:
                     best = (delta, other, p, q)
-        if best is None:  # cannot happen under the degree condition; stay correct anyway
-            return _solve_exact(field, [x for pair in pairs for x in pair], bye=False)
+        if best is None:
+            return None
         _, other, p, q = best
         pairs[bad], pairs[other] = p, q

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournament.pairings import swiss_round
-from tournament.swiss import EXACT_LIMIT, _Field, _remove_rematches
+from tournament.swiss import EXACT_LIMIT, _bounds_without_two, _exchange_rematches, _Field, _matching
 
 
 # --------------------------------------------------------------------------- helpers
@@ -256,7 +256,31 @@ def test_exchange_step_removes_every_rematch():
     played = {frozenset({2 * k, 2 * k + 1}) for k in range(len(ranking) // 2)}
     scores = {e: e // 10 for e in ranking}
     field = _Field(ranking, scores, played, frozenset(), None, 0)
-    pairs = _remove_rematches(field, [(2 * k, 2 * k + 1) for k in range(len(ranking) // 2)])
+    pairs = _exchange_rematches(field, [(2 * k, 2 * k + 1) for k in range(len(ranking) // 2)])
     named = [(ranking[a], ranking[b]) for a, b in pairs]
     check_contract(sorted((min(p), max(p)) for p in named), ranking)
     assert criteria(named, ranking, scores, played)[0] == 0
+
+
+# --------------------------------------------------------------------------- internals
+@settings(max_examples=100, deadline=None)
+@given(fields(min_size=2, max_size=9))
+def test_full_matching_alone_is_optimal(field):
+    """The weight encoding by itself (no quick pairing, no pruning) gives the minimal tuple."""
+    ranking, scores, played, had_bye, units, seed = field
+    data = _Field(ranking, scores, played, had_bye, units, seed)
+    pairs = _matching(data, list(range(len(ranking))), bye=len(ranking) % 2 == 1)
+    named = [(ranking[a], None if b is None else ranking[b]) for a, b in pairs]
+    best = min(criteria(p, ranking, scores, played, had_bye, units) for p in all_pairings(ranking))
+    assert criteria(named, ranking, scores, played, had_bye, units) == best
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 6), min_size=2, max_size=14).map(
+    lambda v: sorted(v + v[:len(v) % 2], reverse=True)))
+def test_line_bound_without_two_entries(values):
+    table = _bounds_without_two(values)
+    for p in range(len(values)):
+        for q in range(p + 1, len(values)):
+            rest = [v for i, v in enumerate(values) if i not in (p, q)]
+            assert table[p][q] == sum(rest[i] - rest[i + 1] for i in range(0, len(rest), 2))
