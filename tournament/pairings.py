@@ -405,3 +405,5 @@ def cross_seed(groups_qualifiers: Sequence[Sequence[Entry]]) -> list[Match]:
                 order.append(groups[g][place])
                 group_of[groups[g][place]] = g
     return elimination_slots(order, unit=group_of.__getitem__)
+
+from .swiss import swiss_round  # noqa: E402,F401  (re-export: contract path tournament.pairings.swiss_round)
