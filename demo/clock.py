@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tournament import roles
+from tournament.clocks import records
 from tournament.clocks import services as clock_services
 from tournament.models import ClockEvent, Round
 
@@ -15,7 +16,7 @@ from tournament.models import ClockEvent, Round
 def open_round(event):
     """The event's first round (stage order, number) with a table still playing: both entries known
     and not over. In the demo this is the knock-out round after the quarter-finals. None if none."""
-    live = clock_services.live_matches
+    live = records.live_matches
     for rnd in Round.objects.filter(stage__event=event).select_related("stage__event__profile").order_by(
             "stage__order", "number"):
         if live(rnd.pk).exists():
@@ -41,7 +42,7 @@ def seed_clock(event):
     if rnd is None or chief is None or ClockEvent.objects.filter(round=rnd).exists():
         return None
     try:
-        clock_services.clock_rule(rnd)
+        records.clock_rule(rnd)
     except ValueError:          # a profile without a time limit: nothing to count down
         return None
     clock_services.start_clock(rnd, chief)

@@ -6,6 +6,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from config.appendonly import AppendOnlyError
+from config.db import lock_row
 from rulings.adjustments import hand_adjustments, match_replay, match_state
 from scoring import profile_store as profile_store_
 from scoring import services
@@ -14,6 +15,7 @@ from scoring.models import Hand
 from scoring.profiles import load_profile
 from tests.scoring.test_hands_support import hand_body, match, post_hand, referee  # noqa: F401
 from tournament import access
+from tournament.competition import results
 from tournament.models import Match
 
 
@@ -145,6 +147,15 @@ def test_profile_comes_from_the_frozen_version_not_the_file(match, referee):
 
 # --- the rulings hook -------------------------------------------------------------------------------
 
+def settle(match):
+    """What the rulings layer does after a ruling changes: replay the match and settle its result."""
+    with transaction.atomic():
+        locked = lock_row(Match.objects.select_related("ns", "ew", "profile"), match.pk)
+        replayed = match_replay(locked)
+        results.settle(locked, replay=replayed)
+        return replayed.state
+
+
 @pytest.fixture
 def rulings_hook(monkeypatch):
     """Replace the rulings layer's ``adjustments_for`` with one returning what the test puts in ``table``."""
@@ -170,7 +181,7 @@ def test_penalty_points_from_rulings_are_applied_and_stored(match, referee, ruli
     assert hand.penalty_points == 40 and hand.final_points == 85 and hand.declarer_keeps is False
     assert "罚分+40" in hand.explanation[0]
     rulings_hook.clear()                                         # the ruling is voided later
-    state = services.refresh_match(match)
+    state = settle(match)
     match.refresh_from_db()
     assert state.hands[0].declarer_keeps is True and (match.ns_level, match.ew_level) == ("4", "2")
 
@@ -194,7 +205,7 @@ def test_award_replaces_a_hand_and_counts_in_the_numbering(match, referee, rulin
 def test_forfeit_from_rulings_ends_the_match(match, referee, rulings_hook):
     record(match, referee, 1, 45, declarer="N")
     rulings_hook[2] = {"forfeit": {"winner": "EW", "reason": "判负"}}
-    state = services.refresh_match(match)
+    state = settle(match)
     match.refresh_from_db()
     assert state.winner == "EW" and match.winner == match.ew and match.status == Match.Status.FINISHED
     with pytest.raises(services.HandConflict):

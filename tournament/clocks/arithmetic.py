@@ -14,6 +14,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from common.errors import UserError, gettext_noop
+
 START, PAUSE, RESUME, ADD, TABLE_EXTRA = "start", "pause", "resume", "add", "table_extra"
 KINDS = (START, PAUSE, RESUME, ADD, TABLE_EXTRA)
 
@@ -36,18 +38,19 @@ class ClockRule:
     def __post_init__(self):
         _check_int(self.match_seconds, "match_seconds", 1)
         if (self.announce_before_seconds is None) != (self.hands_after is None):
-            raise ValueError("announce: 宣布时间与之后的副数须同时给出或同时为空"
-                             "（announce_before_seconds and hands_after go together）")
+            raise UserError(gettext_noop("The announcement time and the hands after it go together."),
+                            field="announce")
         if self.announce_before_seconds is not None:
             _check_int(self.announce_before_seconds, "announce_before_seconds", 0)
             _check_int(self.hands_after, "hands_after", 0)
             if self.announce_before_seconds >= self.match_seconds:
-                raise ValueError("announce_before_seconds: 宣布时间须早于比赛结束且晚于开始"
-                                 "（must be shorter than the match）")
+                raise UserError(gettext_noop("The announcement must come after the start and before the end."),
+                                field="announce_before_seconds")
             if self.hand_in_play_counts and self.hands_after < 1:
-                raise ValueError("hands_after: 正在打的一副计入时，之后至少还有1副（at least 1 when the hand in play counts）")
+                raise UserError(gettext_noop("When the hand in play counts, at least 1 hand follows the "
+                                             "announcement."), field="hands_after")
         if not isinstance(self.hand_in_play_counts, bool):
-            raise ValueError(f"hand_in_play_counts: 应为 true/false，得到 {self.hand_in_play_counts!r}")
+            raise UserError(gettext_noop("Say yes or no: does the hand in play count?"), field="hand_in_play_counts")
 
     @property
     def announces(self) -> bool:
@@ -66,15 +69,15 @@ class Mark:
 
     def __post_init__(self):
         if self.kind not in KINDS:
-            raise ValueError(f"kind: 未知的计时操作 {self.kind!r}（unknown clock change）")
+            raise UserError(gettext_noop("Unknown clock action."), field="kind")
         if not isinstance(self.at, dt.datetime) or self.at.tzinfo is None:
-            raise ValueError("at: 须为带时区的时间（must be an aware datetime）")
+            raise UserError(gettext_noop("The time of a clock change must carry its time zone."), field="at")
         if (self.kind == TABLE_EXTRA) != (self.table is not None):
-            raise ValueError("table: 只有单桌加时需要桌号（only table_extra names a table）")
+            raise UserError(gettext_noop("Only extra time for one table names a table."), field="table")
         if self.kind in (ADD, TABLE_EXTRA):
             _check_int(self.seconds, "seconds", None)
             if self.seconds == 0:
-                raise ValueError("seconds: 加时不能为0（an addition must not be zero）")
+                raise UserError(gettext_noop("Added time must not be zero."), field="seconds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +96,9 @@ class Reading:
 
 def _check_int(value, name, minimum):
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{name}: 应为整数，得到 {value!r}（must be an integer）")
+        raise UserError(gettext_noop("Enter a whole number."), field=name)
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name}: 不能小于{minimum}，得到 {value}（must be at least {minimum}）")
+        raise UserError(gettext_noop("Enter %(minimum)s or more."), field=name, minimum=minimum)
 
 
 # --------------------------------------------------------------------------------------------
@@ -118,17 +121,17 @@ def merge_rule(timing: dict, *overrides: dict) -> ClockRule:
     for layer in overrides:
         unknown = set(layer) - set(OVERRIDE_KEYS)
         if unknown:
-            raise ValueError(f"{sorted(unknown)[0]}: 未知的计时设置（unknown clock setting）")
+            raise UserError(gettext_noop("Unknown clock setting."), field=sorted(unknown)[0])
         merged.update({k: v for k, v in layer.items() if v is not None})
     if merged["match_minutes"] is None:
-        raise ValueError("match_minutes: 本规则没有比赛时限，请在赛事或本轮的计时设置中填写"
-                         "（the profile sets no match length）")
+        raise UserError(gettext_noop("These rules set no match length: enter one in the clock settings of the "
+                                     "event or the round."), field="match_minutes")
     _check_int(merged["match_minutes"], "match_minutes", 1)
     if not merged["announce_enabled"]:
         return ClockRule(match_seconds=merged["match_minutes"] * 60)
     for key in ("announce_minutes_before_end", "hands_after"):
         if merged[key] is None:
-            raise ValueError(f"{key}: 启用宣布时须填写（required when the announcement is on）")
+            raise UserError(gettext_noop("Required when the announcement is on."), field=key)
     _check_int(merged["announce_minutes_before_end"], "announce_minutes_before_end", 0)
     return ClockRule(
         match_seconds=merged["match_minutes"] * 60,
@@ -206,10 +209,10 @@ def read(rule: ClockRule, marks, now: dt.datetime, table: int | None = None) -> 
 
 def check_change(rule: ClockRule, marks, now: dt.datetime, kind: str, seconds: int = 0,
                  table: int | None = None) -> Mark:
-    """The new :class:`Mark` if ``kind`` is allowed now, else ValueError in Chinese."""
+    """The new :class:`Mark` if ``kind`` is allowed now, else UserError naming why."""
     mark = Mark(kind, now, seconds, table)
     if marks and now < marks[-1].at:
-        raise ValueError("at: 时间不能早于上一次计时操作（earlier than the last clock change）")
+        raise UserError(gettext_noop("A clock change cannot be earlier than the last one."), field="at")
     reading = read(rule, marks, now)
     allowed = {
         START: reading.status == NOT_STARTED,
@@ -219,17 +222,20 @@ def check_change(rule: ClockRule, marks, now: dt.datetime, kind: str, seconds: i
         TABLE_EXTRA: True,
     }
     if not allowed[kind]:
-        raise ValueError(f"kind: 计时{_STATUS_ZH[reading.status]}，不能{_KIND_ZH[kind]}"
-                         f"（cannot {kind} while {reading.status}）")
+        raise UserError(_REFUSED[reading.status], field="kind")
     if kind == ADD and length_seconds(rule, marks + [mark]) <= reading.elapsed:
-        raise ValueError("seconds: 减时后剩余时间须大于0（the clock would run out）")
+        raise UserError(gettext_noop("After taking this time off the clock would run out."), field="seconds")
     if kind == TABLE_EXTRA and table_extra_seconds(marks + [mark], table) < 0:
-        raise ValueError("seconds: 单桌加时合计不能为负（a table's extra time cannot be negative）")
+        raise UserError(gettext_noop("A table's extra time cannot be negative in total."), field="seconds")
     return mark
 
 
-_STATUS_ZH = {NOT_STARTED: "尚未开始", RUNNING: "正在进行", PAUSED: "已暂停", TIME_UP: "时间已到"}
-_KIND_ZH = {START: "开始", PAUSE: "暂停", RESUME: "继续", ADD: "加时", TABLE_EXTRA: "单桌加时"}
+_REFUSED = {  # why a change is not allowed, by the clock's present state
+    NOT_STARTED: gettext_noop("The clock has not started yet; start it first."),
+    RUNNING: gettext_noop("The clock is already running."),
+    PAUSED: gettext_noop("The clock is paused; resume it first."),
+    TIME_UP: gettext_noop("Time is up: the hall clock can no longer be paused, resumed or extended."),
+}
 
 
 # --------------------------------------------------------------------------------------------

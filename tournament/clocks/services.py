@@ -73,12 +73,12 @@ def _lock(round_id, create=False):
 def change_clock(rnd, user, kind, *, seconds=0, match=None, note="") -> ClockEvent:
     """Record one clock change (start/pause/resume/add/table_extra) after checking it is allowed now.
 
-    ValueError (Chinese, naming the field) when it is not; the tasks are rescheduled and the
+    UserError (naming the field) when it is not; the tasks are rescheduled and the
     displays refreshed after the commit.
     """
     rnd = round_with_event(rnd)
     if match is not None and match.round_id != rnd.pk:
-        raise ValueError("match: 该桌不属于本轮（the table is not in this round）")
+        raise UserError(gettext_noop("This table is not in this round."), field="match")
     with transaction.atomic():
         round_clock = _lock(rnd.pk, create=True)
         rule = clock_rule(rnd, round_clock)
@@ -142,9 +142,9 @@ def _minutes(value):
     try:
         minutes = int(value)
     except (TypeError, ValueError):
-        raise ValueError(f"minutes: 应为整数分钟，得到 {value!r}（must be whole minutes）") from None
+        raise UserError(gettext_noop("Enter whole minutes."), field="minutes") from None
     if minutes == 0 or abs(minutes) > 600:
-        raise ValueError(f"minutes: 应为 -600 到 600 之间的非零整数，得到 {minutes}（out of range）")
+        raise UserError(gettext_noop("Enter a number of minutes from -600 to 600, not 0."), field="minutes")
     return minutes
 
 
@@ -152,7 +152,7 @@ def set_clock_settings(target, user=None, **values):
     """Store the organiser's overrides for an Event or a Round (None inherits); validated first."""
     unknown = set(values) - set(clocks.OVERRIDE_KEYS)
     if unknown:
-        raise ValueError(f"{sorted(unknown)[0]}: 未知的计时设置（unknown clock setting）")
+        raise UserError(gettext_noop("Unknown clock setting."), field=sorted(unknown)[0])
     with transaction.atomic():
         if isinstance(target, Event):
             row, _created = EventClockSettings.objects.get_or_create(event=target)

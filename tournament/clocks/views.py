@@ -66,7 +66,7 @@ def _post_action(request, rnd):
 # The organiser's clock settings: length and announcement rule per event or per round
 # --------------------------------------------------------------------------------------------
 INHERIT = [("", _l("Inherit")), ("true", _l("Yes")), ("false", _l("No"))]
-# The names the service's ValueErrors use, mapped to the form's fields.
+# The fields the service's errors name, mapped to the form's fields.
 ERROR_FIELDS = {"match_seconds": "match_minutes", "announce_before_seconds": "announce_minutes_before_end"}
 
 
@@ -101,13 +101,9 @@ class ClockSettingsForm(forms.Form):
         return values
 
     def add_service_error(self, exc):
-        """Show the service's ValueError ("field: 中文（English）") on the field it names."""
-        field, sep, text = str(exc).partition(": ")
-        field = ERROR_FIELDS.get(field, field)
-        if sep and field in self.fields:
-            self.add_error(field, text)
-        else:
-            self.add_error(None, str(exc))
+        """Show the service's UserError next to the field it names (else above the form)."""
+        field = ERROR_FIELDS.get(exc.field, exc.field)
+        self.add_error(field if field in self.fields else None, str(exc))
 
 
 def _rule_row(rnd, overridden):
@@ -115,7 +111,7 @@ def _rule_row(rnd, overridden):
     row = {"round": rnd, "overridden": rnd.pk in overridden}
     try:
         rule = services.clock_rule(rnd)
-    except ValueError as exc:
+    except UserError as exc:
         return {**row, "error": str(exc)}
     return {**row, "minutes": rule.match_seconds // 60, "announces": rule.announces,
             "announce_minutes": (rule.announce_before_seconds or 0) // 60, "hands_after": rule.hands_after,
@@ -144,7 +140,7 @@ def clock_settings(request, slug):
         if form.is_valid():
             try:
                 services.set_clock_settings(target, request.user, **form.cleaned_data)
-            except ValueError as exc:
+            except UserError as exc:
                 form.add_service_error(exc)
             else:
                 messages.success(request, _("Clock settings saved."))
