@@ -85,13 +85,17 @@ class RuleProfile(models.Model):
             raise ProfileInUseError(f"规则配置 {self} 已被赛事使用，不能修改，请复制为新版本（profile version in use）")
         super().save(*args, **kwargs)
 
+    @classmethod
+    def add_version(cls, slug, *, name, data, source, based_on=None, created_by=None):
+        """Store the next version of ``slug`` (the one writer of new versions; existing ones never change)."""
+        latest = cls.objects.filter(slug=slug).order_by("-version").values_list("version", flat=True).first()
+        return cls.objects.create(slug=slug, version=(latest or 0) + 1, name=name, data=data, source=source,
+                                  based_on=based_on, created_by=created_by)
+
     def copy_as_new_version(self, user=None):
         """Store a copy of this version as the next version of its slug (``based_on`` = this one)."""
-        latest = type(self).objects.filter(slug=self.slug).order_by("-version").values_list("version", flat=True)
-        return type(self).objects.create(
-            slug=self.slug, version=(latest.first() or 0) + 1, name=self.name, data=self.data,
-            source=self.source, based_on=self, created_by=user,
-        )
+        return self.add_version(self.slug, name=self.name, data=self.data, source=self.source, based_on=self,
+                                created_by=user)
 
 
 SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]

@@ -44,16 +44,8 @@ def sync_profiles():
         latest = RuleProfile.objects.select_for_update().filter(slug=slug).order_by("-version").first()
         if latest is not None and latest.data == data:
             continue
-        created.append(
-            RuleProfile.objects.create(
-                slug=slug,
-                version=(latest.version + 1) if latest else 1,
-                name=data["name"],
-                data=data,
-                source=f"fixtures/profiles/{filename}",
-                based_on=latest,
-            )
-        )
+        created.append(RuleProfile.add_version(slug, name=data["name"], data=data,
+                                               source=f"fixtures/profiles/{filename}", based_on=latest))
     return created
 
 

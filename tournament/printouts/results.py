@@ -11,19 +11,13 @@ from reportlab.platypus import PageBreak, Spacer
 from scoring.models import Hand
 from tournament.printouts.common import Printout, heading_for, local_time, players_label, selected_matches, side_label
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
-from tournament.printouts.scoresheets import hand_row
+from tournament.printouts.scoresheets import HandRow, hand_row
 
 
 @dataclass(frozen=True)
-class ResultHand:
-    number: int
-    declarer: str
-    trump: str
-    level: str
-    defender_points: str
-    bottom: str
-    ns_after: str
-    ew_after: str
+class ResultHand(HandRow):
+    """A score sheet's hand row with the engine's explanation (the result sheet shows why)."""
+
     explanation: str
 
 
