@@ -167,10 +167,25 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
         context={"declarer": state.declarer, "levels": state.levels, "level_played": state.level_played,
                  "hand_number": state.hand_number},
         note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now()))
+    decided = _chief_decides(match, user, ruling, sanction)
     entry = Entry(ruling, sanction, ruling_state(ruling, sanction))
-    if _touches_scores(ruling, before.hands):
+    if decided or _touches_scores(ruling, before.hands):
         apply_match_result(match, [*entries, entry], hands=before.hands)
     return entry
+
+
+def _chief_decides(match, user, ruling, sanction) -> bool:
+    """A match loss or forfeit a chief referee records is decided by that act (the chief is the approving
+    authority; the Approval row says who), unless the profile asks for a second person
+    (``sanctions.approval_needs_second_person``). A table referee's proposal waits for a chief."""
+    second = bool((match.profile.data.get("sanctions") or {}).get("approval_needs_second_person"))
+    if not sanction.needs_approval or sanction.pending_choice or second:
+        return False
+    if not access.may(user, access.APPROVE, match=match):
+        return False
+    row = Approval.objects.create(ruling=ruling, approved=True, decided_by=user, decided_at=ruling.recorded_at)
+    Ruling.approval.related.set_cached_value(ruling, row)
+    return True
 
 
 def _touches_scores(ruling, hands):

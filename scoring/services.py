@@ -137,6 +137,8 @@ def _write(match, user, number, inputs, *, correcting) -> HandWritten:
                                            "hands here."))
         if correcting:
             _check_open(match, number, correcting=True)
+            if match.is_over and not access.may(user, access.DECIDE_RESULT, match=match):
+                raise HandRefused(gettext_noop("This match is finished: only a chief referee may correct it."))
         hands = current_hands(match)
         entries = match_entries(match)
         adjust = adjustments_for(match, entries)

@@ -5,8 +5,9 @@
     load_access(user, match) -> match      roles and the table assignment in one query, kept for the request
 
 Actions (constants below): reading an event (anonymous visitors: published events only), managing it
-(organisers), running the hall clock, approving rulings and deciding first-instance appeals (chief
-referees), second-instance appeals (the arbitration group), recording hands and rulings at a table (a
+(organisers), running the hall clock, approving rulings, deciding first-instance appeals and results the
+hands cannot decide (chief referees), closing and reopening a round (chief referees and organisers),
+second-instance appeals (the arbitration group), recording hands and rulings at a table (a
 chief referee at every table; a table referee at the tables assigned to them while the round's results
 are not published), filing an appeal (a chief referee or the table's referee).
 
@@ -28,6 +29,8 @@ APPROVE = "approve"
 FILE_APPEAL = "file_appeal"
 DECIDE_FIRST = "decide_first"
 DECIDE_SECOND = "decide_second"
+DECIDE_RESULT = "decide_result"
+CLOSE_ROUND = "close_round"
 
 # Actions that need one of these roles and nothing else.
 _BY_ROLE = {
@@ -36,6 +39,8 @@ _BY_ROLE = {
     APPROVE: {roles.CHIEF_REFEREE},
     DECIDE_FIRST: {roles.CHIEF_REFEREE},
     DECIDE_SECOND: {roles.ARBITRATION},
+    DECIDE_RESULT: {roles.CHIEF_REFEREE},
+    CLOSE_ROUND: {roles.CHIEF_REFEREE, roles.ORGANISER},
 }
 ACTIONS = (VIEW, RECORD, FILE_APPEAL, *_BY_ROLE)
 

@@ -6,4 +6,5 @@ urlpatterns = [
     path("", include("tournament.competition.urls")),
     path("", include("tournament.clocks.urls")),
     path("", include("tournament.printouts.urls")),
+    path("", include("tournament.desk.urls")),
 ]

@@ -1,14 +1,17 @@
 """The one owner of a match's result: status, winner, levels, finish time and note are written here only.
 
-    decide(state, forfeit, allowance) -> Verdict        pure: what the records say of the match
+    decide(state, forfeit, allowance, decision=None) -> Verdict   what the records say of the match
     settle(match, *, replay, entries=None) -> Verdict   store it in one save and move the competition on
+    record_decision(match, user, *, winner, kind, reason) -> ResultDecision   a chief's result where the
+                                                        hands cannot decide (no hand at time-up, no play)
     advance_bracket(stage, *, refuse_started=False)     write a knock-out's resolved entrants, byes, walkovers
     entry_withdrawn(pair) -> int                         walkovers for a pair that left, then the brackets
 
 Every source of a result calls :func:`settle` inside its own transaction, holding the Match lock:
 recording or correcting a hand (``scoring.services``), a ruling that changes the replay or decides a
 forfeit (``rulings.services`` and ``rulings.appeals``), the clock fixing a table's last hand at time-up
-(``tournament.clocks.services``). Byes and walkovers come from the bracket and from withdrawals, below.
+(``tournament.clocks.services``), a chief's decision (:func:`record_decision`). Byes and walkovers come
+from the bracket and from withdrawals, below.
 
 When the outcome changes (a match ends, changes winner, or is reopened), the competition moves on
 explicitly: the knock-out's next matches get their entrants (or lose them), a group's knock-out gets
@@ -24,16 +27,19 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from common.errors import ConflictError, gettext_noop
+from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from config import clock
-from rulings.adjustments import approved_forfeit
+from config.db import lock_row
+from rulings.adjustments import approved_forfeit, match_replay
+from rulings.ledger import match_entries
+from tournament import access
 from tournament.clocks import cache as display_cache
 from tournament.competition import progress
 from tournament.competition.referees import drop_conflicting_referees
-from tournament.models import HandAllowance, Match, Pair, Stage
+from tournament.models import HandAllowance, Match, Pair, ResultDecision, Stage
 
 # How a match ended (Verdict.how) and the note stored with results that the levels alone do not explain.
-TOP, HANDS, TIME, FORFEIT = "top", "hands", "time", "forfeit"
+TOP, HANDS, TIME, FORFEIT, DECISION = "top", "hands", "time", "forfeit", "decision"
 _NOTES = {
     HANDS: gettext_noop("Last allowed hand played; decided by level"),
     TIME: gettext_noop("Time is up; decided by level"),
@@ -49,23 +55,30 @@ class Verdict(NamedTuple):
     note: str = ""
 
 
-def decide(state, forfeit, allowance) -> Verdict:
+def decide(state, forfeit, allowance, decision=None) -> Verdict:
     """The verdict on a match from its replayed ``state`` (hands and rulings), the approved ``forfeit``
-    ((winner side or None, Entry) from :func:`rulings.adjustments.approved_forfeit`, or None) and the
-    clock's ``allowance`` (the table's HandAllowance, or None while its hands are not limited).
+    ((winner side or None, Entry) from :func:`rulings.adjustments.approved_forfeit`, or None), the
+    clock's ``allowance`` (the table's HandAllowance, or None while its hands are not limited) and the
+    chief's latest ``decision`` (a ResultDecision, or None).
 
-    A forfeit decides first; then a side past the top level; then the last allowed hand, where the
-    profile's time-up rule names the winner (``MatchState.winner_at_time``).
+    A forfeit decides first; then a side past the top level; then the chief's decision (made only where
+    the hands could not decide); then the last allowed hand, where the profile's time-up rule names the
+    winner (``MatchState.winner_at_time``).
     """
     if forfeit is not None:
         winner, entry = forfeit
         return Verdict(True, winner, FORFEIT, entry.sanction.explanation[:200])
     if state.winner is not None:
         return Verdict(True, state.winner, TOP)
+    if decision is not None:
+        return Verdict(True, decision.winner, DECISION, decision.reason)
     if allowance is not None and state.hand_count >= allowance.last_hand:
         how = TIME if allowance.reason == HandAllowance.Reason.TIME_UP else HANDS
         return Verdict(True, state.winner_at_time(), how, _(_NOTES[how]))
     return Verdict(False)
+
+
+_STATUS = {(FORFEIT, ""): Match.Status.FORFEIT, (DECISION, "walkover"): Match.Status.WALKOVER}
 
 
 def _allowance(match):
@@ -73,6 +86,10 @@ def _allowance(match):
     if Match.hand_allowance.related.is_cached(match):
         return getattr(match, "hand_allowance", None)
     return HandAllowance.objects.filter(match_id=match.pk).first()
+
+
+def _latest_decision(match):
+    return ResultDecision.objects.filter(match_id=match.pk).order_by("-decided_at", "-id").first()
 
 
 def settle(match, *, replay, entries=None) -> Verdict:
@@ -83,20 +100,21 @@ def settle(match, *, replay, entries=None) -> Verdict:
     times and note are written in one save; when the outcome changed the competition moves on (or the
     change is refused, naming the next match already begun). Byes and walkovers are left as they are.
     """
-    if match.status in (Match.Status.BYE, Match.Status.WALKOVER):
+    decision = _latest_decision(match)
+    if match.status in (Match.Status.BYE, Match.Status.WALKOVER) and decision is None:
         return Verdict(True, None)
     state = replay.state
-    verdict = decide(state, approved_forfeit(match, entries), _allowance(match))
+    verdict = decide(state, approved_forfeit(match, entries), _allowance(match), decision)
     before = (match.is_over, match.winner_id)
     now = clock.now()
     match.ns_level, match.ew_level = state.levels["NS"], state.levels["EW"]
     if verdict.over:
-        status = Match.Status.FORFEIT if verdict.how == FORFEIT else Match.Status.FINISHED
+        status = _STATUS.get((verdict.how, decision.kind if verdict.how == DECISION else ""), Match.Status.FINISHED)
         winner_id = {"NS": match.ns_id, "EW": match.ew_id}.get(verdict.winner)
         if (match.status, match.winner_id) != (status, winner_id):
             match.finished_at = now
         match.status, match.winner_id, match.result_note = status, winner_id, verdict.note
-    elif match.status in (Match.Status.FINISHED, Match.Status.FORFEIT):  # reopened by a correction or a void
+    elif match.status in Match.DECIDED:  # reopened by a correction or a void
         match.status = Match.Status.PLAYING if state.hand_count else Match.Status.SCHEDULED
         match.winner_id, match.finished_at, match.result_note = None, None, ""
     elif state.hand_count and match.status in Match.WAITING:
@@ -110,6 +128,44 @@ def settle(match, *, replay, entries=None) -> Verdict:
     round_id = match.round_id
     transaction.on_commit(lambda: display_cache.invalidate(round_id))
     return verdict
+
+
+def decide_match(match, user, *, winner, kind, reason):
+    """A chief referee decides a match the recorded hands cannot decide: a walkover or a decided winner.
+
+    Locks the match, replays it once and records the decision (:func:`record_decision`); returns the row.
+    """
+    if not access.may(user, access.DECIDE_RESULT, match=match):
+        raise ForbiddenError(gettext_noop("Only a chief referee may decide a result."))
+    with transaction.atomic():
+        locked = lock_row(Match.objects.select_related("round", "ns", "ew", "profile", "hand_allowance"), match.pk)
+        entries = match_entries(locked)
+        return record_decision(locked, user, winner=winner, kind=kind, reason=reason,
+                               replay=match_replay(locked, entries), entries=entries)
+
+
+def record_decision(match, user, *, winner, kind, reason, replay, entries=None):
+    """Store a chief's decision of the (locked) ``match`` and settle it; ``replay``: its replay. Refused when the hands,
+    a forfeit or the top level already decide it, or once the round's results are published. The
+    decision is a new append-only row; the result is then settled like every other (and the bracket moves).
+    """
+    if winner not in ("NS", "EW"):
+        raise UserError(gettext_noop("Choose the winning side."), field="winner")
+    if kind not in ResultDecision.Kind.values:
+        raise UserError(gettext_noop("Choose a walkover or a decided winner."), field="kind")
+    if not (reason or "").strip():
+        raise UserError(gettext_noop("Give the reason for the decision."), field="reason")
+    if match.ns_id is None or match.ew_id is None:
+        raise ConflictError(gettext_noop("This table has no two entries to decide between."), field="winner")
+    if match.round.results_published_at is not None:
+        raise ConflictError(gettext_noop("The round is closed: reopen it before changing a result."), field="winner")
+    by_records = decide(replay.state, approved_forfeit(match, entries), _allowance(match))
+    if by_records.over and by_records.winner is not None:
+        raise ConflictError(gettext_noop("The recorded hands and rulings already decide this match."), field="winner")
+    row = ResultDecision.objects.create(match=match, kind=kind, winner=winner, reason=reason.strip()[:300],
+                                        decided_by=user, decided_at=clock.now())
+    settle(match, replay=replay, entries=entries)
+    return row
 
 
 def move_on(match, *, was_over=False):

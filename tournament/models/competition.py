@@ -7,7 +7,7 @@ from config.appendonly import AppendOnlyModel
 from tournament.models.entries import Pair
 from tournament.models.event import Event
 
-__all__ = ['Draw', 'Stage', 'Group', 'GroupEntry', 'Round', 'Match', 'RefereeUnit']
+__all__ = ['Draw', 'Stage', 'Group', 'GroupEntry', 'Round', 'Match', 'RefereeUnit', 'ResultDecision', 'RoundClosure']
 
 
 class Draw(AppendOnlyModel):
@@ -211,3 +211,51 @@ class RefereeUnit(models.Model):
 
     def __str__(self):
         return f"{self.user} · {self.unit}"
+
+
+class ResultDecision(AppendOnlyModel):
+    """A chief referee's decision of a match the recorded hands cannot decide (no hand at time-up, a table
+    that could not play): a walkover or a decided winner, with the reason. Append-only: a later decision
+    of the same match supersedes the earlier one; ``tournament.competition.results`` reads the latest."""
+
+    class Kind(models.TextChoices):
+        DECIDED = "decided", _("Decided by the chief referee")
+        WALKOVER = "walkover", _("Walkover")
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="result_decisions",
+                              verbose_name=_("match"))
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    winner = models.CharField(_("winning side"), max_length=2,
+                              choices=[("NS", _("North–South")), ("EW", _("East–West"))])
+    reason = models.CharField(_("reason"), max_length=300)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("decided by"))
+    decided_at = models.DateTimeField(_("decided at"))
+
+    class Meta:
+        verbose_name = _("result decision")
+        verbose_name_plural = _("result decisions")
+        ordering = ["match", "decided_at", "id"]
+        constraints = [models.CheckConstraint(condition=models.Q(winner__in=("NS", "EW")),
+                                              name="result_decision_names_a_winner")]
+
+
+class RoundClosure(AppendOnlyModel):
+    """Closing a round publishes its results (the appeal deadline starts); reopening it is a chief's act
+    with a reason. The log of both is append-only; ``Round.results_published_at`` mirrors the latest."""
+
+    class Action(models.TextChoices):
+        CLOSE = "close", _("Closed")
+        REOPEN = "reopen", _("Reopened")
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="closures", verbose_name=_("round"))
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                           verbose_name=_("by"))
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        verbose_name = _("round closure")
+        verbose_name_plural = _("round closures")
+        ordering = ["round", "at", "id"]

@@ -1,0 +1,67 @@
+"""Closing a round: its results are published, table referees can no longer write, the appeal deadline
+starts (counted from that moment, ``rulings.appeals.appeal_deadline_for``). Reopening is a chief's act
+with a reason. Both are append-only :class:`~tournament.models.RoundClosure` rows; ``Round.
+results_published_at`` mirrors the latest and is written here only."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+
+from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
+from config import clock
+from config.db import lock_row
+from tournament import access
+from tournament.clocks import cache as display_cache
+from tournament.models import Match, Round, RoundClosure
+
+
+def undecided_tables(rnd) -> list:
+    """The round's tables with two entries and no result yet (not over, or over with nobody winning by
+    the hands and no decision: a level tie at time-up)."""
+    playing = Match.objects.filter(round=rnd, ns__isnull=False, ew__isnull=False)
+    open_ = playing.filter(~Q(status__in=Match.OVER) | Q(status=Match.Status.FINISHED, winner__isnull=True))
+    return list(open_.order_by("table").values_list("table", flat=True))
+
+
+def _locked_round(rnd):
+    return lock_row(Round.objects.select_related("stage__event"), rnd.pk)
+
+
+def close_round(rnd, user) -> Round:
+    """Publish the round's results (refused while a table has no result; closing twice changes nothing)."""
+    if not access.may(user, access.CLOSE_ROUND, event=rnd.stage.event):
+        raise ForbiddenError(gettext_noop("Only a chief referee or an organiser may close a round."))
+    with transaction.atomic():
+        rnd = _locked_round(rnd)
+        if rnd.results_published_at is not None:
+            return rnd
+        tables = undecided_tables(rnd)
+        if tables:
+            raise ConflictError(gettext_noop("The round cannot close: table(s) %(tables)s have no result yet."),
+                                field="round", tables="、".join(str(t) for t in tables))
+        now = clock.now()
+        RoundClosure.objects.create(round=rnd, action=RoundClosure.Action.CLOSE, by=user, at=now)
+        rnd.results_published_at = now
+        rnd.save(update_fields=["results_published_at"])
+        round_id = rnd.pk
+        transaction.on_commit(lambda: display_cache.invalidate(round_id))
+        return rnd
+
+
+def reopen_round(rnd, user, reason) -> Round:
+    """Take a closed round back (a chief referee, with a reason): its tables can be written again."""
+    if not access.may(user, access.DECIDE_RESULT, event=rnd.stage.event):
+        raise ForbiddenError(gettext_noop("Only a chief referee may reopen a round."))
+    if not (reason or "").strip():
+        raise UserError(gettext_noop("Give the reason for reopening the round."), field="reason")
+    with transaction.atomic():
+        rnd = _locked_round(rnd)
+        if rnd.results_published_at is None:
+            raise ConflictError(gettext_noop("The round is not closed."), field="round")
+        RoundClosure.objects.create(round=rnd, action=RoundClosure.Action.REOPEN, reason=reason.strip()[:300],
+                                    by=user, at=clock.now())
+        rnd.results_published_at = None
+        rnd.save(update_fields=["results_published_at"])
+        round_id = rnd.pk
+        transaction.on_commit(lambda: display_cache.invalidate(round_id))
+        return rnd
