@@ -145,9 +145,9 @@ def test_both_sides_late_both_forfeit_and_nobody_wins(table):
 
 def test_the_proposer_cannot_approve_and_a_decision_is_taken_once(table, make_user):
     match, users = table
-    ruling = services.record_ruling(match, users["chief"], "cheating", "NS")
+    ruling = services.record_ruling(match, users["referee"], "cheating", "NS")     # a table referee proposes
     with pytest.raises(PermissionDenied):
-        services.approve(ruling, users["chief"])
+        services.approve(ruling, users["referee"])
     services.approve(ruling, users["chief2"], approved=False, note="证据不足")
     assert ledger_.match_entries(match)[0].state == ledger_.REJECTED
     with pytest.raises(services.RulingError):

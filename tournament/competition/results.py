@@ -89,18 +89,22 @@ def _allowance(match):
 
 
 def _latest_decision(match):
+    """The chief's latest decision of ``match``, or None. A decision always leaves the match over (its
+    verdict is over whatever else happens), so a match not over has none: no query for it."""
+    if match.status not in Match.OVER:
+        return None
     return ResultDecision.objects.filter(match_id=match.pk).order_by("-decided_at", "-id").first()
 
 
-def settle(match, *, replay, entries=None) -> Verdict:
+def settle(match, *, replay, entries=None, decision=None) -> Verdict:
     """Store the result the records give ``match`` (locked by the caller, in its transaction).
 
     ``replay``: the match replayed with the rulings' adjustments (``scoring.hands.Replay``); ``entries``:
-    the match's replayed rulings when the caller has them. The levels, status, winner, finish and start
+    the match's replayed rulings when the caller has them; ``decision``: a chief's decision just stored. The levels, status, winner, finish and start
     times and note are written in one save; when the outcome changed the competition moves on (or the
     change is refused, naming the next match already begun). Byes and walkovers are left as they are.
     """
-    decision = _latest_decision(match)
+    decision = decision or _latest_decision(match)
     if match.status in (Match.Status.BYE, Match.Status.WALKOVER) and decision is None:
         return Verdict(True, None)
     state = replay.state
@@ -164,7 +168,7 @@ def record_decision(match, user, *, winner, kind, reason, replay, entries=None):
         raise ConflictError(gettext_noop("The recorded hands and rulings already decide this match."), field="winner")
     row = ResultDecision.objects.create(match=match, kind=kind, winner=winner, reason=reason.strip()[:300],
                                         decided_by=user, decided_at=clock.now())
-    settle(match, replay=replay, entries=entries)
+    settle(match, replay=replay, entries=entries, decision=row)
     return row
 
 
