@@ -5,8 +5,11 @@ PUT, PATCH or DELETE under ``/api/``. The first request runs and its answer is s
 same key gets the stored answer and changes nothing. The same key with a different request is refused
 (422); a retry while the first is still running gets 409.
 
-Answers that ask for a retry (5xx, 409) are not stored: the record is removed so the retry runs again.
-A record still "in progress" after ``ABANDONED_AFTER`` belongs to a killed worker: a retry takes it over.
+The request runs inside one transaction with the storing of its answer, so a write is never committed
+without its answer (a retry after a lost connection cannot apply it twice). Answers that ask for a retry
+(5xx, 409) are rolled back and not stored: the record is removed so the retry runs again. A record
+still "in progress" after ``ABANDONED_AFTER`` belongs to a worker that died before committing anything:
+a retry takes it over and runs the request once.
 Records older than ``KEPT_FOR`` are deleted by :func:`purge_old_records`, which Celery beat runs
 every hour (``config.purge_idempotency_records``), off the request path.
 """
@@ -47,17 +50,22 @@ class IdempotencyKeyMiddleware:
             if not self.take_over(record, fingerprint):
                 return self.replay(record, fingerprint)
 
-        response = self.get_response(request)
         # Only while the claim is still ours: a worker that was taken over must not touch the record.
         mine = IdempotencyRecord.objects.filter(pk=record.pk, created_at=record.created_at)
-        if response.status_code >= 500 or response.status_code == 409:
-            mine.delete()  # an answer that asks for a retry: let the retry run again
-            return response
-        if hasattr(response, "render") and not response.is_rendered:
-            response.render()
-        mine.update(
-            status=response.status_code, content_type=response.get("Content-Type", ""), body=response.content
-        )
+        # The request's writes and its stored answer commit together or not at all: a connection lost
+        # before the answer is stored also loses the write, so a retry (or a takeover) applies it once.
+        with transaction.atomic():
+            response = self.get_response(request)
+            retry = response.status_code >= 500 or response.status_code == 409
+            if retry:
+                transaction.set_rollback(True)  # nothing of an attempt that asks for a retry stays
+            else:
+                if hasattr(response, "render") and not response.is_rendered:
+                    response.render()
+                mine.update(status=response.status_code, content_type=response.get("Content-Type", ""),
+                            body=response.content)
+        if retry:
+            mine.delete()  # let the retry run again
         return response
 
     @staticmethod

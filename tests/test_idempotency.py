@@ -165,3 +165,45 @@ def test_records_older_than_a_day_are_purged_by_the_hourly_task(frozen_now):
     assert set(IdempotencyRecord.objects.values_list("key", flat=True)) == {"recent"}
     frozen_now.advance(hours=2)
     assert purge_idempotency_records() == 1 and not IdempotencyRecord.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_whose_answer_was_not_stored_is_not_applied_twice(make_user, frozen_now, monkeypatch):
+    """Issue 17 item 2: "add 1 minute" was applied twice when the connection dropped between the view's
+    commit and the stored answer, and the 60 s takeover ran the request again. Now the write and its
+    answer commit together: the failed attempt leaves nothing, the takeover applies the minute once."""
+    from django.db import OperationalError
+    from django.test import Client
+
+    from config.models import IdempotencyRecord
+    from tests.tournament.test_clock_fixtures import make_round
+    from tournament import roles
+    from tournament.clocks import services as clock_services
+    from tournament.models import ClockEvent
+
+    chief = make_user(roles.CHIEF_REFEREE)
+    rnd = make_round()
+    clock_services.start_clock(rnd, chief)
+    client = Client(raise_request_exception=False)
+    client.force_login(chief)
+    url = f"/api/rounds/{rnd.pk}/clock/actions/"
+    body = json.dumps({"action": "add", "minutes": 1})
+
+    real_update = IdempotencyRecord.objects.none().__class__.update
+
+    def lost_connection(queryset, **fields):
+        if "body" in fields:
+            raise OperationalError("server closed the connection unexpectedly")
+        return real_update(queryset, **fields)
+
+    monkeypatch.setattr(IdempotencyRecord.objects.none().__class__, "update", lost_connection)
+    first = client.post(url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY="add-1")
+    assert first.status_code == 500
+    assert ClockEvent.objects.filter(round=rnd, kind="add").count() == 0     # rolled back with its answer
+    monkeypatch.undo()
+
+    frozen_now.advance(seconds=61)                                          # the claim is abandoned
+    retry = client.post(url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY="add-1")
+    again = client.post(url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY="add-1")
+    assert retry.status_code == again.status_code == 200 and again["Idempotent-Replay"] == "true"
+    assert [e.seconds for e in ClockEvent.objects.filter(round=rnd, kind="add")] == [60]
