@@ -214,8 +214,10 @@ def error(detail, code, field=None):
 
 
 def value_error(exc):
-    """A 400 answer from a ValueError whose message starts with the field name ("defender_points: ...")."""
+    """A 400 answer from a ValueError: its ``field`` (a UserError), else the field name its message starts with."""
     message = str(exc)
+    if getattr(exc, "field", None):
+        return error(message, status.HTTP_400_BAD_REQUEST, exc.field)
     found = FIELD_PREFIX.match(message)
     return error(message, status.HTTP_400_BAD_REQUEST, found.group(1) if found else None)
 

@@ -4,6 +4,7 @@ import shutil
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,16 @@ CHROMIUM_ARGS = [
 
 
 TEST_PASSWORD = "pw-for-tests"  # every make_user account's password
+
+
+@contextmanager
+def refused(field):
+    """Expect a user error (common.errors.UserError) naming ``field``; yields pytest's ExceptionInfo."""
+    from common.errors import UserError
+
+    with pytest.raises(UserError) as caught:
+        yield caught
+    assert caught.value.field == field, (caught.value.field, str(caught.value))
 
 
 # --- roles -------------------------------------------------------------------------------
