@@ -66,7 +66,7 @@ def test_shipped_values():
 
 
 def test_sanctions_key_is_accepted_and_kept_raw():
-    data = raw("shenzhen-community")
+    data = raw("two-deck-standard")          # no organiser choice points into its sanctions
     data["sanctions"] = {"late": {"minutes": 5, "outcome": "forfeit"}, "scale": [10, 20, 40, 80]}
     p = profile_from_dict(data, source="x.yaml")
     assert p.sanctions == data["sanctions"] and p.to_dict()["sanctions"] == data["sanctions"]
