@@ -6,14 +6,18 @@ A table is the mapping under a rule profile's ``sanctions:`` key. Top level:
     other_side_may_choose: bool        may the non-offending side ever choose (options or waive)?
     penalties_waivable_by_agreement: bool   both sides may agree to play without the penalty clauses
     appeal: {deadline_minutes, counted_from, to, then, clause}
-    escalation: {warning_becomes_violation_from, match_forfeit_at_violations, clause}   optional
+    escalation: {warning_becomes_violation_from, match_forfeit_at_violations, clause,
+                 warnings_converted: from_nth | nth_only, counted_per: side | player}   optional
     points_clamp: [low, high]          optional: the score range after penalties
     shared: ...                        ignored: a home for YAML anchors
     offences: {code: node}
 
 A *node* says how one offence turns into an outcome. It is one of:
 
-    bands:   [{from, to?, ...node}]    chosen by ``minutes`` (inclusive integer bands, ascending)
+    bands:   [{from | over, to?, ...node}]   chosen by the lateness (``minutes`` and ``seconds``):
+                                       ``from: m`` at least m minutes, ``over: m`` more than m minutes,
+                                       ``to: m`` at most m minutes; without ``to`` a band runs up to
+                                       the next band's start (ascending, no overlap)
     steps:   [node, ...]               chosen by the side's repeat count of this offence in the match;
                                        the last step repeats
     by_role: {declarers: node, defenders: node}   chosen by the offender's role
@@ -26,7 +30,10 @@ A *node* says how one offence turns into an outcome. It is one of:
         stage: other                   the offending declarers step down (only under by_role.declarers)
         next_declarer: next | same | partner
         drop_to: {J: "2", A: J}        when the stage plays a key level it drops there instead and the
-                                       other side does not go up
+                                       other side does not go up (unless ``drop_keeps_levels``)
+        drop_keeps_levels: bool        the other side still goes up ``levels`` when the drop applies
+        automatic: bool                a match forfeit that applies without the chief referee's
+                                       approval (the document makes it automatic, e.g. lateness)
         levels_per_points: int, max_levels: int    levels from the defenders' points at the end of
                                        the hand, to ``gainer`` (union-games bury, 003 一.19)
         points_void, redeal, hand_ends: bool
@@ -59,20 +66,22 @@ TOP_KEYS = {"source", "other_side_may_choose", "penalties_waivable_by_agreement"
 APPEAL_KEYS = {"deadline_minutes", "counted_from", "to", "then", "clause"}
 APPEAL_FROM = ("round_results_published",)
 APPEAL_BODIES = ("chief_referee", "arbitration_group", "referee_group", "organising_committee")
-ESCALATION_KEYS = {"warning_becomes_violation_from", "match_forfeit_at_violations", "clause"}
+ESCALATION_KEYS = {"warning_becomes_violation_from", "match_forfeit_at_violations", "clause",
+                   "warnings_converted", "counted_per"}
+ESCALATION_ENUMS = {"warnings_converted": ("from_nth", "nth_only"), "counted_per": ("side", "player")}
 
 STRUCTURE_KEYS = ("options", "by_role", "steps", "bands")
 OUTCOME_KEYS = {"kinds", "points", "per_card", "applies_to", "gainer", "levels", "stage",
                 "next_declarer", "drop_to", "levels_per_points", "max_levels", "points_void",
-                "redeal", "hand_ends"}
+                "redeal", "hand_ends", "automatic", "drop_keeps_levels"}
 META_KEYS = {"clause", "note"}
 OFFENCE_KEYS = {"name", "waivable_by_other_side"}
 OPTION_KEYS = {"label", "aliases"}
 OPTIONS_KEYS = {"chooser", "default"}
-BAND_KEYS = {"from", "to"}
+BAND_KEYS = {"from", "over", "to"}
 ENUMS = {"applies_to": ("current_hand", "first_hand"), "gainer": ("other", "offender"),
          "stage": ("other",), "next_declarer": ("next", "same", "partner")}
-FLAGS = ("points_void", "redeal", "hand_ends")
+FLAGS = ("points_void", "redeal", "hand_ends", "automatic", "drop_keeps_levels")
 
 class _Checker:
     """Walks one table and raises ValueError '<source>: <path>: <problem>' at the first defect."""
@@ -149,6 +158,9 @@ class _Checker:
         for key in ("warning_becomes_violation_from", "match_forfeit_at_violations"):
             if key in escalation:
                 self.integer(escalation[key], f"escalation.{key}", minimum=1)
+        for key, allowed in ESCALATION_ENUMS.items():
+            if key in escalation:
+                self.choice_of(escalation[key], allowed, f"escalation.{key}")
 
     def clamp(self, clamp):
         if not isinstance(clamp, (list, tuple)) or len(clamp) != 2:
@@ -244,19 +256,20 @@ class _Checker:
     def bands(self, bands, path, role, in_options):
         if not isinstance(bands, (list, tuple)) or not bands:
             self.fail(path, "应为非空列表（expected a non-empty list）")
-        previous_end = -1
+        previous = None           # (lower bound in seconds, exclusive?), upper bound in seconds or None
         for index, band in enumerate(bands):
             band_path = f"{path}[{index}]"
             self.mapping(band, band_path)
-            if previous_end is None:
-                self.fail(band_path, "无上限的分段之后不能再有分段（band after an open-ended band）")
-            start = self.integer(band.get("from"), f"{band_path}.from")
+            if ("from" in band) == ("over" in band):
+                self.fail(band_path, "须有 from 或 over 之一（one of from / over）")
+            key = "from" if "from" in band else "over"
+            lower = (self.integer(band[key], f"{band_path}.{key}") * 60, key == "over")
             end = band.get("to")
-            if end is not None and self.integer(end, f"{band_path}.to") < start:
+            if end is not None and self.integer(end, f"{band_path}.to") * 60 < lower[0] + lower[1]:
                 self.fail(f"{band_path}.to", "上限小于下限（to below from）")
-            if start <= previous_end:
-                self.fail(band_path, f"分钟分段重叠或未按升序（overlapping minute bands: {start} <= {previous_end}）")
-            previous_end = end
+            if previous is not None and not _after(lower, *previous):
+                self.fail(band_path, f"分钟分段重叠或未按升序（overlapping minute bands at {band[key]}）")
+            previous = (lower, None if end is None else end * 60)
             self.node(band, band_path, extra=BAND_KEYS, role=role, in_options=in_options)
 
     def outcome(self, node, path, role):
@@ -300,6 +313,25 @@ class _Checker:
             self.fail(f"{path}.gainer", "有升级时须写明谁升级（levels without gainer）")
         if "gainer" in node and not gains:
             self.fail(f"{path}.levels", "写了 gainer 却没有升级数（gainer without levels）")
+
+
+def _after(lower, previous_lower, previous_end):
+    """True when a band starting at ``lower`` starts after the previous band (its end, else its start)."""
+    if previous_end is not None:
+        return lower[0] > previous_end or (lower[0] == previous_end and lower[1])
+    return lower > previous_lower
+
+
+def band_matches(band, seconds, next_band=None):
+    """True when a lateness of ``seconds`` falls in ``band`` (see the module docstring)."""
+    if "from" in band:
+        if seconds < band["from"] * 60:
+            return False
+    elif seconds <= band["over"] * 60:
+        return False
+    if band.get("to") is not None:
+        return seconds <= band["to"] * 60
+    return next_band is None or not band_matches({**next_band, "to": None}, seconds)
 
 
 def validate_sanctions(mapping, source):

@@ -33,7 +33,7 @@ def test_shenzhen_both_sides_late_both_forfeit():
     book = ledger(SZ)
     ns, ew = book.record("late", "NS", minutes=8), book.record("late", "EW", minutes=8)
     assert {ns.beneficiary, ew.beneficiary} == {"EW", "NS"}
-    assert all("match_forfeit" in s.kinds and s.needs_approval for s in (ns, ew))
+    assert all("match_forfeit" in s.kinds and s.automatic and not s.needs_approval for s in (ns, ew))
 
 
 @pytest.mark.parametrize("slug", [SZ, UG])
