@@ -70,7 +70,8 @@ class Announce:
 class Profile:
     """A validated rule profile with lookups precomputed for the engine's hot loop.
 
-    ``data`` is the normalised dict (what the DB stores); ``sanctions`` the raw sanction mapping.
+    ``data`` is the normalised dict with the picked readings applied and the picks under ``choices``
+    (what the DB stores; reading it again gives the same profile); ``sanctions`` the raw sanction mapping.
     Levels are handled as indexes into ``ladder`` inside the engine.
     """
     slug: str
@@ -180,10 +181,10 @@ def profile_from_dict(data: Any, source: str = "<dict>", choices: dict | None = 
     """
     base = validate_profile_dict(data, source)
     specs = choice_specs(base)
+    # explicit picks always apply (a default picked again restores the file's value in an edited copy)
     picks = check_picks({**base["choices"], **(choices or {})}, specs, source)
-    picks = {name: rid for name, rid in picks.items() if rid != specs[name]["default"]}
-    d = patch(base, picks, specs, source) if picks else base
     base["choices"] = picks
+    d = patch(base, picks, specs, source) if picks else base
     ladder = tuple(d["ladder"]["levels"])
     index = {lv: i for i, lv in enumerate(ladder)}
     must = frozenset(index[x] for x in d["must_play"]["levels"])
@@ -210,7 +211,7 @@ def profile_from_dict(data: Any, source: str = "<dict>", choices: dict | None = 
             policy_return=index[pol["return_to"]] if pol else None,
         )
     return Profile(
-        slug=d["slug"], name=d["name"], name_en=d["name_en"], source=d["source"], data=base,
+        slug=d["slug"], name=d["name"], name_en=d["name_en"], source=d["source"], data=d,
         sanctions=d["sanctions"], organiser_defaults=tuple(d["organiser_defaults"]),
         ladder=ladder, index=index, start=index[d["ladder"]["start"]], top=len(ladder) - 1,
         takeover_at=s["takeover_at"], clamp=(clamp["min"], clamp["max"]) if clamp else None,
