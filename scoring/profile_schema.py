@@ -1,9 +1,8 @@
 """Profile files: the schema and the cross-field checks (pure; re-exported by :mod:`scoring.profiles`).
 
-``validate_profile_dict(data, source)`` returns a normalised deep copy of a profile mapping or raises
-:class:`ProfileError` naming the source, the key path and the fault. Organiser choices (named readings
-of an unclear clause, see ``organiser_defaults``) are checked here too: every reading's ``set`` paths
-exist, the default reading says what the file says, and every other reading still makes a valid profile.
+``validate_body(data, source)`` returns a normalised deep copy of a profile mapping or raises
+:class:`ProfileError` naming the source, the key path and the fault; the organiser choices' readings are
+checked by :mod:`scoring.profile_choices` (whose ``validate_profile_dict`` runs both).
 """
 from __future__ import annotations
 
@@ -177,14 +176,6 @@ def _join(path: str, key: Any) -> str:
 # --------------------------------------------------------------------------------------------
 # Cross-field checks
 # --------------------------------------------------------------------------------------------
-def validate_profile_dict(data: Any, source: str = "<dict>") -> dict:
-    """Validate a profile mapping; return a normalised deep copy or raise :class:`ProfileError`."""
-    out = validate_body(data, source)
-    specs = choice_specs(out)
-    _check_choices(out, specs, source)
-    return out
-
-
 def validate_body(data: Any, source: str) -> dict:
     """Everything but the readings of the organiser choices (also used on a patched copy)."""
     if not isinstance(data, dict):
@@ -324,9 +315,6 @@ def _check_defaults(d: dict, source: str) -> None:
                                    gettext_noop("key path %(key)r does not exist"), key=entry)
 
 
-# --------------------------------------------------------------------------------------------
-# Organiser choices: named readings, each a set of key paths → values
-# --------------------------------------------------------------------------------------------
 _MISSING = object()
 
 
@@ -338,83 +326,3 @@ def find_path(d: dict, key_path: str) -> Any:
             return _MISSING
         node = node[part]
     return node
-
-
-def choice_specs(d: dict) -> dict:
-    """{choice name: spec} for the organiser choices a (validated) profile dict declares."""
-    return {e["choice"]: e for e in d["organiser_defaults"] if isinstance(e, dict)}
-
-
-def _check_choices(d: dict, specs: dict, source: str) -> None:
-    setters: dict = {}
-    for i, entry in enumerate(d["organiser_defaults"]):
-        if not isinstance(entry, dict):
-            continue
-        path = f"organiser_defaults[{i}]"
-        if sum(1 for e in d["organiser_defaults"] if isinstance(e, dict) and e["choice"] == entry["choice"]) > 1:
-            raise ProfileError(source, f"{path}.choice", gettext_noop("choice %(name)r is named twice"),
-                               name=entry["choice"])
-        if entry["default"] not in entry["readings"]:
-            raise ProfileError(source, f"{path}.default",
-                               gettext_noop("the default %(value)r is not one of the readings %(allowed)s"),
-                               value=entry["default"], allowed=list(entry["readings"]))
-        for rid, reading in entry["readings"].items():
-            for key_path, value in reading["set"].items():
-                where = f"{path}.readings.{rid}.set.{key_path}"
-                if find_path(d, key_path) is _MISSING:
-                    raise ProfileError(source, where, gettext_noop("key path %(key)r does not exist"),
-                                       key=key_path)
-                owner = setters.setdefault(key_path, entry["choice"])
-                if owner != entry["choice"]:
-                    raise ProfileError(source, where,
-                                       gettext_noop("choices %(one)r and %(other)r set the same key"),
-                                       one=owner, other=entry["choice"])
-                if (rid == entry["default"] and source.endswith(".yaml")   # a shipped file, not an edited copy
-                        and _normal(d, key_path, value, source) != find_path(d, key_path)):
-                    raise ProfileError(source, where,
-                                       gettext_noop("the default reading must say what the file says"))
-            if rid != entry["default"]:
-                patch(d, {entry["choice"]: rid}, specs, f"{source} ({entry['choice']}={rid})")
-    check_picks(d["choices"], specs, source)
-
-
-def _normal(d: dict, key_path: str, value: Any, source: str) -> Any:
-    """``value`` normalised as the profile would hold it at ``key_path``."""
-    trial = copy.deepcopy(d)
-    node = trial
-    parts = key_path.split(".")
-    for part in parts[:-1]:
-        node = node[part]
-    node[parts[-1]] = copy.deepcopy(value)
-    return find_path(validate_body(trial, source), key_path)
-
-
-def check_picks(picks: Any, specs: dict, source: str) -> dict:
-    """The organiser's picks {choice: reading}, checked against the declared choices."""
-    if not isinstance(picks, dict):
-        raise ProfileError(source, "choices", gettext_noop("must be a mapping"))
-    for name, rid in picks.items():
-        if name not in specs:
-            raise ProfileError(source, f"choices.{name}", gettext_noop("unknown choice %(name)r; choices: %(allowed)s"),
-                               name=name, allowed=sorted(specs))
-        if rid not in specs[name]["readings"]:
-            raise ProfileError(source, f"choices.{name}",
-                               gettext_noop("%(value)r is not a reading of %(name)s; readings: %(allowed)s"),
-                               value=rid, name=name, allowed=list(specs[name]["readings"]))
-    return dict(picks)
-
-
-def patch(d: dict, picks: dict, specs: dict, source: str) -> dict:
-    """A validated copy of ``d`` with the picked readings' values set (the default readings are the file)."""
-    out = copy.deepcopy(d)
-    for name, rid in picks.items():
-        for key_path, value in specs[name]["readings"][rid]["set"].items():
-            node = out
-            parts = key_path.split(".")
-            for part in parts[:-1]:
-                node = node[part]
-            node[parts[-1]] = copy.deepcopy(value)
-    out["choices"] = {}
-    result = validate_body(out, source)
-    result["choices"] = dict(picks)
-    return result

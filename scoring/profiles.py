@@ -10,7 +10,8 @@ Public API:
     profile_from_dict(data, source="<dict>", choices=None) -> Profile
     validate_profile_dict(data, source) -> dict   (normalised copy; raises ProfileError)
     known_profiles() -> list[str]
-The schema and its checks live in :mod:`scoring.profile_schema` (re-exported here).
+The schema and its checks live in :mod:`scoring.profile_schema`, the organiser choices in
+:mod:`scoring.profile_choices` (both re-exported here).
 
 Organiser choices: a profile names the readings it had to choose (``organiser_defaults`` entries with
 ``choice``, ``clause``, ``readings`` and ``default``); ``choices={"name": "reading"}`` (or the dict's own
@@ -28,9 +29,22 @@ import yaml
 
 from common.errors import UserError, gettext_noop
 
-from .profile_schema import (ALL_LEVELS, AT_TAKEOVER, CHOICE_SPEC, OPTIONAL_TOP, POINTS_MAX, POINTS_MIN,
-                             ROLES, ROTATIONS, SCHEMA, STAGE_KINDS, TIE_BREAKS, TIME_UP_RULES, ProfileError,
-                             check_picks, choice_specs, patch, validate_profile_dict)
+from .profile_choices import check_picks, choice_specs, patch, validate_profile_dict
+from .profile_schema import (
+    ALL_LEVELS,
+    AT_TAKEOVER,
+    CHOICE_SPEC,
+    OPTIONAL_TOP,
+    POINTS_MAX,
+    POINTS_MIN,
+    ROLES,
+    ROTATIONS,
+    SCHEMA,
+    STAGE_KINDS,
+    TIE_BREAKS,
+    TIME_UP_RULES,
+    ProfileError,
+)
 
 __all__ = ["ALL_LEVELS", "AT_TAKEOVER", "CHOICE_SPEC", "OPTIONAL_TOP", "POINTS_MAX", "POINTS_MIN", "ROLES",
            "ROTATIONS", "SCHEMA", "STAGE_KINDS", "TIE_BREAKS", "TIME_UP_RULES", "PROFILE_DIR", "Announce",

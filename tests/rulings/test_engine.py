@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulings.engine import (Offence, PenaltyLedger, appeal_deadline, defender_points_delta,
-                            normalise_side)
+from rulings.engine import Offence, PenaltyLedger, appeal_deadline, defender_points_delta, normalise_side
 from scoring.profiles import load_profile
 from tests.conftest import refused
 
@@ -319,6 +318,7 @@ def test_void_twice_is_refused():
     book.void(0)
     with refused("index") as caught:
         book.void(0)
+    assert "已作废" in str(caught.value)
 
 
 def test_replay_accepts_mappings():

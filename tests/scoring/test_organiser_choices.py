@@ -5,7 +5,7 @@ import copy
 import pytest
 import yaml
 
-from scoring.engine import MatchState, settle_hand
+from scoring.engine import LastTrick, MatchState, settle_hand
 from scoring.profiles import PROFILE_DIR, ProfileError, load_profile, max_bottom_points, profile_from_dict
 from tests.conftest import refused
 from tournament import clocks
@@ -130,8 +130,6 @@ def test_ranges_come_from_the_profile_data():
 
 
 def test_penalties_and_the_multiplied_bottom_may_leave_0_to_200():
-    from scoring.engine import LastTrick
-
     p = load_profile(SZ)
     r = settle_hand(p, declarer_level="5", defender_level="5", defender_points=200, bottom_points=80,
                     last_trick=LastTrick("defenders", "pair"))
@@ -165,8 +163,6 @@ def test_redeal_elsewhere_and_before_the_first_hand_is_refused():
 
 
 def test_redeal_lapses_a_pending_policy():
-    from scoring.engine import LastTrick
-
     s = MatchState.new(load_profile(SZ), levels={"NS": "J", "EW": "5"}, declarer="N").play(
         defender_points=20, last_trick=LastTrick("defenders", "single", rank="J"))
     assert s.policy_pending == "J"
