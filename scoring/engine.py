@@ -127,7 +127,8 @@ class HandResult:
     """What one hand did: both sides' levels after it, the final defender points, who declares next.
 
     ``kind`` is "hand" for a scored hand, "award" for an outcome decided by a sanction
-    (``defender_points`` is None then) and "forfeit" for a match decided by a sanction.
+    (``defender_points`` is None then), "redeal" for a deal without trump declared (000 第五条;
+    no points, levels unchanged) and "forfeit" for a match decided by a sanction.
     """
     declarer_keeps: bool
     declarer_level: str
