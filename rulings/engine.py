@@ -7,8 +7,12 @@ Django layer rebuilds it by replaying the non-voided rulings (``PenaltyLedger.re
 entry in place (``ledger.void(index)``), and every repeat count is recomputed.
 
 Sides: ``side`` is the offending side, "NS" or "EW"; a seat letter (N/E/S/W) is accepted and
-stands for its side, because repeat counts are kept per side. Roles: "declarers" (庄家方, on
-stage) or "defenders" (台下方); asked for only when the outcome depends on it.
+stands for its side, because repeat counts are kept per side (a table whose escalation is counted
+per player counts a seat's warnings apart). Roles: "declarers" (庄家方, on stage) or "defenders"
+(台下方); asked for only when the outcome depends on it. Lateness is ``minutes`` plus optional
+``seconds`` (5 min 30 s is over 5 minutes).
+
+Refused input raises :class:`common.errors.UserError` naming the field.
 """
 from __future__ import annotations
 
@@ -17,39 +21,44 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from rulings.sanction_tables import CODES, ROLES, validate_sanctions
+from common.errors import UserError, gettext_noop
+from common.seats import OTHER_SIDE, SEAT_SIDE, SIDES
+from rulings.sanction_tables import CODES, ROLES, band_matches, validate_sanctions
 
 __all__ = ["PenaltyLedger", "Sanction", "Effect", "Offence", "AppealRule", "validate_sanctions",
-           "defender_points_delta", "appeal_deadline", "normalise_side"]
+           "defender_points_delta", "appeal_deadline", "normalise_side", "SIDES", "SEAT_SIDE"]
 
-SIDES = ("NS", "EW")
-SEAT_SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 APPROVAL_KINDS = frozenset({"match_forfeit", "disqualification"})
 ROLE_ZH = {"declarers": "庄家方", "defenders": "防守方"}
 
 
 def normalise_side(side):
-    """Return "NS" or "EW" for a side or a seat letter; ValueError naming ``side`` otherwise."""
+    """Return "NS" or "EW" for a side or a seat letter; UserError naming ``side`` otherwise."""
     text = side.strip().upper() if isinstance(side, str) else None
     if text in SIDES:
         return text
     if text in SEAT_SIDE:
         return SEAT_SIDE[text]
-    raise ValueError(f"side：应为 NS、EW 或座位 N/E/S/W，收到 {side!r}（side must be NS or EW）")
+    raise UserError(gettext_noop("The side must be NS, EW or a seat N/E/S/W, not %(value)r."),
+                    field="side", value=side)
 
 
 def _other(side):
-    return "EW" if side == "NS" else "NS"
+    return OTHER_SIDE[side]
 
 
-def _count(value, name, *, minimum=0):
-    """Check an optional whole number input (minutes, cards); ValueError naming the field."""
+def _count(value, name, *, minimum=0, maximum=None):
+    """Check an optional whole number input (minutes, seconds, cards); UserError naming the field."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name}：应为整数，收到 {value!r}（{name} must be an integer）")
+        raise UserError(gettext_noop("Enter a whole number, not %(value)r."), field=name, value=value)
     if value < minimum:
-        raise ValueError(f"{name}：不得小于{minimum}，收到 {value}（{name} must be >= {minimum}）")
+        raise UserError(gettext_noop("Enter at least %(minimum)s, not %(value)s."), field=name,
+                        minimum=minimum, value=value)
+    if maximum is not None and value > maximum:
+        raise UserError(gettext_noop("Enter at most %(maximum)s, not %(value)s."), field=name,
+                        maximum=maximum, value=value)
     return value
 
 
@@ -63,6 +72,15 @@ class Offence:
     cards: int | None = None
     choice: str | None = None
     role: str | None = None
+    seconds: int | None = None
+    seat: str | None = None
+
+    @property
+    def late_seconds(self):
+        """The lateness in seconds (None when neither minutes nor seconds were given)."""
+        if self.minutes is None and self.seconds is None:
+            return None
+        return (self.minutes or 0) * 60 + (self.seconds or 0)
 
     @classmethod
     def of(cls, entry):
@@ -95,6 +113,7 @@ class Effect:
     drop_to: tuple = ()
     levels_per_points: int | None = None
     max_levels: int | None = None
+    drop_keeps_levels: bool = False
     points_void: bool = False
     redeal: bool = False
     hand_ends: bool = False
@@ -125,8 +144,8 @@ class Effect:
         if not self.needs_points:
             return self.levels
         if isinstance(defender_points, bool) or not isinstance(defender_points, int):
-            raise ValueError(f"defender_points：应为整数，收到 {defender_points!r}"
-                             "（defender_points must be an integer）")
+            raise UserError(gettext_noop("Enter the points as a whole number, not %(value)r."),
+                            field="defender_points", value=defender_points)
         earned = max(defender_points, 0) // self.levels_per_points
         if self.max_levels is not None:
             earned = min(earned, self.max_levels)
@@ -146,13 +165,14 @@ class Effect:
         if not (self.stage or self.levels or self.drop_to or self.levels_per_points):
             return None
         drop = self.dropped_level(current_level)
-        if drop:
+        if drop and not self.drop_keeps_levels:
             levels = 0
         elif defender_points is None:
             levels = self.levels
         else:
             levels = self.levels_for(defender_points)
-        return {"stage": "change" if self.stage else "keep", "gainer": None if drop else self.gainer,
+        gainer = None if drop and not self.drop_keeps_levels else self.gainer
+        return {"stage": "change" if self.stage else "keep", "gainer": gainer,
                 "levels": levels, "next_declarer": self.next_declarer, "drop_to": drop,
                 "reason": reason}
 
@@ -164,6 +184,8 @@ class Sanction:
     ``points`` always go to the other side (``beneficiary``); ``options`` are the alternatives
     when the non-offending side chooses (``referee_options`` when the referee does); ``choice``
     is the option applied, and "choice" is in ``kinds`` while the side has not chosen yet.
+    ``automatic``: a match forfeit the document applies without approval (e.g. lateness), so
+    ``needs_approval`` is False for it.
     """
 
     code: str
@@ -185,6 +207,7 @@ class Sanction:
     occurrence: int = 1
     escalated: tuple = ()
     waivable: bool = False
+    automatic: bool = False
 
     @property
     def pending_choice(self):
@@ -212,8 +235,8 @@ def defender_points_delta(sanction, offender_role=None):
     """Signed change to the defenders' points: + when the declarers offend, - when defenders do."""
     role = offender_role or sanction.role
     if role not in ROLES:
-        raise ValueError(f"offender_role：应为 declarers 或 defenders，收到 {role!r}"
-                         "（offender_role must be declarers or defenders）")
+        raise UserError(gettext_noop("The offender's role must be declarers or defenders, not %(value)r."),
+                        field="offender_role", value=role)
     return sanction.points if role == "declarers" else -sanction.points
 
 
@@ -272,8 +295,9 @@ class _Resolver:
         for key, option in options.items():
             if str(wanted) == key or str(wanted) in map(str, option.get("aliases", [])):
                 return key
-        raise ValueError(f"choice：{wanted!r} 不是此违规可选的处罚，可选 {'/'.join(options)}"
-                         f"（unknown choice for {self.offence.code!r} in profile {self.slug!r}）")
+        raise UserError(gettext_noop("%(value)r is not a sanction to choose for %(code)s under %(slug)s; "
+                                     "choose %(allowed)s."), field="choice", value=wanted,
+                        code=self.offence.code, slug=self.slug, allowed="/".join(options))
 
     def _step(self, node, path):
         path.used_steps = True
@@ -281,12 +305,14 @@ class _Resolver:
         return steps[min(self.occurrence, len(steps)) - 1]
 
     def _band(self, node, path):
-        minutes = self.offence.minutes
-        if minutes is None:
-            raise ValueError(f"minutes：{self.offence.code} 需要填写分钟数（minutes is required）")
+        seconds = self.offence.late_seconds
+        if seconds is None:
+            raise UserError(gettext_noop("%(code)s needs the number of minutes."), field="minutes",
+                            code=self.offence.code)
         path.used_minutes = True
-        for band in node["bands"]:
-            if band["from"] <= minutes and (band.get("to") is None or minutes <= band["to"]):
+        bands = node["bands"]
+        for index, band in enumerate(bands):
+            if band_matches(band, seconds, bands[index + 1] if index + 1 < len(bands) else None):
                 return band
         path.notes.append("未达处罚标准，不处罚")
         return None
@@ -298,9 +324,9 @@ class _Resolver:
             return next(iter(roles.values()))
         path.used_role = True
         if role not in roles:
-            allowed = "/".join(roles)
-            raise ValueError(f"role：{self.offence.code} 的处罚取决于违规方是庄家方还是防守方，"
-                             f"请填写 {allowed}，收到 {role!r}（role is required: {allowed}）")
+            raise UserError(gettext_noop("The sanction for %(code)s depends on whether the offenders are "
+                                         "declarers or defenders: enter %(allowed)s, not %(value)r."),
+                            field="role", code=self.offence.code, allowed="/".join(roles), value=role)
         return roles[role]
 
 
@@ -311,9 +337,9 @@ def _outcome_points(outcome, offence):
         return outcome.get("points", 0)
     cards = offence.cards
     if cards is None:
-        raise ValueError(f"cards：{offence.code} 需要填写张数（cards is required）")
+        raise UserError(gettext_noop("%(code)s needs the number of cards."), field="cards", code=offence.code)
     if cards < 1:
-        raise ValueError(f"cards：至少1张，收到 {cards}（cards must be >= 1）")
+        raise UserError(gettext_noop("Enter at least 1 card, not %(value)s."), field="cards", value=cards)
     return outcome["per_card"] * cards
 
 
@@ -326,6 +352,7 @@ def _effect(outcome, side):
         levels=outcome.get("levels", 0), next_declarer=outcome.get("next_declarer"),
         drop_to=tuple((str(k), str(v)) for k, v in outcome.get("drop_to", {}).items()),
         levels_per_points=outcome.get("levels_per_points"), max_levels=outcome.get("max_levels"),
+        drop_keeps_levels=outcome.get("drop_keeps_levels", False),
         points_void=outcome.get("points_void", False), redeal=outcome.get("redeal", False),
         hand_ends=outcome.get("hand_ends", False),
         applies_to=outcome.get("applies_to", "current_hand"))
@@ -367,14 +394,15 @@ def _describe(kinds, points, outcome, effect):
         parts.append(f"对方升{effect.levels}级")
     if effect.drop_to:
         drops = "、".join(f"打{high}降至{low}" for high, low in effect.drop_to)
-        parts.append(f"（{drops}，对方不升级）")
+        keeps = f"对方仍升{effect.levels}级" if effect.drop_keeps_levels else "对方不升级"
+        parts.append(f"（{drops}，{keeps}）")
     if effect.levels_per_points:
         parts.append(f"对方按得分每满{effect.levels_per_points}分升1级，最多{effect.max_levels}级")
     if effect.redeal:
         parts.append("重新洗牌抓牌")
     parts.extend({"next": ["由下家坐庄"], "same": ["由原庄家继续坐庄"]}.get(effect.next_declarer, []))
     if "match_forfeit" in kinds:
-        parts.append("判负（待裁判长核准）")
+        parts.append("判负（自动生效）" if outcome.get("automatic") else "判负（待裁判长核准）")
     if "disqualification" in kinds:
         parts.append("取消比赛资格（待裁判长核准）")
     return parts
@@ -384,7 +412,9 @@ def _title(name, offence, path, outcome, occurrence):
     """'庄家方第2次超时出牌（label）': who, which time, how long or how many cards, which option."""
     title = f"第{occurrence}次{name}" if path.used_steps else name
     if path.used_minutes:
-        title += f"{offence.minutes}分钟"
+        title += f"{offence.minutes or 0}分钟"
+        if offence.seconds:
+            title += f"{offence.seconds}秒"
     elif "per_card" in outcome:
         title += f"{offence.cards}张"
     if path.used_role:
@@ -421,7 +451,10 @@ class PenaltyLedger:
         self._sanctions = []
         self._tally = _Tally()
         for entry in entries:
-            self.record(**vars(Offence.of(entry)))
+            offence = Offence.of(entry)
+            self.record(offence.code, offence.seat or offence.side, minutes=offence.minutes,
+                        cards=offence.cards, choice=offence.choice, role=offence.role,
+                        seconds=offence.seconds)
 
     @classmethod
     def replay(cls, profile, entries):
@@ -452,18 +485,21 @@ class PenaltyLedger:
         """The sanctions in force, in order (voided entries left out)."""
         return tuple(s for s in self._sanctions if s is not None)
 
-    def record(self, code, side, *, minutes=None, cards=None, choice=None, role=None):
-        """Record an offence by ``side`` and return its Sanction (contract)."""
-        offence = self._offence(code, side, minutes, cards, choice, role)
+    def record(self, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None):
+        """Record an offence by ``side`` (or a seat) and return its Sanction (contract).
+
+        ``minutes`` and ``seconds`` (0..59) together give a lateness: 5 and 30 is over 5 minutes.
+        """
+        offence = self._offence(code, side, minutes, cards, choice, role, seconds)
         sanction = self._sanction(offence, self._tally)
         self._entries.append(offence)
         self._sanctions.append(sanction)
-        _count_in(self._tally, sanction)
+        _count_in(self._tally, sanction, self._who(offence))
         return sanction
 
-    def preview(self, code, side, *, minutes=None, cards=None, choice=None, role=None):
+    def preview(self, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None):
         """The Sanction ``record`` would return, without recording anything."""
-        return self._sanction(self._offence(code, side, minutes, cards, choice, role), self._tally)
+        return self._sanction(self._offence(code, side, minutes, cards, choice, role, seconds), self._tally)
 
     def void(self, index):
         """Void entry ``index`` (0-based, in recording order) and recompute every later sanction.
@@ -471,30 +507,33 @@ class PenaltyLedger:
         Returns the sanctions in force afterwards, index-aligned with ``entries``.
         """
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self._entries):
-            raise ValueError(f"index：没有第 {index!r} 条记录（no entry {index!r}）")
+            raise UserError(gettext_noop("There is no entry %(index)r."), field="index", index=index)
         if index in self._voided:
-            raise ValueError(f"index：第 {index} 条记录已作废（entry {index} is already void）")
+            raise UserError(gettext_noop("Entry %(index)s is already void."), field="index", index=index)
         self._voided.add(index)
         self._tally = _Tally()
         for position, offence in enumerate(self._entries):
             sanction = None if position in self._voided else self._sanction(offence, self._tally)
             self._sanctions[position] = sanction
             if sanction is not None:
-                _count_in(self._tally, sanction)
+                _count_in(self._tally, sanction, self._who(offence))
         return self.sanctions
 
     # --- internals ---------------------------------------------------------------------------
 
-    def _offence(self, code, side, minutes, cards, choice, role):
+    def _offence(self, code, side, minutes, cards, choice, role, seconds=None):
         if code not in self.table["offences"]:
-            known = "未知的违规代码" if code not in CODES else "此规则未列出的违规"
-            raise ValueError(f"code：{known} {code!r}（规则配置 {self.slug}）"
-                             f"（code {code!r} is not listed by profile {self.slug!r}）")
+            message = (gettext_noop("Unknown offence code %(code)r (profile %(slug)s).") if code not in CODES
+                       else gettext_noop("Offence %(code)r is not listed by profile %(slug)s."))
+            raise UserError(message, field="code", code=code, slug=self.slug)
         if role is not None and role not in ROLES:
-            raise ValueError(f"role：应为 declarers 或 defenders，收到 {role!r}（unknown role）")
+            raise UserError(gettext_noop("The role must be declarers or defenders, not %(value)r."),
+                            field="role", value=role)
+        seat = side.strip().upper() if isinstance(side, str) and side.strip().upper() in SEAT_SIDE else None
         return Offence(code=code, side=normalise_side(side), minutes=_count(minutes, "minutes"),
                        cards=_count(cards, "cards"), role=role,
-                       choice=None if choice is None else str(choice))
+                       choice=None if choice is None else str(choice),
+                       seconds=_count(seconds, "seconds", maximum=59), seat=seat)
 
     def _sanction(self, offence, tally):
         node = self.table["offences"][offence.code]
@@ -502,27 +541,38 @@ class PenaltyLedger:
         path = _Path(clause=node["clause"], notes=[])
         outcome = _Resolver(offence, occurrence, self.slug).resolve(node, path)
         if offence.choice is not None and path.chosen is None and not path.options:
-            raise ValueError(f"choice：{offence.code} 在规则配置 {self.slug} 中没有可选处罚"
-                             f"（no choice for {offence.code!r} in profile {self.slug!r}）")
+            raise UserError(gettext_noop("%(code)s has no sanction to choose under profile %(slug)s."),
+                            field="choice", code=offence.code, slug=self.slug)
         points = _outcome_points(outcome, offence)
         effect = _effect(outcome, offence.side)
         kinds = _kinds(outcome, points, effect, path.pending)
-        escalated, notes = self._escalate(kinds, offence.side, tally)
+        escalated, notes = self._escalate(kinds, self._who(offence), tally)
         return self._build(offence, node, path, outcome, points, effect, kinds,
                            (escalated, notes), occurrence)
+
+    def _who(self, offence):
+        """Whose warnings and violations an offence counts toward: its side, or its seat when the
+        table counts per player (``escalation.counted_per: player``) and the seat is known."""
+        rule = self.table.get("escalation") or {}
+        if rule.get("counted_per") == "player" and offence.seat:
+            return offence.seat
+        return offence.side
 
     def _escalate(self, kinds, side, tally):
         """Apply the table's escalation (shenzhen 第十六条) to ``kinds`` in place.
 
-        Returns (steps taken, Chinese notes): "warning_to_violation" when this is the side's n-th
-        warning and the table records it as a violation; "match_forfeit_proposed" when this is
-        the side's n-th recorded violation and a match loss goes to the chief referee.
+        ``side``: whose counts apply (a side, or a seat when counted per player). Returns (steps
+        taken, Chinese notes): "warning_to_violation" when this is the n-th warning (every one from
+        the n-th, or only the n-th with ``warnings_converted: nth_only``) and the table records it as
+        a violation; "match_forfeit_proposed" when this is the n-th recorded violation and a match
+        loss goes to the chief referee.
         """
         rule = self.table.get("escalation") or {}
         steps, notes = [], []
         nth_warning = tally.warnings[side] + 1
         from_nth = rule.get("warning_becomes_violation_from")
-        if "warning" in kinds and from_nth and nth_warning >= from_nth:
+        only_nth = rule.get("warnings_converted") == "nth_only"
+        if "warning" in kinds and from_nth and (nth_warning == from_nth if only_nth else nth_warning >= from_nth):
             kinds.discard("warning")
             kinds.add("violation")
             steps.append("warning_to_violation")
@@ -548,7 +598,8 @@ class PenaltyLedger:
         return Sanction(
             code=offence.code, side=offence.side, beneficiary=_other(offence.side),
             kinds=frozenset(kinds), points=points, levels=effect.levels,
-            needs_approval=bool(kinds & APPROVAL_KINDS),
+            needs_approval=bool(kinds & APPROVAL_KINDS) and not outcome.get("automatic", False),
+            automatic=bool(kinds & APPROVAL_KINDS) and outcome.get("automatic", False),
             options=path.options if by_side else (), referee_options=() if by_side else path.options,
             choice=path.chosen, chooser=path.chooser if path.chosen else None, role=offence.role,
             effect=effect, explanation=text, clause=path.clause, source=self.table["source"],
@@ -556,13 +607,16 @@ class PenaltyLedger:
             waivable=bool(node.get("waivable_by_other_side")))
 
 
-def _count_in(tally, sanction):
-    """Add one sanction to the side's running counts (a converted warning still counts as one)."""
+def _count_in(tally, sanction, who):
+    """Add one sanction to the running counts (a converted warning still counts as one warning).
+
+    Repeat counts per offence are kept per side; warnings and violations per ``who`` (side or seat).
+    """
     tally.offences[(sanction.side, sanction.code)] += 1
     if "warning" in sanction.kinds or "warning_to_violation" in sanction.escalated:
-        tally.warnings[sanction.side] += 1
+        tally.warnings[who] += 1
     if "violation" in sanction.kinds:
-        tally.violations[sanction.side] += 1
+        tally.violations[who] += 1
 
 
 def _table_of(profile):
@@ -572,9 +626,10 @@ def _table_of(profile):
     else:
         slug, table = getattr(profile, "slug", None), getattr(profile, "sanctions", None)
     if not isinstance(slug, str) or not slug:
-        raise ValueError(f"profile：缺少规则配置代号 slug（profile has no slug: {profile!r}）")
+        raise UserError(gettext_noop("The rule profile has no slug: %(value)r."), field="profile",
+                        value=profile)
     if not table:
-        raise ValueError(f"profile：规则配置 {slug} 没有处罚表（sanctions 键为空）"
-                         f"（profile {slug!r} has no sanction table under its 'sanctions' key）")
+        raise UserError(gettext_noop("Rule profile %(slug)s has no sanction table (its sanctions key is "
+                                     "empty)."), field="profile", slug=slug)
     return slug, validate_sanctions(table, f"profile {slug}")
 

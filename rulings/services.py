@@ -49,13 +49,12 @@ class Conflict(RulingError, ConflictError):
 # --- recording -----------------------------------------------------------------------------------
 
 def engine_call(func, **inputs):
-    """Call the engine and turn its ValueError into a RulingError naming the field."""
+    """Call the engine and turn its UserError into a RulingError naming the field."""
     try:
         return func(**inputs)
     except ValueError as exc:
-        message = str(exc)
-        field = message.split("：", 1)[0] if "：" in message else None
-        raise RulingError(message, field=field if field in inputs or field == "code" else None) from exc
+        field = getattr(exc, "field", None)
+        raise RulingError(str(exc), field=field if field in inputs or field == "code" else None) from exc
 
 
 def _inputs(code, side, minutes, cards, choice, role):

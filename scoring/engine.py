@@ -12,6 +12,7 @@ Contract (called by an outside test suite, see issue 3 §2):
 Extensions for the sanction engine and the Django layer:
     state.award(*, stage, gainer=None, levels=0, next_declarer=None, drop_to=None, reason="",
                 first_declarer=None)
+    state.redeal(*, reason="")   (no trump declared by the end of the deal: 000 第五条)
     final_points(profile, *, defender_points, bottom_points=0, last_trick=None, penalty_points=0)
     state.forfeit_match(*, winner, reason=""); state.policy_pending
 
@@ -29,24 +30,31 @@ Encodings:
     the declaring side may return to; the next hand's HandResult has ``policy_available`` when the
     defenders scored under the profile's limit, and ``play(..., reclaim=True)`` takes the option
     (a correction of that hand can add it afterwards).
+  * Inputs: trick points 0..the decks' points (200) and the bottom 0..what its cards can hold
+    (profile ``cards``: 2 decks, 8 cards → 80), multiples of 5. Penalties and a multiplied bottom
+    are what may take the final points outside 0..200. Refused input raises
+    :class:`common.errors.UserError` naming the field.
 """
 from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass
 
+from common.errors import UserError, gettext_noop
+from common.seats import NEXT_SEAT as _NEXT
+from common.seats import PARTNER as _PARTNER
+from common.seats import SEAT_SIDE, SEATS, SIDES
+
 from .profiles import POINTS_MAX, POINTS_MIN, Profile
 
-SEATS = ("N", "W", "S", "E")            # counter-clockwise playing order
-SIDES = ("NS", "EW")
-_NEXT = {"N": "W", "W": "S", "S": "E", "E": "N"}
-_PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
-_SIDE_OF = {"N": 0, "S": 0, "E": 1, "W": 1}
-_SIDE_INDEX = {"NS": 0, "EW": 1}
+__all__ = ["SEATS", "SIDES", "LastTrick", "HandResult", "MatchState", "bottom_multiplier", "settle_hand",
+           "final_points"]
+
+_SIDE_INDEX = {side: i for i, side in enumerate(SIDES)}
+_SIDE_OF = {seat: _SIDE_INDEX[side] for seat, side in SEAT_SIDE.items()}
 _SHAPES = ("single", "pair", "tractor")
 _BY = ("defenders", "declarers")
 _RANKS = frozenset(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JOKER"))
 _ROTATION_NAMES = {"partner": "对家", "next": "下家", "same": "原庄家"}
-BOTTOM_MAX = 200
 
 
 # --------------------------------------------------------------------------------------------
@@ -67,12 +75,14 @@ class LastTrick:
 
     def __post_init__(self):
         if self.by not in _BY:
-            raise ValueError(f"last_trick.by: 应为 defenders 或 declarers，得到 {self.by!r}")
+            raise UserError(gettext_noop("Enter defenders or declarers, not %(value)r."),
+                            field="last_trick.by", value=self.by)
         _check_shape(self.shape, self.pairs, "last_trick")
         if self.rank is not None and self.rank not in _RANKS:
-            raise ValueError(f"last_trick.rank: 未知的牌点 {self.rank!r}（unknown rank）")
+            raise UserError(gettext_noop("Unknown rank %(value)r."), field="last_trick.rank", value=self.rank)
         if self.buried_by not in _BY:
-            raise ValueError(f"last_trick.buried_by: 应为 defenders 或 declarers，得到 {self.buried_by!r}")
+            raise UserError(gettext_noop("Enter defenders or declarers, not %(value)r."),
+                            field="last_trick.buried_by", value=self.buried_by)
 
     @property
     def is_main_rank(self) -> bool:
@@ -84,25 +94,29 @@ class LastTrick:
 
 def _check_shape(shape, pairs, prefix):
     if shape not in _SHAPES:
-        raise ValueError(f"{prefix}.shape: 未知的牌型 {shape!r}，应为 single/pair/tractor（unknown shape）")
+        raise UserError(gettext_noop("Unknown shape %(value)r: enter single, pair or tractor."),
+                        field=f"{prefix}.shape", value=shape)
     if not isinstance(pairs, int) or isinstance(pairs, bool) or pairs < 1:
-        raise ValueError(f"{prefix}.pairs: 对数应为正整数，得到 {pairs!r}")
+        raise UserError(gettext_noop("The number of pairs must be a positive whole number, not %(value)r."),
+                        field=f"{prefix}.pairs", value=pairs)
     if shape == "tractor" and pairs < 2:
-        raise ValueError(f"{prefix}.pairs: 拖拉机至少两对，得到 {pairs}（a tractor has at least 2 pairs）")
+        raise UserError(gettext_noop("A tractor has at least 2 pairs, not %(value)s."),
+                        field=f"{prefix}.pairs", value=pairs)
 
 
 def _check_points(value, name, lo, hi):
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{name}: 分数应为整数，得到 {value!r}")
+        raise UserError(gettext_noop("Points must be a whole number, not %(value)r."), field=name, value=value)
     if value % 5:
-        raise ValueError(f"{name}: 分数 {value} 不是5的倍数（points must be a multiple of 5）")
+        raise UserError(gettext_noop("Points %(value)s are not a multiple of 5."), field=name, value=value)
     if not lo <= value <= hi:
-        raise ValueError(f"{name}: 分数 {value} 超出范围 {lo}..{hi}（points out of range）")
+        raise UserError(gettext_noop("Points %(value)s are out of the range %(lo)s..%(hi)s."), field=name,
+                        value=value, lo=lo, hi=hi)
 
 
 def _check_seat(seat, name):
     if seat not in _SIDE_OF:
-        raise ValueError(f"{name}: 未知的座位 {seat!r}，应为 N/E/S/W（unknown seat）")
+        raise UserError(gettext_noop("Unknown seat %(value)r: enter N, E, S or W."), field=name, value=seat)
 
 
 # --------------------------------------------------------------------------------------------
@@ -113,7 +127,8 @@ class HandResult:
     """What one hand did: both sides' levels after it, the final defender points, who declares next.
 
     ``kind`` is "hand" for a scored hand, "award" for an outcome decided by a sanction
-    (``defender_points`` is None then) and "forfeit" for a match decided by a sanction.
+    (``defender_points`` is None then), "redeal" for a deal without trump declared (000 第五条;
+    no points, levels unchanged) and "forfeit" for a match decided by a sanction.
     """
     declarer_keeps: bool
     declarer_level: str
@@ -152,21 +167,23 @@ def _multiplier(p: Profile, shape, pairs, trump) -> int:
     return p.tractor_base + p.tractor_per_pair * pairs
 
 
-def _climb(p: Profile, start: int, gain: int, may_leave: bool):
-    """Move a side up ``gain`` levels from ``start``; return (new index, levels given back).
+def _climb(p: Profile, start: int, gain: int, may_leave: bool, give_back: bool | None = None):
+    """Move a side up ``gain`` levels from ``start``; return (new index, levels lost to must-play).
 
     A side stops on the next must-play level; a side standing on an unwaived must-play level
     without winning as declarers there does not move. The top level stops every climb; only the
-    levels lost to a must-play stop are given back (and only when the profile says so).
+    levels lost to a must-play stop are returned, to be given back (and only when ``give_back``,
+    by default the profile's ``must_play.give_back``, says so).
     """
+    give_back = p.give_back if give_back is None else give_back
     if gain <= 0:
         return start, 0
     if not may_leave:
-        return start, gain if p.give_back else 0
+        return start, gain if give_back else 0
     target = start + gain
     stop = p.next_must[start]
     if stop >= 0 and target > stop:
-        return stop, (target - stop) if p.give_back else 0
+        return stop, (target - stop) if give_back else 0
     return (p.top if target > p.top else target), 0
 
 
@@ -182,7 +199,8 @@ def _score(p: Profile, points, bottom_points, lt, penalty, lines):
     """Final defender points: penalties, the profile's clamp, the (multiplied) bottom."""
     raw = points + penalty
     if not POINTS_MIN <= raw <= POINTS_MAX:
-        raise ValueError(f"penalty_points: 得分加罚分为 {raw}，超出范围 {POINTS_MIN}..{POINTS_MAX}")
+        raise UserError(gettext_noop("Points plus penalties come to %(value)s, out of the range %(lo)s..%(hi)s."),
+                        field="penalty_points", value=raw, lo=POINTS_MIN, hi=POINTS_MAX)
     if penalty:
         lines.append(f"防家得分{points}，罚分{penalty:+d}，计{raw}")
     if p.clamp is not None and not p.clamp[0] <= raw <= p.clamp[1]:
@@ -193,7 +211,8 @@ def _score(p: Profile, points, bottom_points, lt, penalty, lines):
     if lt is None:
         return raw, 0
     if lt.buried_by == "defenders" and not p.reverse_subtract:
-        raise ValueError("last_trick.buried_by: 本规则下底牌只由庄家方扣（defenders cannot bury here）")
+        raise UserError(gettext_noop("Under these rules only the declaring side buries the bottom."),
+                        field="last_trick.buried_by")
     if lt.by == lt.buried_by:
         return raw, 0                                   # 保底
     mult = _multiplier(p, lt.shape, lt.pairs, lt.trump)
@@ -234,7 +253,9 @@ def _settle(p: Profile, d: int, f: int, points, bottom_points, lt, penalty, seat
     available = policy is not None and final < policy[0]
     if reclaim:
         if not available:
-            raise ValueError("reclaim: 本副不能落实政策（须在抠J/A重打后的下一副、防家得分不满规定分数）")
+            raise UserError(gettext_noop("The declaring side cannot return to its level in this hand (only in "
+                                         "the hand after a J/A capture restart, with the defenders under "
+                                         "the profile's points)."), field="reclaim")
         lines.append(f"防家得分{final}，不满{policy[0]}：落实政策，庄家方重新打{p.ladder[policy[1]]}："
                      f"{p.ladder[d]}→{p.ladder[policy[1]]}")
         return _result(p, seat, True, policy[1], f, final, False, lines, d0, f, mult, 0, 0,
@@ -273,9 +294,13 @@ def _table_result(p: Profile, d, f, final, may_leave_f, lines):
     lad = p.ladder
     result = p.result_for(final)
     if result is None:
-        raise ValueError(f"defender_points: 得分 {final} 没有对应档位（no band for these points）")
+        raise UserError(gettext_noop("No band of the level table holds %(points)s points."),
+                        field="defender_points", points=final)
     takeover, gained = result
     lost = 0
+    if not takeover and gained == 0:
+        lines.append(f"防家得分恰为{final}：庄家方守庄，不升级")
+        return True, d, f, 0, 0, False
     if not takeover:
         if d == p.top:
             lines.append(f"防家得分{final}，庄家方打{lad[d]}获胜：打过{lad[d]}，赢得比赛")
@@ -340,7 +365,7 @@ def settle_hand(profile: Profile, *, declarer_level, defender_level, defender_po
     """
     d = profile.level_index(declarer_level, "declarer_level")
     f = profile.level_index(defender_level, "defender_level")
-    _check_hand_inputs(defender_points, bottom_points, last_trick, penalty_points)
+    _check_hand_inputs(profile, defender_points, bottom_points, last_trick, penalty_points)
     if declarer_seat is not None:
         _check_seat(declarer_seat, "declarer_seat")
     return _settle(profile, d, f, defender_points, bottom_points, last_trick, penalty_points,
@@ -355,16 +380,18 @@ def final_points(profile: Profile, *, defender_points, bottom_points=0, last_tri
     per ``last_trick``. For sanctions that depend on the hand's score (union-games over- or
     under-burying: levels per full 40 points).
     """
-    _check_hand_inputs(defender_points, bottom_points, last_trick, penalty_points)
+    _check_hand_inputs(profile, defender_points, bottom_points, last_trick, penalty_points)
     return _score(profile, defender_points, bottom_points, last_trick, penalty_points, [])[0]
 
 
-def _check_hand_inputs(points, bottom_points, last_trick, penalty):
-    _check_points(points, "defender_points", POINTS_MIN, POINTS_MAX)
-    _check_points(bottom_points, "bottom_points", 0, BOTTOM_MAX)
+def _check_hand_inputs(p: Profile, points, bottom_points, last_trick, penalty):
+    """Trick points 0..the decks' points; the bottom 0..what its cards can hold; penalties any size."""
+    _check_points(points, "defender_points", 0, p.points_total)
+    _check_points(bottom_points, "bottom_points", 0, p.bottom_max)
     _check_points(penalty, "penalty_points", -2 * POINTS_MAX, 2 * POINTS_MAX)
     if last_trick is not None and not isinstance(last_trick, LastTrick):
-        raise ValueError(f"last_trick: 应为 LastTrick，得到 {type(last_trick).__name__}")
+        raise UserError(gettext_noop("The last trick must be a LastTrick, not %(value)s."), field="last_trick",
+                        value=type(last_trick).__name__)
 
 
 # --------------------------------------------------------------------------------------------
@@ -402,8 +429,9 @@ class MatchState:
         """
         lv = (profile.start, profile.start)
         if levels is not None:
-            if not isinstance(levels, dict) or set(levels) != {"NS", "EW"}:
-                raise ValueError(f"levels: 应为 {{'NS': 级数, 'EW': 级数}}，得到 {levels!r}")
+            if not isinstance(levels, dict) or set(levels) != set(SIDES):
+                raise UserError(gettext_noop("Enter the levels as {'NS': level, 'EW': level}, not %(value)r."),
+                                field="levels", value=levels)
             lv = (profile.level_index(levels["NS"], "levels.NS"),
                   profile.level_index(levels["EW"], "levels.EW"))
         if declarer is not None:
@@ -455,24 +483,24 @@ class MatchState:
 
     # -- playing ---------------------------------------------------------------------------
     def _seat_for(self, declarer):
-        if self.winner is not None:
-            raise ValueError(f"hand: 比赛已结束，{self.winner}已获胜（the match is already won）")
+        self._check_open()
         if self.declarer is None:
             if declarer is None:
-                raise ValueError("declarer: 第一副须给出庄家座位（抢庄/亮主者）（first hand needs a declarer）")
+                raise UserError(gettext_noop("The first hand needs the declarer's seat (who won the bidding)."),
+                                field="declarer")
             _check_seat(declarer, "declarer")
             return declarer
         if declarer is not None and declarer != self.declarer:
             _check_seat(declarer, "declarer")
-            raise ValueError(f"declarer: 按轮庄规则本副应由{self.declarer}坐庄，不是{declarer}"
-                             f"（contradicts the rotation）")
+            raise UserError(gettext_noop("By the rotation %(expected)s declares this hand, not %(value)s."),
+                            field="declarer", expected=self.declarer, value=declarer)
         return self.declarer
 
     def play(self, *, defender_points, declarer=None, bottom_points=0, last_trick=None,
              penalty_points=0, reclaim=False) -> "MatchState":
         """Record one hand and return the new state."""
         seat = self._seat_for(declarer)
-        _check_hand_inputs(defender_points, bottom_points, last_trick, penalty_points)
+        _check_hand_inputs(self.profile, defender_points, bottom_points, last_trick, penalty_points)
         side = _SIDE_OF[seat]
         lv = self._lv
         d, f = lv[side], lv[1 - side]
@@ -500,8 +528,9 @@ class MatchState:
 
         stage: "keep" (the declaring side stays on stage) or "change" (the other side takes it).
         gainer: "declarers", "defenders", "NS" or "EW": the side that goes up ``levels`` (ladder,
-            top and must-play stops apply; a sanction never counts as winning a hand, so a side
-            on a must-play level stays there and the levels come off the other side).
+            top and must-play stops apply; whether an award may leave the must-play level the side
+            stands on and whether lost levels come off the other side is the profile's
+            ``must_play.awards``: shenzhen 2 → 7 for 升5级, company-league stays and gives back).
         next_declarer: "same", "partner", "next" (下家) or a seat; default "same" for keep and
             "next" for change. drop_to: a level the declaring side drops to first (e.g. "2"/"J").
         first_declarer: the seat declaring this hand while the match has no declarer yet (an
@@ -510,12 +539,12 @@ class MatchState:
         Before the first hand without ``first_declarer``, only ``gainer`` as "NS"/"EW" and a seat
         as ``next_declarer`` are accepted.
         """
-        if self.winner is not None:
-            raise ValueError(f"hand: 比赛已结束，{self.winner}已获胜（the match is already won）")
+        self._check_open()
         if stage not in ("keep", "change"):
-            raise ValueError(f"stage: 应为 keep 或 change，得到 {stage!r}")
+            raise UserError(gettext_noop("Enter keep or change, not %(value)r."), field="stage", value=stage)
         if not isinstance(levels, int) or isinstance(levels, bool) or levels < 0:
-            raise ValueError(f"levels: 应为非负整数，得到 {levels!r}")
+            raise UserError(gettext_noop("The levels must be a whole number of at least 0, not %(value)r."),
+                            field="levels", value=levels)
         p, lad, seat = self.profile, self.profile.ladder, self.declarer
         if seat is None and first_declarer is not None:
             _check_seat(first_declarer, "first_declarer")
@@ -525,21 +554,14 @@ class MatchState:
         dside = _SIDE_OF[seat] if seat is not None else None
         if drop_to is not None:
             if dside is None:
-                raise ValueError("drop_to: 尚无庄家，不能降级（no declaring side yet）")
+                raise UserError(gettext_noop("No side declares yet, so none can drop."), field="drop_to")
             new = p.level_index(drop_to, "drop_to")
             lines.append(f"庄家方降到{lad[new]}：{lad[lv[dside]]}→{lad[new]}")
             lv[dside] = new
         lost = 0
         if gainer is not None and levels:
             g = self._gainer_side(gainer, dside)
-            stuck = lv[g] in p.must_play and self._waived[g] != lv[g]
-            new, lost = _climb(p, lv[g], levels, not stuck)
-            lines.append(f"{SIDES[g]}升{levels}级：{lad[lv[g]]}→{lad[new]}")
-            if new != lv[g] + levels and new in p.must_play:
-                lines.append(f"{lad[new]}必打，停在{lad[new]}")
-            lv[g] = new
-            if lost:
-                lv[1 - g] = _give_back(lad, lines, SIDES[1 - g], lv[1 - g], lost)
+            lost = self._award_climb(lv, g, levels, lines)
         nxt = self._award_next(stage, next_declarer, seat)
         if nxt is not None:
             lines.append(f"下一副由{nxt}坐庄")
@@ -554,14 +576,78 @@ class MatchState:
         waived = tuple(w if w == n else -1 for w, n in zip(self._waived, new_lv))
         return MatchState(p, new_lv, nxt, None, (r, self._hist), self._count + 1, waived, None)
 
+    def _award_climb(self, lv, g, levels, lines):
+        """Side ``g`` goes up ``levels`` by a sanction (``lv`` updated in place); return levels given back.
+
+        The profile's ``must_play.awards`` decide: ``leave_current`` lets an award leave the
+        must-play level the side stands on (000: 升5级 from 2 is 2 → 7; 第十四条's give-back is
+        worded for scores); otherwise the side stays there as after a score. The next must-play
+        level still stops the climb; ``give_back`` says whether the levels lost come off the other side.
+        """
+        p, lad = self.profile, self.profile.ladder
+        start = lv[g]
+        on_must = start in p.must_play and self._waived[g] != start
+        stuck = on_must and not p.award_leaves_must_play
+        new, lost = _climb(p, start, levels, not stuck, give_back=True)
+        if stuck:
+            lines.append(f"{SIDES[g]}升{levels}级：{lad[start]}必打，须坐庄打过{lad[start]}，停在{lad[start]}")
+        else:
+            left = f"（处罚升级不受{lad[start]}必打限制）" if on_must else ""
+            lines.append(f"{SIDES[g]}升{levels}级：{lad[start]}→{lad[new]}{left}")
+            if new != start + levels and new in p.must_play:
+                lines.append(f"{lad[new]}必打，停在{lad[new]}")
+            elif new != start + levels:
+                lines.append(f"升到{lad[new]}为止")
+        lv[g] = new
+        if lost and not p.award_give_back:
+            lines.append(f"少升的{lost}级不由{SIDES[1 - g]}退回（必打退级只适用于得分）")
+            return 0
+        if lost:
+            lv[1 - g] = _give_back(lad, lines, SIDES[1 - g], lv[1 - g], lost)
+        return lost
+
+    def redeal(self, *, reason="") -> "MatchState":
+        """No player declared trump by the end of the deal (000 第五条: 庄家下台，重洗重抓，下家坐庄).
+
+        Records a hand with no score (kind "redeal"): levels unchanged, the deal passes per the
+        profile's ``rotation.no_trump_declared`` (shenzhen: the declarer's 下家, so the stage changes);
+        the next ``play`` expects that seat. A pending 落实政策 lapses (it was the declaring side's).
+        Refused before the first hand (the first deal is simply dealt again) and where the profile
+        has no such outcome (null: trump comes from the bottom instead).
+        """
+        self._check_open()
+        p, lad, seat = self.profile, self.profile.ladder, self.declarer
+        how = p.rotation_no_trump
+        if how is None:
+            raise UserError(gettext_noop("Under these rules a deal without trump declared is not redealt."),
+                            field="redeal")
+        if seat is None:
+            raise UserError(gettext_noop("No declarer yet: the first deal is simply dealt again."),
+                            field="declarer")
+        nxt = _next_seat(seat, how)
+        side = _SIDE_OF[seat]
+        keep = _SIDE_OF[nxt] == side
+        lines = [reason] if reason else []
+        lines.append(f"至抓牌结束没有牌手亮主：{'庄家方继续坐庄' if keep else '庄家下台'}，重洗重抓")
+        lines.append(f"下一副由{nxt}坐庄（{seat}的{_ROTATION_NAMES[how]}）")
+        d, f = self._lv[side], self._lv[1 - side]
+        r = HandResult(keep, lad[d], lad[f], None, nxt, False, lines, seat, lad[d], lad[f], kind="redeal")
+        return MatchState(p, self._lv, nxt, None, (r, self._hist), self._count + 1, self._waived, None)
+
+    def _check_open(self):
+        if self.winner is not None:
+            raise UserError(gettext_noop("The match is over: %(winner)s has won."), field="hand",
+                            winner=self.winner)
+
     @staticmethod
     def _gainer_side(gainer, dside):
         if gainer in _SIDE_INDEX:
             return _SIDE_INDEX[gainer]
         if gainer not in _BY:
-            raise ValueError(f"gainer: 应为 declarers/defenders/NS/EW，得到 {gainer!r}")
+            raise UserError(gettext_noop("Enter declarers, defenders, NS or EW, not %(value)r."),
+                            field="gainer", value=gainer)
         if dside is None:
-            raise ValueError("gainer: 尚无庄家，请用 NS 或 EW（no declaring side yet）")
+            raise UserError(gettext_noop("No side declares yet: enter NS or EW."), field="gainer")
         return dside if gainer == "declarers" else 1 - dside
 
     @staticmethod
@@ -570,23 +656,25 @@ class MatchState:
             nxt = next_declarer
         elif seat is None:
             if next_declarer is not None:
-                raise ValueError("next_declarer: 尚无庄家，只能给出座位 N/E/S/W")
+                raise UserError(gettext_noop("No side declares yet: enter a seat N/E/S/W."),
+                                field="next_declarer")
             return None
         else:
             how = next_declarer or ("same" if stage == "keep" else "next")
             if how not in _ROTATION_NAMES:
-                raise ValueError(f"next_declarer: 应为 same/partner/next 或座位，得到 {next_declarer!r}")
+                raise UserError(gettext_noop("Enter same, partner, next or a seat, not %(value)r."),
+                                field="next_declarer", value=next_declarer)
             nxt = _next_seat(seat, how)
         if seat is not None and (_SIDE_OF[nxt] == _SIDE_OF[seat]) != (stage == "keep"):
-            raise ValueError(f"next_declarer: {nxt} 与 stage={stage} 不符（keep 时须为庄家方，change 时须为对方）")
+            raise UserError(gettext_noop("%(seat)s does not fit stage=%(stage)s (keep: a declarer's seat, "
+                                         "change: an opponent's)."), field="next_declarer", seat=nxt, stage=stage)
         return nxt
 
     def forfeit_match(self, *, winner, reason="") -> "MatchState":
         """End the match by a sanction (判负/弃权): ``winner`` is "NS" or "EW"."""
-        if self.winner is not None:
-            raise ValueError(f"hand: 比赛已结束，{self.winner}已获胜（the match is already won）")
+        self._check_open()
         if winner not in _SIDE_INDEX:
-            raise ValueError(f"winner: 应为 NS 或 EW，得到 {winner!r}")
+            raise UserError(gettext_noop("Enter NS or EW, not %(value)r."), field="winner", value=winner)
         lad, lv = self.profile.ladder, self._lv
         lines = ([reason] if reason else []) + [f"判{winner}获胜"]
         seat = self.declarer

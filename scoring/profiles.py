@@ -6,10 +6,16 @@ standings, format hints and the sanction table); the engine in :mod:`scoring.eng
 the precomputed :class:`Profile` built here, so no rule number lives in code.
 
 Public API:
-    load_profile(slug) -> Profile
-    profile_from_dict(data, source="<dict>") -> Profile
+    load_profile(slug, choices=None) -> Profile
+    profile_from_dict(data, source="<dict>", choices=None) -> Profile
     validate_profile_dict(data, source) -> dict   (normalised copy; raises ProfileError)
     known_profiles() -> list[str]
+The schema and its checks live in :mod:`scoring.profile_schema`, the organiser choices in
+:mod:`scoring.profile_choices` (both re-exported here).
+
+Organiser choices: a profile names the readings it had to choose (``organiser_defaults`` entries with
+``choice``, ``clause``, ``readings`` and ``default``); ``choices={"name": "reading"}`` (or the dict's own
+``choices`` key, which is how a stored version keeps them) builds the profile with those readings' values.
 """
 from __future__ import annotations
 
@@ -21,254 +27,33 @@ from typing import Any
 
 import yaml
 
+from common.errors import UserError, gettext_noop
+
+from .profile_choices import check_picks, choice_specs, patch, validate_profile_dict
+from .profile_schema import (
+    ALL_LEVELS,
+    AT_TAKEOVER,
+    CHOICE_SPEC,
+    OPTIONAL_TOP,
+    POINTS_MAX,
+    POINTS_MIN,
+    ROLES,
+    ROTATIONS,
+    SCHEMA,
+    STAGE_KINDS,
+    TIE_BREAKS,
+    TIME_UP_RULES,
+    ProfileError,
+)
+
+__all__ = ["ALL_LEVELS", "AT_TAKEOVER", "CHOICE_SPEC", "OPTIONAL_TOP", "POINTS_MAX", "POINTS_MIN", "ROLES",
+           "ROTATIONS", "SCHEMA", "STAGE_KINDS", "TIE_BREAKS", "TIME_UP_RULES", "PROFILE_DIR", "Announce",
+           "Profile", "ProfileError", "RankCapture", "known_profiles", "load_profile", "profile_from_dict",
+           "validate_profile_dict", "max_bottom_points"]
+
 PROFILE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "profiles"
-
-#: Every level name a ladder may use, in playing order.
-ALL_LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JOKER")
-#: Lowest and highest defender points accepted as input (trick points, penalties).
-POINTS_MIN, POINTS_MAX = -200, 400
-
-ROTATIONS = ("partner", "next", "same")
-TIME_UP_RULES = ("higher_level", "on_stage")
-TIE_BREAKS = ("points", "net_levels", "total_levels", "lot", "shared_place", "head_to_head")
-STAGE_KINDS = ("timed_matches", "single_elimination", "round_robin", "groups_round_robin",
-               "qualifiers_round_robin", "swiss")
-ROLES = ("chief_referee", "table_referee", "referee_group", "arbitration_group", "logistics_group")
-
-
-class ProfileError(ValueError):
-    """A profile file or dict is invalid; the message names the source, the key path and the fault."""
-
-    def __init__(self, source: str, path: str, zh: str, en: str):
-        self.source, self.path = source, path
-        super().__init__(f"{source}: {path or '<根>'}: {zh}（{en}）")
-
-
-# --------------------------------------------------------------------------------------------
-# Schema: a small declarative description of the file, checked by _check().
-# Spec forms: "str" "int" "bool" "level" "points" ("enum", choices) ("list", spec)
-#             ("map", {key: spec}) ("null", spec)  "any_map"
-# --------------------------------------------------------------------------------------------
-_BAND = ("map", {"lo": "points", "hi": "points", "levels": "int"})
-_SIDE = ("map", {"bands": ("list", _BAND), "beyond": ("null", ("map", {"every": "points"}))})
-_RANK_CAPTURE = ("map", {
-    "level": "level", "rank": ("enum", ALL_LEVELS[:-1]), "outcome": ("enum", ("restart", "takeover")),
-    "min_points": ("null", "points"), "drop_to_main": "level", "drop_to_other": "level",
-    "waive_must_play": "bool",
-    "policy": ("null", ("map", {"under": "points", "return_to": "level"})),
-})
-SCHEMA = ("map", {
-    "slug": "str", "name": "str", "name_en": "str",
-    "source": ("map", {"document": "str", "part": "str", "clauses": "str"}),
-    "organiser_defaults": ("list", "str"),
-    "ladder": ("map", {"levels": ("list", "level"), "start": "level"}),
-    "scoring": ("map", {
-        "takeover_at": "points",
-        "clamp_before_bottom": ("null", ("map", {"min": "points", "max": "points"})),
-        "defenders": _SIDE, "declarers": _SIDE,
-    }),
-    "must_play": ("map", {"levels": ("list", "level"), "give_back": "bool"}),
-    "bottom": ("map", {
-        "single": "int", "pair": "int", "tractor_base": "int", "tractor_per_pair": "int",
-        "trump_only": "bool", "reverse_capture": ("enum", ("none", "subtract")),
-    }),
-    "rank_captures": ("list", _RANK_CAPTURE),
-    "rotation": ("map", {"declarers_win": ("enum", ROTATIONS), "declarers_lose": ("enum", ROTATIONS)}),
-    "timing": ("map", {
-        "match_minutes": ("null", "int"),
-        "announce": ("null", ("map", {"minutes_before_end": "int", "hands_after": "int",
-                                      "hand_in_play_counts": "bool"})),
-        "time_up": ("list", ("enum", TIME_UP_RULES)),
-    }),
-    "standings": ("map", {"win": "int", "loss": "int", "tie_break": ("list", ("enum", TIE_BREAKS))}),
-    "format": ("map", {
-        "stages": ("list", ("enum", STAGE_KINDS)), "rank_all_of": ("null", "int"),
-        "partners_by_lot": "bool", "seats_by_lot_on_request": "bool",
-        "team": ("null", ("map", {"pairs": "int", "women_pairs": "int", "reserve_pairs": "int"})),
-        "awards": ("null", ("map", {"champion": "int", "runner_up": "int", "third": "int",
-                                    "merit": "int", "commemorative": "bool"})),
-        "roles": ("list", ("enum", ROLES)),
-    }),
-})
-#: Top-level keys that may be missing (with their default).
-OPTIONAL_TOP = {"sanctions": {}, "organiser_defaults": []}
-
-
-def _check(value: Any, spec: Any, path: str, source: str) -> Any:
-    """Check ``value`` against ``spec`` and return a normalised copy (levels as strings)."""
-    def fail(zh: str, en: str):
-        raise ProfileError(source, path, zh, en)
-
-    if spec == "any_map":
-        if not isinstance(value, dict):
-            fail("应为映射", "must be a mapping")
-        return copy.deepcopy(value)
-    if spec in ("int", "points"):
-        if not isinstance(value, int) or isinstance(value, bool):
-            fail(f"应为整数，得到 {value!r}", "must be an integer")
-        if spec == "points" and value % 5:
-            fail(f"分数 {value} 不是5的倍数", "points must be a multiple of 5")
-        return value
-    if spec == "bool":
-        if not isinstance(value, bool):
-            fail(f"应为 true/false，得到 {value!r}", "must be a boolean")
-        return value
-    if spec == "str":
-        if not isinstance(value, str) or not value.strip():
-            fail(f"应为非空文字，得到 {value!r}", "must be a non-empty string")
-        return value
-    if spec == "level":
-        level = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
-        if level not in ALL_LEVELS:
-            fail(f"{value!r} 不是级数（2..10、J、Q、K、A、JOKER）", "not a level name")
-        return level
-    kind = spec[0]
-    if kind == "null":
-        return None if value is None else _check(value, spec[1], path, source)
-    if kind == "enum":
-        if value not in spec[1]:
-            fail(f"{value!r} 不是允许的取值 {list(spec[1])}", "value not allowed")
-        return value
-    if kind == "list":
-        if not isinstance(value, list):
-            fail("应为列表", "must be a list")
-        return [_check(v, spec[1], f"{path}[{i}]", source) for i, v in enumerate(value)]
-    if kind == "map":
-        if not isinstance(value, dict):
-            fail("应为映射", "must be a mapping")
-        keys = spec[1]
-        out = {}
-        for key in value:
-            if key not in keys:
-                raise ProfileError(source, _join(path, key), f"未知的键 {key!r}", "unknown key")
-        for key, sub in keys.items():
-            if key not in value:
-                raise ProfileError(source, _join(path, key), "缺少此键", "missing key")
-            out[key] = _check(value[key], sub, _join(path, key), source)
-        return out
-    raise AssertionError(f"bad schema spec {spec!r}")  # pragma: no cover
-
-
-def _join(path: str, key: Any) -> str:
-    return f"{path}.{key}" if path else str(key)
-
-
-# --------------------------------------------------------------------------------------------
-# Cross-field checks
-# --------------------------------------------------------------------------------------------
-def validate_profile_dict(data: Any, source: str = "<dict>") -> dict:
-    """Validate a profile mapping; return a normalised deep copy or raise :class:`ProfileError`."""
-    if not isinstance(data, dict):
-        raise ProfileError(source, "", "规则文件应为映射", "a profile must be a mapping")
-    body = {k: v for k, v in data.items() if k not in OPTIONAL_TOP}
-    for key, default in OPTIONAL_TOP.items():
-        body.setdefault(key, copy.deepcopy(data.get(key, default)))
-    sanctions = body.pop("sanctions")
-    out = _check(body, SCHEMA, "", source)
-    out["sanctions"] = _check(sanctions if sanctions is not None else {}, "any_map", "sanctions", source)
-    _check_ladder(out, source)
-    _check_scoring(out["scoring"], source)
-    _check_rank_captures(out, source)
-    _check_defaults(out, source)
-    return out
-
-
-def _check_ladder(d: dict, source: str) -> None:
-    levels = d["ladder"]["levels"]
-    if len(levels) < 2:
-        raise ProfileError(source, "ladder.levels", "至少需要两个级数", "at least two levels")
-    order = [ALL_LEVELS.index(x) for x in levels]
-    for i in range(1, len(order)):
-        if order[i] <= order[i - 1]:
-            raise ProfileError(source, f"ladder.levels[{i}]", f"级数 {levels[i]} 重复或顺序错误",
-                               "levels must be unique and in playing order")
-    _on_ladder(d["ladder"]["start"], levels, "ladder.start", source)
-    for i, lv in enumerate(d["must_play"]["levels"]):
-        _on_ladder(lv, levels, f"must_play.levels[{i}]", source)
-
-
-def _on_ladder(level: str, ladder: list, path: str, source: str) -> None:
-    if level not in ladder:
-        raise ProfileError(source, path, f"级数 {level} 不在级数阶梯 {ladder} 上", "level not on the ladder")
-
-
-def _check_scoring(s: dict, source: str) -> None:
-    t = s["takeover_at"]
-    clamp = s["clamp_before_bottom"]
-    if clamp is not None and clamp["min"] >= clamp["max"]:
-        raise ProfileError(source, "scoring.clamp_before_bottom", "min 应小于 max", "min must be below max")
-    _check_bands(s["defenders"], "scoring.defenders", t, up=True, source=source)
-    _check_bands(s["declarers"], "scoring.declarers", t - 5, up=False, source=source)
-    decl = s["declarers"]
-    lowest = min(b["lo"] for b in decl["bands"])
-    if decl["beyond"] is None and (clamp is None or clamp["min"] < lowest):
-        raise ProfileError(source, "scoring.declarers.beyond",
-                           f"最低档只到 {lowest}，低于此的分数没有对应档位：请给出 beyond",
-                           "scores below the lowest band need `beyond` (or a clamp)")
-    if s["defenders"]["beyond"] is None:
-        raise ProfileError(source, "scoring.defenders.beyond",
-                           "最高档以上的分数没有对应档位：请给出 beyond",
-                           "scores above the highest band need `beyond`")
-
-
-def _check_bands(side: dict, path: str, anchor: int, *, up: bool, source: str) -> None:
-    """Bands must tile the points from ``anchor`` outwards (up or down) without gap or overlap."""
-    bands = side["bands"]
-    if not bands:
-        raise ProfileError(source, f"{path}.bands", "至少需要一档", "at least one band")
-    for i, b in enumerate(bands):
-        if b["lo"] > b["hi"]:
-            raise ProfileError(source, f"{path}.bands[{i}]", f"lo {b['lo']} 大于 hi {b['hi']}", "lo above hi")
-        if b["levels"] < 0:
-            raise ProfileError(source, f"{path}.bands[{i}].levels", "级数不能为负", "levels must be >= 0")
-    order = sorted(range(len(bands)), key=lambda i: bands[i]["lo"], reverse=not up)
-    edge = anchor
-    prev_levels = -1
-    for i in order:
-        b = bands[i]
-        start = b["lo"] if up else b["hi"]
-        if start != edge:
-            what = "重叠" if (start < edge if up else start > edge) else "空档"
-            raise ProfileError(source, f"{path}.bands[{i}]",
-                               f"档位{what}：此档应从 {edge} 开始，实为 {start}",
-                               f"band {'overlap' if what == '重叠' else 'gap'}: expected to start at {edge}")
-        if b["levels"] < prev_levels:
-            raise ProfileError(source, f"{path}.bands[{i}].levels", "离80分越远，升级数不应减少",
-                               "levels must not decrease away from the take-over threshold")
-        prev_levels = b["levels"]
-        edge = b["hi"] + 5 if up else b["lo"] - 5
-    beyond = side["beyond"]
-    if beyond is not None and beyond["every"] <= 0:
-        raise ProfileError(source, f"{path}.beyond.every", "应为正数", "must be positive")
-
-
-def _check_rank_captures(d: dict, source: str) -> None:
-    ladder = d["ladder"]["levels"]
-    seen = set()
-    for i, rc in enumerate(d["rank_captures"]):
-        p = f"rank_captures[{i}]"
-        for key in ("level", "drop_to_main", "drop_to_other"):
-            _on_ladder(rc[key], ladder, f"{p}.{key}", source)
-        if rc["level"] in seen:
-            raise ProfileError(source, f"{p}.level", f"级数 {rc['level']} 重复", "duplicate level")
-        seen.add(rc["level"])
-        if rc["outcome"] == "takeover" and (rc["min_points"] is None
-                                            or rc["min_points"] < d["scoring"]["takeover_at"]):
-            raise ProfileError(source, f"{p}.min_points", "outcome 为 takeover 时须不低于上台分数",
-                               "a takeover capture needs min_points >= takeover_at")
-        if rc["policy"] is not None:
-            _on_ladder(rc["policy"]["return_to"], ladder, f"{p}.policy.return_to", source)
-
-
-def _check_defaults(d: dict, source: str) -> None:
-    for i, key_path in enumerate(d["organiser_defaults"]):
-        node: Any = d
-        for part in key_path.split("."):
-            if not isinstance(node, dict) or part not in node:
-                raise ProfileError(source, f"organiser_defaults[{i}]", f"键路径 {key_path!r} 不存在",
-                                   "key path does not exist")
-            node = node[part]
-
+#: Cards per deck worth 10 (four K, four 10) and worth 5 (four 5).
+TENS_PER_DECK, FIVES_PER_DECK = 8, 4
 
 # --------------------------------------------------------------------------------------------
 # The precomputed profile object
@@ -299,7 +84,8 @@ class Announce:
 class Profile:
     """A validated rule profile with lookups precomputed for the engine's hot loop.
 
-    ``data`` is the normalised dict (what the DB stores); ``sanctions`` the raw sanction mapping.
+    ``data`` is the normalised dict with the picked readings applied and the picks under ``choices``
+    (what the DB stores; reading it again gives the same profile); ``sanctions`` the raw sanction mapping.
     Levels are handled as indexes into ``ladder`` inside the engine.
     """
     slug: str
@@ -318,6 +104,11 @@ class Profile:
     must_play: frozenset
     next_must: tuple          # per ladder index: the first must-play index above it, or -1
     give_back: bool
+    award_leaves_must_play: bool   # a sanction's level award may leave the must-play level stood on
+    award_give_back: bool          # levels an award cannot take come off the other side
+    points_total: int              # card points in the decks (100 a deck)
+    bottom_max: int                # the most points the bottom's cards can hold
+    at_takeover_keeps: bool        # exactly takeover_at points: the declarers keep the stage, no level
     mult_single: int
     mult_pair: int
     tractor_base: int
@@ -327,25 +118,28 @@ class Profile:
     rank_captures: dict       # ladder index of the declarers' level -> RankCapture
     rotation_win: str
     rotation_lose: str
+    rotation_no_trump: str | None  # who declares after a deal where nobody declared trump (None: not a hand)
     match_minutes: int | None
     announce: Announce | None
     time_up: tuple
     standings: dict
     tie_break: tuple
     format: dict
+    choices: dict             # organiser choice name -> the reading in force
+    choice_specs: dict        # organiser choice name -> {choice, clause, default, readings}
     _table: tuple = field(repr=False)      # (takeover, levels) for POINTS_MIN..POINTS_MAX step 5
     _bands: tuple = field(repr=False)      # (defenders side, declarers side) for points off the table
 
     def level_index(self, level: Any, field_name: str = "level") -> int:
-        """Ladder index of ``level`` ("2".."A"/"JOKER"; ints 2..10 accepted) or ValueError naming the field."""
+        """Ladder index of ``level`` ("2".."A"/"JOKER"; ints 2..10 accepted) or UserError naming the field."""
         try:
             return self.index[level]
         except (KeyError, TypeError):
             pass
         if isinstance(level, int) and not isinstance(level, bool) and str(level) in self.index:
             return self.index[str(level)]
-        raise ValueError(f"{field_name}: 级数 {level!r} 不在本规则的级数阶梯上 {list(self.ladder)}"
-                         f"（level not on the ladder）")
+        raise UserError(gettext_noop("Level %(level)r is not on this profile's ladder %(ladder)s."),
+                        field=field_name, level=level, ladder=list(self.ladder))
 
     def result_for(self, points: int) -> tuple:
         """(defenders take over?, levels gained) for final defender points (a multiple of 5)."""
@@ -355,8 +149,12 @@ class Profile:
         return _band_result(self._bands, self.takeover_at, points)
 
     def to_dict(self) -> dict:
-        """A deep copy of the normalised profile dict (for storing as JSON)."""
+        """A deep copy of the normalised profile dict (for storing as JSON; the picks under ``choices``)."""
         return copy.deepcopy(self.data)
+
+    def reading(self, name: str) -> str:
+        """The reading in force for organiser choice ``name``."""
+        return self.choices[name]
 
 
 def _side_table(side: dict) -> tuple:
@@ -377,13 +175,30 @@ def _band_result(bands: tuple, takeover_at: int, points: int) -> tuple:
         return up, levels + (points - hi - 5) // every + 1
     lo, hi, levels = rows[0]
     if every is None:
-        raise ValueError(f"defender_points: 得分 {points} 低于最低档位（no band for these points）")
+        raise UserError(gettext_noop("No band of the level table holds %(points)s points."),
+                        field="defender_points", points=points)
     return up, levels + (lo - 5 - points) // every + 1
 
 
-def profile_from_dict(data: Any, source: str = "<dict>") -> Profile:
-    """Validate ``data`` and build the precomputed :class:`Profile`."""
-    d = validate_profile_dict(data, source)
+def max_bottom_points(decks: int, bottom: int) -> int:
+    """The most points ``bottom`` cards can hold with ``decks`` decks: tens first, then fives."""
+    tens = min(bottom, TENS_PER_DECK * decks)
+    fives = min(bottom - tens, FIVES_PER_DECK * decks)
+    return 10 * tens + 5 * fives
+
+
+def profile_from_dict(data: Any, source: str = "<dict>", choices: dict | None = None) -> Profile:
+    """Validate ``data`` and build the precomputed :class:`Profile`.
+
+    ``choices`` ({choice name: reading}) override the organiser choices' defaults and the picks the
+    dict itself holds under ``choices``.
+    """
+    base = validate_profile_dict(data, source)
+    specs = choice_specs(base)
+    # explicit picks always apply (a default picked again restores the file's value in an edited copy)
+    picks = check_picks({**base["choices"], **(choices or {})}, specs, source)
+    base["choices"] = picks
+    d = patch(base, picks, specs, source) if picks else base
     ladder = tuple(d["ladder"]["levels"])
     index = {lv: i for i, lv in enumerate(ladder)}
     must = frozenset(index[x] for x in d["must_play"]["levels"])
@@ -392,8 +207,10 @@ def profile_from_dict(data: Any, source: str = "<dict>") -> Profile:
     bands = (_side_table(s["defenders"]), _side_table(s["declarers"]))
     clamp = s["clamp_before_bottom"]
     lowest_needed = clamp["min"] if clamp else POINTS_MIN
+    keeps = s["at_takeover"] == "declarers_keep"
     table = tuple(
-        _band_result(bands, s["takeover_at"], p) if p >= lowest_needed else None
+        ((False, 0) if keeps and p == s["takeover_at"] else _band_result(bands, s["takeover_at"], p))
+        if p >= lowest_needed else None
         for p in range(POINTS_MIN, POINTS_MAX + 5, 5)
     )
     b, t = d["bottom"], d["timing"]
@@ -413,13 +230,20 @@ def profile_from_dict(data: Any, source: str = "<dict>") -> Profile:
         ladder=ladder, index=index, start=index[d["ladder"]["start"]], top=len(ladder) - 1,
         takeover_at=s["takeover_at"], clamp=(clamp["min"], clamp["max"]) if clamp else None,
         must_play=must, next_must=next_must, give_back=d["must_play"]["give_back"],
+        award_leaves_must_play=d["must_play"]["awards"]["leave_current"],
+        award_give_back=d["must_play"]["awards"]["give_back"],
+        points_total=100 * d["cards"]["decks"],
+        bottom_max=max_bottom_points(d["cards"]["decks"], d["cards"]["bottom"]),
+        at_takeover_keeps=keeps,
         mult_single=b["single"], mult_pair=b["pair"], tractor_base=b["tractor_base"],
         tractor_per_pair=b["tractor_per_pair"], trump_only=b["trump_only"],
         reverse_subtract=b["reverse_capture"] == "subtract", rank_captures=captures,
         rotation_win=d["rotation"]["declarers_win"], rotation_lose=d["rotation"]["declarers_lose"],
+        rotation_no_trump=d["rotation"]["no_trump_declared"],
         match_minutes=t["match_minutes"], announce=Announce(**t["announce"]) if t["announce"] else None,
         time_up=tuple(t["time_up"]), standings=d["standings"],
         tie_break=tuple(d["standings"]["tie_break"]), format=d["format"],
+        choices={name: picks.get(name, spec["default"]) for name, spec in specs.items()}, choice_specs=specs,
         _table=table, _bands=bands,
     )
 
@@ -429,19 +253,32 @@ def known_profiles() -> list[str]:
     return sorted(p.stem for p in PROFILE_DIR.glob("*.yaml"))
 
 
+def load_profile(slug: str, choices: dict | None = None) -> Profile:
+    """Load and validate ``fixtures/profiles/<slug>.yaml`` (cached; the object is immutable).
+
+    ``choices`` ({choice name: reading}) pick other readings than the file's defaults.
+    """
+    return _load(slug, tuple(sorted((choices or {}).items())))
+
+
 @lru_cache(maxsize=None)
-def load_profile(slug: str) -> Profile:
-    """Load and validate ``fixtures/profiles/<slug>.yaml`` (cached; the object is immutable)."""
+def _load(slug: str, choices: tuple) -> Profile:
     known = known_profiles()
     if slug not in known:
-        raise ValueError(f"slug: 未知的规则 {slug!r}；可用的规则：{', '.join(known)}（unknown profile）")
+        raise UserError(gettext_noop("Unknown rule profile %(slug)r; the profiles are: %(known)s."),
+                        field="slug", slug=slug, known=", ".join(known))
     path = PROFILE_DIR / f"{slug}.yaml"
     with path.open(encoding="utf-8") as fh:
         try:
             data = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except yaml.YAMLError as exc:
-            raise ProfileError(path.name, "", f"YAML 格式错误：{exc}", "invalid YAML") from exc
-    profile = profile_from_dict(data, source=path.name)
+            raise ProfileError(path.name, "", gettext_noop("invalid YAML: %(error)s"), error=str(exc)) from exc
+    profile = profile_from_dict(data, source=path.name, choices=dict(choices))
     if profile.slug != slug:
-        raise ProfileError(path.name, "slug", f"slug {profile.slug!r} 与文件名不符", "slug must match the file name")
+        raise ProfileError(path.name, "slug", gettext_noop("slug %(slug)r does not match the file name"),
+                           slug=profile.slug)
     return profile
+
+
+load_profile.cache_clear = _load.cache_clear
+load_profile.cache_info = _load.cache_info

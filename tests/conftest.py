@@ -4,9 +4,12 @@ import shutil
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from common.errors import UserError
 
 # Live-server browser tests call the ORM from Playwright's event loop thread.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -20,6 +23,14 @@ CHROMIUM_ARGS = [
 
 
 TEST_PASSWORD = "pw-for-tests"  # every make_user account's password
+
+
+@contextmanager
+def refused(field):
+    """Expect a user error (common.errors.UserError) naming ``field``; yields pytest's ExceptionInfo."""
+    with pytest.raises(UserError) as caught:
+        yield caught
+    assert caught.value.field == field, (caught.value.field, str(caught.value))
 
 
 # --- roles -------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ def test_preview_shows_the_sanction_and_stores_nothing(client):
                         format="json")
     assert response.status_code == 200
     sanction = response.json()["sanction"]
-    assert sanction["needs_approval"] and "match_forfeit" in sanction["kinds"] and "迟到6分钟" in sanction["explanation"]
+    assert "match_forfeit" in sanction["kinds"] and "迟到6分钟" in sanction["explanation"]
+    assert not sanction["needs_approval"] and "自动生效" in sanction["explanation"]   # 000 第十七条（一）
     assert Ruling.objects.count() == 0
 
 

@@ -94,7 +94,7 @@ def test_an_arbiter_involved_in_the_first_ruling_may_not_sit(table, make_user):
 
 def test_reversing_an_approved_forfeit_reopens_the_match(table):
     match, users = table
-    ruling = services.record_ruling(match, users["referee"], "late", "EW", minutes=9)
+    ruling = services.record_ruling(match, users["referee"], "cheating", "EW")
     services.approve(ruling, users["chief"])
     match.refresh_from_db()
     assert match.status == Match.Status.FORFEIT

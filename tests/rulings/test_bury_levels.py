@@ -8,6 +8,7 @@ from rulings import adjustments as adjustments_
 from rulings.engine import PenaltyLedger
 from scoring.engine import LastTrick, MatchState, final_points
 from scoring.profiles import load_profile
+from tests.conftest import refused
 
 UNION = load_profile("union-games")
 
@@ -46,7 +47,7 @@ def test_without_the_hand_points_the_award_carries_no_points_levels():
 
 
 def test_bad_points_name_the_field():
-    with pytest.raises(ValueError, match="^defender_points："):
+    with refused("defender_points"):
         bury_effect().levels_for("90")
 
 

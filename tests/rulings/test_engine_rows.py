@@ -11,7 +11,9 @@ SZ, TD, UG, CL, CL8 = ("shenzhen-community", "two-deck-standard", "union-games",
 ROWS = [
     # shenzhen-community 第十六、十七条
     (SZ, "late", {"minutes": 5}, set(), 0, 0, False, "不处罚"),
-    (SZ, "late", {"minutes": 6}, {"match_forfeit"}, 0, 0, True, "迟到6分钟"),
+    (SZ, "late", {"minutes": 6}, {"match_forfeit"}, 0, 0, False, "迟到6分钟"),
+    (SZ, "late", {"minutes": 5, "seconds": 30}, {"match_forfeit"}, 0, 0, False, "迟到5分钟30秒"),   # 超过5分钟
+    (SZ, "late", {"minutes": 5, "seconds": 0}, set(), 0, 0, False, "不处罚"),
     (SZ, "delay", {}, {"warning"}, 0, 0, False, "警告"),
     (SZ, "delay", {"choice": "violation"}, {"violation"}, 0, 0, False, "记违例"),
     (SZ, "out_of_turn", {"choice": 20}, {"points"}, 20, 0, False, "罚20分"),
@@ -43,9 +45,12 @@ ROWS = [
     (TD, "late", {"minutes": 6}, {"points"}, 20, 0, False, "首局扣20分"),
     (TD, "late", {"minutes": 12}, {"points"}, 30, 0, False, "迟到12分钟：首局扣30分"),
     (TD, "late", {"minutes": 20}, {"hand_forfeit", "levels"}, 0, 1, False, "首局自动放弃"),
-    (TD, "late", {"minutes": 21}, {"match_forfeit"}, 0, 0, True, "弃权"),
+    (TD, "late", {"minutes": 21}, {"match_forfeit"}, 0, 0, False, "弃权"),
+    (TD, "late", {"minutes": 5, "seconds": 30}, {"points"}, 20, 0, False, "首局扣20分"),     # over 5: 6—10
+    (TD, "late", {"minutes": 0, "seconds": 30}, {"warning", "violation"}, 0, 0, False, "警告"),
     (TD, "left_table", {"minutes": 3}, {"points"}, 20, 0, False, "罚20分"),
-    (TD, "left_table", {"minutes": 4}, {"match_forfeit"}, 0, 0, True, "对手自动胜出"),
+    (TD, "left_table", {"minutes": 4}, {"match_forfeit"}, 0, 0, False, "对手自动胜出"),
+    (TD, "left_table", {"minutes": 3, "seconds": 1}, {"match_forfeit"}, 0, 0, False, "对手自动胜出"),
     (TD, "hidden_card", {}, {"choice"}, 0, 0, False, "由非违规方选择"),
     (TD, "hidden_card", {"choice": "step_down", "role": "declarers"}, {"step_down"}, 0, 0, False, "下台"),
     (TD, "hidden_card", {"choice": "step_down", "role": "defenders"}, {"levels"}, 0, 1, False, "对方升1级"),
@@ -67,7 +72,8 @@ ROWS = [
     (UG, "late", {"minutes": 4}, set(), 0, 0, False, "不处罚"),
     (UG, "late", {"minutes": 5}, {"warning"}, 0, 0, False, "警告"),
     (UG, "late", {"minutes": 10}, {"points"}, 10, 0, False, "首局扣10分"),
-    (UG, "late", {"minutes": 15}, {"match_forfeit"}, 0, 0, True, "弃权"),
+    (UG, "late", {"minutes": 15}, {"match_forfeit"}, 0, 0, False, "弃权"),
+    (UG, "late", {"minutes": 9, "seconds": 30}, {"warning"}, 0, 0, False, "警告"),          # not yet 10
     (UG, "noise", {}, {"warning"}, 0, 0, False, "警告"),
     (UG, "cheating", {}, {"disqualification"}, 0, 0, True, "取消"),
     (UG, "signal", {}, {"points"}, 50, 0, False, "罚50分"),

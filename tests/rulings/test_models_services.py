@@ -124,7 +124,7 @@ def test_a_first_hand_level_award_before_anyone_declares(make_match, make_user):
 
 def test_a_match_forfeit_ends_the_match_only_once_approved(table):
     match, users = table
-    ruling = services.record_ruling(match, users["referee"], "late", "EW", minutes=6)
+    ruling = services.record_ruling(match, users["referee"], "cheating", "EW")
     assert ruling.sanction["needs_approval"]
     match.refresh_from_db()
     assert match.status == Match.Status.SCHEDULED and adjustments_.hand_adjustments(match) == {}
@@ -134,11 +134,23 @@ def test_a_match_forfeit_ends_the_match_only_once_approved(table):
     assert adjustments_.hand_adjustments(match)[1]["forfeit"]["winner"] == "NS"
 
 
+@pytest.mark.xfail(strict=True, reason="services side of issue 13: record_ruling does not yet apply a match "
+                   "forfeit that needs no approval (rulings.services._touches_scores); the engine marks it automatic")
+def test_a_lateness_forfeit_applies_without_approval(table):
+    """000 第十七条（一）: 迟到超过5分钟，算该方弃权，其对手获胜 — automatic, nothing to approve."""
+    match, users = table
+    ruling = services.record_ruling(match, users["referee"], "late", "EW", minutes=6)
+    assert not ruling.sanction["needs_approval"]
+    match.refresh_from_db()
+    assert (match.status, match.winner) == (Match.Status.FORFEIT, match.ns)
+
+
+@pytest.mark.xfail(strict=True, reason="services side of issue 13: record_ruling does not yet apply a match "
+                   "forfeit that needs no approval (rulings.services._touches_scores); the engine marks it automatic")
 def test_both_sides_late_both_forfeit_and_nobody_wins(table):
     match, users = table
     for side in ("NS", "EW"):
-        ruling = services.record_ruling(match, users["referee"], "late", side, minutes=7)
-        services.approve(ruling, users["chief"])
+        services.record_ruling(match, users["referee"], "late", side, minutes=7)
     match.refresh_from_db()
     assert (match.status, match.winner) == (Match.Status.FORFEIT, None)
 

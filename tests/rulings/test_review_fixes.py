@@ -43,7 +43,7 @@ def test_a_ruling_cannot_be_recorded_for_a_hand_not_yet_in_play(table):
 
 def test_a_table_referee_cannot_void_what_the_chief_referee_approved(table):
     match, users = table
-    ruling = services.record_ruling(match, users["referee"], "late", "EW", minutes=9)
+    ruling = services.record_ruling(match, users["referee"], "cheating", "EW")
     services.approve(ruling, users["chief"])
     with pytest.raises(PermissionDenied):
         services.void_ruling(ruling, users["referee"])

@@ -3,9 +3,11 @@ import copy
 
 import pytest
 
+from common.errors import UserError
 from rulings.engine import validate_sanctions
 from rulings.sanction_tables import CONTRACT_CODES
 from scoring.profiles import known_profiles, load_profile
+from tests.conftest import refused
 
 SLUGS = ("shenzhen-community", "two-deck-standard", "union-games", "company-league",
          "company-league-2008")
@@ -55,12 +57,15 @@ BROKEN = [
     (("offences", "jaywalking"), {"name": "x", "clause": "y", "points": 5}, "offences.jaywalking", "unknown code"),
     (("offences", "cheating", "kinds"), ["banishment"], "offences.cheating.kinds", "unknown kind"),
     (("offences", "cheating", "kinds"), ["points"], "offences.cheating.kinds", "derived kind"),
-    (("offences", "failed_throw", "per_card"), 12, "offences.failed_throw.per_card", "multiple of 5"),
-    (("offences", "delay", "options", "violation", "points"), 7, "offences.delay.options.violation.points", "multiple of 5"),
+    (("offences", "failed_throw", "per_card"), 12, "offences.failed_throw.per_card", "not a multiple of"),
+    (("offences", "delay", "options", "violation", "points"), 7, "offences.delay.options.violation.points", "not a multiple of"),
     (("offences", "late", "bands"), [{"from": 6, "to": 10, "points": 10}, {"from": 8, "points": 20}],
      "offences.late.bands[1]", "overlapping minute bands"),
-    (("offences", "late", "bands"), [{"from": 6, "points": 10}, {"from": 8, "points": 20}],
-     "offences.late.bands[1]", "open-ended"),
+    (("offences", "late", "bands"), [{"from": 6, "points": 10}, {"from": 6, "points": 20}],
+     "offences.late.bands[1]", "overlapping minute bands"),
+    (("offences", "late", "bands"), [{"from": 5, "to": 10, "points": 10}, {"from": 10, "points": 20}],
+     "offences.late.bands[1]", "overlapping minute bands"),
+    (("offences", "late", "bands"), [{"points": 10}], "offences.late.bands[0]", "one of from / over"),
     (("offences", "late", "bands"), [{"from": 6, "to": 3, "points": 10}], "offences.late.bands[0].to", "to below from"),
     (("offences", "delay", "default"), "scolding", "offences.delay.default", "default not an option"),
     (("offences", "delay", "chooser"), "audience", "offences.delay.chooser", "unknown value"),
@@ -81,29 +86,34 @@ BROKEN = [
 @pytest.mark.parametrize("path, value, key_path, problem", BROKEN, ids=[b[2] + "-" + b[3] for b in BROKEN])
 def test_broken_table_names_source_path_and_problem(path, value, key_path, problem):
     table = set_at(base(), path, value)
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(UserError) as caught:
         validate_sanctions(table, "my-profile.yaml")
-    message = str(caught.value)
-    assert "my-profile.yaml" in message and key_path in message and problem in message, message
+    message = str(caught.value)                      # in the active language; the msgid is English
+    assert message.startswith(f"my-profile.yaml: sanctions.{key_path}"), message
+    english = caught.value.message % caught.value.params
+    assert caught.value.field.startswith(f"sanctions.{key_path}") and problem in english, english
 
 
 def test_nested_options_are_refused():
     table = base()
     table["offences"]["delay"]["options"]["violation"] = {
         "label": "x", "options": {"a": {"label": "a"}}, "default": "a"}
-    with pytest.raises(ValueError, match="nested options"):
+    with pytest.raises(UserError) as caught:
         validate_sanctions(table, "s")
+    assert caught.value.message == "nested options"
 
 
 def test_duplicate_alias_is_refused():
     table = base()
     table["offences"]["delay"]["options"]["violation"]["aliases"] = ["warning"]
-    with pytest.raises(ValueError, match="duplicate option"):
+    with pytest.raises(UserError) as caught:
         validate_sanctions(table, "s")
+    assert caught.value.message.startswith("duplicate option")
 
 
 def test_referee_choice_needs_a_default():
     table = base()
     table["offences"]["delay"]["default"] = None
-    with pytest.raises(ValueError, match="offences.delay.default.*needs a default"):
+    with refused("sanctions.offences.delay.default") as caught:
         validate_sanctions(table, "s")
+    assert "needs a default" in caught.value.message

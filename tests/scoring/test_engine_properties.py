@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from scoring.engine import SEATS, LastTrick, MatchState
 from scoring.profiles import known_profiles, load_profile
 
-points = st.integers(-40, 80).map(lambda x: x * 5)                # −200..400
+points = st.integers(-40, 80).map(lambda x: x * 5)                # −200..400 with penalties
 bottoms = st.integers(0, 8).map(lambda x: x * 5)
 last_tricks = st.one_of(
     st.none(),
@@ -30,11 +30,12 @@ def replay(profile, seat, hand_list):
         if state.winner is not None:
             break
         kw = dict(kw)
-        if profile.clamp is not None:                     # keep raw points inside the clamp range
-            kw["defender_points"] = max(kw["defender_points"], -kw["penalty_points"])
         raw = kw["defender_points"] + kw["penalty_points"]
-        if not -200 <= raw <= 400:
-            kw["penalty_points"] = 0
+        if profile.clamp is not None:                     # keep raw points inside the clamp range
+            raw = max(raw, 0)
+        raw = min(max(raw, -200), 400)
+        trick = min(max(raw, 0), 200)                     # trick points 0..200; the rest is penalties
+        kw["defender_points"], kw["penalty_points"] = trick, raw - trick
         state = state.play(declarer=seat if i == 0 else None, **kw)
         states.append(state)
     return states

@@ -48,7 +48,9 @@ ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JOKE
 @pytest.mark.parametrize("slug,points,who,levels", ROWS)
 def test_level_table_row(slug, points, who, levels):
     profile = load_profile(slug)
-    r = settle_hand(profile, declarer_level="3", defender_level="3", defender_points=points)
+    trick = min(max(points, 0), 200)      # rows outside 0..200 are reached through penalties
+    r = settle_hand(profile, declarer_level="3", defender_level="3", defender_points=trick,
+                    penalty_points=points - trick)
     assert r.declarer_keeps is (who == "decl")
     assert r.levels_gained == levels
     if 3 + levels < 11:          # below J: no must-play stop on the way in any profile

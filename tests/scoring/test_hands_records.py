@@ -192,8 +192,8 @@ def test_award_replaces_a_hand_and_counts_in_the_numbering(match, referee, rulin
     rulings_hook[2] = {"award": {"stage": "change", "gainer": "defenders", "levels": 1, "reason": "判罚"}}
     assert match_replay(match).next_number == 3
     state = match_state(match)
-    # EW stand on the must-play 2 and a sanction never counts as a win there: the level comes off NS
-    assert state.levels == {"NS": "3", "EW": "2"} and state.declarer == "E"
+    # shenzhen (must_play.awards.leave_current): a sanction's level leaves the must-play 2
+    assert state.levels == {"NS": "4", "EW": "3"} and state.declarer == "E"
     assert state.hands[1].kind == "award"
     with pytest.raises(services.HandConflict):
         record(match, referee, 2, 45)

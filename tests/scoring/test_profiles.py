@@ -72,7 +72,7 @@ def test_shipped_values():
 
 
 def test_sanctions_key_is_accepted_and_kept_raw():
-    data = raw("shenzhen-community")
+    data = raw("two-deck-standard")          # no organiser choice points into its sanctions
     data["sanctions"] = {"late": {"minutes": 5, "outcome": "forfeit"}, "scale": [10, 20, 40, 80]}
     p = profile_from_dict(data, source="x.yaml")
     assert p.sanctions == data["sanctions"] and p.to_dict()["sanctions"] == data["sanctions"]
@@ -172,3 +172,17 @@ def test_slug_must_match_file_name(tmp_path, monkeypatch):
             load_profile("other")
     finally:
         load_profile.cache_clear()
+
+
+def test_a_version_stored_before_issue_13_reads_as_it_did():
+    """Stored versions lack the keys added since (cards, at_takeover, must_play.awards, no_trump_declared)."""
+    data = raw("shenzhen-community")
+    data["organiser_defaults"] = ["standings"]
+    for parent, key in ((data, "cards"), (data["scoring"], "at_takeover"), (data["must_play"], "awards"),
+                        (data["rotation"], "no_trump_declared")):
+        del parent[key]
+    p = profile_from_dict(data, source="shenzhen-community v1")
+    assert (p.points_total, p.bottom_max, p.at_takeover_keeps) == (200, 80, False)
+    assert (p.award_leaves_must_play, p.award_give_back, p.rotation_no_trump) == (False, True, None)
+    with pytest.raises(ProfileError, match="cards"):                    # a file must still say them
+        validate_profile_dict(data, "shenzhen-community.yaml")

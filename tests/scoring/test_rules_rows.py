@@ -44,8 +44,8 @@ def test_company_league_2008_a_captured_with_any_a_goes_to_j():
     (SZ, 90, (30, 3, False), ("higher_level", "on_stage")),
     (TD, 60, (10, 1, False), ("higher_level", "on_stage")),
     (UG, 120, None, ("higher_level", "on_stage")),
-    (CL, None, None, ()),
-    (CL8, None, None, ()),
+    (CL, None, None, ("higher_level", "on_stage")),      # no limit written: organiser choice time_up
+    (CL8, None, None, ("higher_level", "on_stage")),
 ])
 def test_time_and_end_of_match(slug, minutes, announce, time_up):
     p = load_profile(slug)
@@ -54,9 +54,15 @@ def test_time_and_end_of_match(slug, minutes, announce, time_up):
 
 
 @pytest.mark.parametrize("slug", (CL, CL8))
-def test_no_time_rule_means_no_winner_at_time(slug):
-    state = MatchState.new(load_profile(slug), levels={"NS": "9", "EW": "5"}, declarer="E")
-    assert state.winner_at_time() is None
+def test_company_league_under_an_organiser_clock_has_a_winner_at_time(slug):
+    """004 一.3 比赛以一轮定胜负 (no time limit written): the organiser choice ``time_up`` decides."""
+    p = load_profile(slug)
+    assert p.choice_specs["time_up"]["default"] == "higher_level_then_stage"
+    state = MatchState.new(p, levels={"NS": "9", "EW": "5"}, declarer="E")
+    assert state.winner_at_time() == "NS"                                  # higher level
+    assert MatchState.new(p, levels={"NS": "5", "EW": "5"}, declarer="N").winner_at_time() == "NS"  # on stage
+    other = load_profile(slug, choices={"time_up": "no_winner"})
+    assert MatchState.new(other, levels={"NS": "9", "EW": "5"}, declarer="E").winner_at_time() is None
 
 
 def test_two_deck_time_up_uses_higher_level_then_side_on_stage():
