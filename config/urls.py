@@ -20,3 +20,7 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("rulings.urls")),
 ]
+
+handler403 = "config.errorpages.permission_denied"
+handler404 = "config.errorpages.page_not_found"
+handler500 = "config.errorpages.server_error"
