@@ -23,15 +23,16 @@ def flat(pdf):
 
 
 @pytest.fixture
-def ruled_match(event, chief):
-    """The match with the fixture's 迟到 ruling, plus a voided 拖延 and a 作弊 awaiting approval."""
+def ruled_match(event, chief, make_user):
+    """The match with the fixture's 迟到 ruling, plus a voided 拖延 and a 作弊 a table referee proposed
+    (awaiting a chief's approval)."""
     from rulings.models import Ruling
     from rulings.services import record_ruling, void_ruling
 
     match = Ruling.objects.get(match__round__stage__event=event).match
     voided = record_ruling(match, chief, "delay", "EW", hand_number=1, note="作废的一条")
     void_ruling(voided, chief, reason="记错桌")
-    record_ruling(match, chief, "cheating", "EW", hand_number=1)
+    record_ruling(match, make_user("table_referee"), "cheating", "EW", hand_number=1)
     return match
 
 

@@ -92,7 +92,7 @@ def test_the_former_writers_all_settle_through_the_one_service(knockout, make_us
     record_hand(semi, chief, number=1, trump="S", defender_points=40, declarer="N")
     assert calls == [semi.pk]
 
-    rulings.record_ruling(semi, chief, "late", "EW", minutes=9)   # 000 第十七条: over 5 minutes, decided by the chief
+    rulings.record_ruling(semi, chief, "cheating", "EW")   # 000 第十六条（四）: 判负, decided by the chief
     assert calls == [semi.pk, semi.pk]
     semi = row(knockout, "R1-M1")
     assert semi.status == Match.Status.FORFEIT and semi.winner_id == semi.ns_id
