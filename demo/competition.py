@@ -53,7 +53,7 @@ def play_to_win(match: Match, user, winner_side: str, rng: random.Random) -> Non
         points = CLEAN_SWEEP_POINTS if (declaring == winner_side) == helps_winner else TAKEOVER_POINTS
         record_hand(match, user, number=number, trump=rng.choice(["H", "S", "D", "C"]), defender_points=points,
                     declarer=declarer if number == 1 else None)
-    raise RuntimeError(f"演示比赛 {match} 在 {MAX_HANDS} 副内未结束（demo match did not finish）")
+    raise RuntimeError(f"demo match {match} did not finish within {MAX_HANDS} hands")
 
 
 def _play(matches, user, rng: random.Random) -> int:

@@ -26,14 +26,14 @@ DEMO_GIVEN = ["伟", "芳", "娜", "敏", "静", "丽", "强", "磊", "军", "�
 
 # user name, password, role, display name
 DEMO_ACCOUNTS = [
-    ("organiser", "demo-organiser", roles.ORGANISER, "组委会 (Organiser)"),
-    ("chief", "demo-chief", roles.CHIEF_REFEREE, "裁判长 (Chief referee)"),
-    ("referee1", "demo-referee", roles.TABLE_REFEREE, "裁判员一 (Referee 1)"),
-    ("referee2", "demo-referee", roles.TABLE_REFEREE, "裁判员二 (Referee 2)"),
-    ("referee3", "demo-referee", roles.TABLE_REFEREE, "裁判员三 (Referee 3)"),
-    ("referee4", "demo-referee", roles.TABLE_REFEREE, "裁判员四 (Referee 4)"),
-    ("arbiter1", "demo-arbiter", roles.ARBITRATION, "仲裁一 (Arbiter 1)"),
-    ("arbiter2", "demo-arbiter", roles.ARBITRATION, "仲裁二 (Arbiter 2)"),
+    ("organiser", "demo-organiser", roles.ORGANISER, "组委会"),
+    ("chief", "demo-chief", roles.CHIEF_REFEREE, "裁判长"),
+    ("referee1", "demo-referee", roles.TABLE_REFEREE, "裁判员一"),
+    ("referee2", "demo-referee", roles.TABLE_REFEREE, "裁判员二"),
+    ("referee3", "demo-referee", roles.TABLE_REFEREE, "裁判员三"),
+    ("referee4", "demo-referee", roles.TABLE_REFEREE, "裁判员四"),
+    ("arbiter1", "demo-arbiter", roles.ARBITRATION, "仲裁一"),
+    ("arbiter2", "demo-arbiter", roles.ARBITRATION, "仲裁二"),
 ]
 
 

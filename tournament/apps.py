@@ -1,10 +1,11 @@
 from django.apps import AppConfig
 from django.db.models.signals import m2m_changed
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentConfig(AppConfig):
     name = "tournament"
-    verbose_name = "赛事 (Tournament)"
+    verbose_name = _("Tournament")
 
     def ready(self):
         # the services import the models, so the guard is connected once the app registry is ready

@@ -38,6 +38,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from common.errors import UserError, gettext_noop
+
 __all__ = [
     "JOINT_THIRD",
     "THIRD_PLACE_MATCH",
@@ -207,7 +209,7 @@ class Bracket:
 
         ``results`` maps a match key to its winner. With ``strict`` a result
         for an unknown key, for a match whose sides are not both known, or
-        naming an entry not in the match raises ValueError; otherwise such
+        naming an entry not in the match raises UserError; otherwise such
         results are ignored and listed in ``BracketState.stale`` (useful after
         correcting an earlier result).
         """
@@ -215,7 +217,7 @@ class Bracket:
         out_of_event = {e: True for e in withdrawn}
         unknown = [k for k in results if k not in self._index]
         if unknown and strict:
-            raise ValueError(f"results 中有不存在的场次：{unknown[0]}（unknown match key {unknown[0]!r}）")
+            raise UserError(gettext_noop("There is no match %(key)s in this bracket."), field="results", key=unknown[0])
         states: dict[str, MatchState] = {}
         stale = list(unknown)
         for slot in self.matches:
@@ -224,7 +226,7 @@ class Bracket:
             state, bad = _decide(slot.key, a, b, results, out_of_event)
             if bad:
                 if strict:
-                    raise ValueError(bad)
+                    raise bad
                 stale.append(slot.key)
             states[slot.key] = state
         return BracketState(states, self._placements(states), tuple(stale))
@@ -258,26 +260,28 @@ def _side(source: Source, states: Mapping[str, MatchState]) -> Any:
 
 
 def _decide(key, a, b, results, out_of_event) -> tuple[MatchState, str | None]:
-    """Status, winner and loser of one match; plus an error text for a bad result."""
+    """Status, winner and loser of one match; plus the error for a bad result."""
     shown_a = None if a is PENDING or a is NOBODY else a
     shown_b = None if b is PENDING or b is NOBODY else b
     recorded = key in results
     if a is PENDING or b is PENDING:
-        bad = f"{key} 的对阵尚未确定，不能录入结果（match {key} is not ready）" if recorded else None
+        bad = UserError(gettext_noop("The sides of match %(key)s are not known yet: its result cannot be recorded."),
+                        field="results", key=key) if recorded else None
         return MatchState(key, shown_a, shown_b, WAITING), bad
     if a is NOBODY or b is NOBODY:
         winner = shown_a if shown_b is None else shown_b
         status = BYE if winner is not None else VOID
         bad = None
         if recorded and results[key] != winner:
-            bad = f"{key} 是轮空场次，不能录入其他胜者（match {key} is a bye）"
+            bad = UserError(gettext_noop("Match %(key)s is a bye: no other winner can be recorded."),
+                            field="results", key=key)
         return MatchState(key, shown_a, shown_b, status, winner, None), bad
     if recorded:
         winner = results[key]
         if winner == a or winner == b:
             return MatchState(key, a, b, PLAYED, winner, b if winner == a else a), None
-        bad = (f"{key} 记录的胜者 {winner!r} 不在本场对阵中"
-               f"（winner {winner!r} is not in match {key}）")
+        bad = UserError(gettext_noop("The winner %(winner)r recorded for %(key)s does not play in that match."),
+                        field="results", winner=winner, key=key)
     else:
         bad = None
     gone_a, gone_b = a in out_of_event, b in out_of_event
@@ -300,10 +304,8 @@ def build_bracket(first_round: Sequence[tuple[Any, Any]], *, places_played: int 
     sources = _first_round_sources(first_round)
     if isinstance(places_played, bool) or not isinstance(places_played, int) or places_played < 2 \
             or places_played & (places_played - 1):
-        raise ValueError(
-            f"places_played 必须是不小于 2 的 2 的幂（2、4、8…），收到 {places_played!r}"
-            f"（places_played must be a power of two >= 2）"
-        )
+        raise UserError(gettext_noop("The number of places played must be a power of two (2, 4, 8…), not %(value)r."),
+                        field="places_played", value=places_played)
     slots: list[MatchSlot] = []
     _build_section(sources, first_place=1, prefix="", round_offset=0,
                    places_played=places_played, out=slots)
@@ -324,22 +326,23 @@ def _first_round_sources(first_round: Sequence[tuple[Any, Any]]) -> list[Source]
     """Check the first-round pairs and turn them into a flat list of sources."""
     pairs = list(first_round)
     if not pairs or len(pairs) & (len(pairs) - 1):
-        raise ValueError(
-            f"first_round 的场数必须是 2 的幂，收到 {len(pairs)}（first_round needs 1, 2, 4, 8… matches）"
-        )
+        raise UserError(gettext_noop("The first round must have 1, 2, 4, 8… matches, not %(count)s."),
+                        field="first_round", count=len(pairs))
     seen: dict = {}
     sources = []
     for i, pair in enumerate(pairs):
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-            raise ValueError(f"first_round[{i}] 必须是 (a, b) 二元组（first_round[{i}] must be a pair）")
+            raise UserError(gettext_noop("Match number %(number)s must be a pair of entries (a, b)."),
+                            field="first_round", number=i + 1)
         if pair[0] is None and pair[1] is None:
-            raise ValueError(f"first_round[{i}] 两边都是轮空（first_round[{i}] is bye v bye）")
+            raise UserError(gettext_noop("Match number %(number)s of the first round is a bye against a bye."),
+                            field="first_round", number=i + 1)
         for entry in pair:
             if entry is None:
                 sources.append(Source("bye"))
                 continue
             if entry in seen:
-                raise ValueError(f"first_round 中参赛者重复：{entry!r}（duplicate entry {entry!r}）")
+                raise UserError(gettext_noop("The entry %(entry)r appears twice."), field="first_round", entry=entry)
             seen[entry] = True
             sources.append(Source("entry", entry))
     return sources

@@ -19,6 +19,8 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+from common.errors import UserError, gettext_noop
+
 Entry = Hashable
 Match = tuple[Any, Any]
 
@@ -41,11 +43,10 @@ def _check_entries(entries: Sequence, field: str) -> list:
     seen: dict = {}
     for i, entry in enumerate(items):
         if entry is None:
-            raise ValueError(f"{field}[{i}] 为空，参赛者不能是 None（{field}[{i}] is None）")
+            raise UserError(gettext_noop("Entry number %(number)s is empty: an entry cannot be None."),
+                            field=field, number=i + 1)
         if entry in seen:
-            raise ValueError(
-                f"{field} 中有重复的参赛者：{entry!r}（duplicate entry in {field}: {entry!r}）"
-            )
+            raise UserError(gettext_noop("The entry %(entry)r appears twice."), field=field, entry=entry)
         seen[entry] = i
     return items
 
@@ -53,10 +54,8 @@ def _check_entries(entries: Sequence, field: str) -> list:
 def _rng(seed: int | str) -> random.Random:
     """The only source of chance: ``random.Random`` seeded with an int or str."""
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise ValueError(
-            f"抽签种子 seed 必须是整数或字符串，收到 {type(seed).__name__}"
-            f"（seed must be an int or a str）"
-        )
+        raise UserError(gettext_noop("The seed of the draw must be a whole number or a text, not %(type)s."),
+                        field="seed", type=type(seed).__name__)
     return random.Random(seed)
 
 
@@ -105,7 +104,7 @@ def bracket_positions(size: int) -> list[int]:
     once 2^k entries remain.
     """
     if size < 1 or size & (size - 1):
-        raise ValueError(f"签位数 size 必须是 2 的幂，收到 {size}（size must be a power of two）")
+        raise UserError(gettext_noop("The bracket size must be a power of two, not %(size)s."), field="size", size=size)
     order = [1]
     while len(order) < size:
         total = 2 * len(order) + 1
@@ -139,9 +138,8 @@ def elimination_slots(
     items = _check_entries(entries_in_seed_order, "entries_in_seed_order")
     n = len(items)
     if n < 2:
-        raise ValueError(
-            f"单淘汰至少需要 2 个参赛者，收到 {n}（entries_in_seed_order needs at least 2 entries）"
-        )
+        raise UserError(gettext_noop("A knock-out needs at least 2 entries, not %(count)s."),
+                        field="entries_in_seed_order", count=n)
     size = 1 << (n - 1).bit_length()
     by_seed = items + [None] * (size - n)  # by_seed[s-1] is seed s
     positions = bracket_positions(size)
@@ -211,9 +209,8 @@ def draw_groups(
     items = _check_entries(entries, "entries")
     _check_group_count(n_groups, len(items))
     if isinstance(seeded, bool) or not isinstance(seeded, int) or not 0 <= seeded <= len(items):
-        raise ValueError(
-            f"种子数 seeded 必须在 0 到 {len(items)} 之间，收到 {seeded!r}（seeded out of range）"
-        )
+        raise UserError(gettext_noop("The number of seeded entries must be between 0 and %(most)s, not %(value)r."),
+                        field="seeded", most=len(items), value=seeded)
     rng = _rng(seed)
     unit_of = unit if unit is not None else (lambda e: None)
     groups: list[list] = [[] for _ in range(n_groups)]
@@ -229,12 +226,11 @@ def draw_groups(
 def _check_group_count(n_groups: int, n_entries: int) -> None:
     """``n_groups`` must be an int between 1 and the number of entries."""
     if isinstance(n_groups, bool) or not isinstance(n_groups, int) or n_groups < 1:
-        raise ValueError(f"分组数 n_groups 必须是正整数，收到 {n_groups!r}（n_groups must be >= 1）")
+        raise UserError(gettext_noop("The number of groups must be a positive whole number, not %(value)r."),
+                        field="n_groups", value=n_groups)
     if n_groups > n_entries:
-        raise ValueError(
-            f"分组数 n_groups={n_groups} 多于参赛数 {n_entries}"
-            f"（n_groups={n_groups} exceeds the {n_entries} entries）"
-        )
+        raise UserError(gettext_noop("%(groups)s groups are more than the %(entries)s entries."),
+                        field="n_groups", groups=n_groups, entries=n_entries)
 
 
 def _deal_unseeded(groups: list[list], unseeded: list, unit_of: Callable, rng: random.Random) -> None:
@@ -314,10 +310,8 @@ def draw_pairs(individuals: Sequence[Entry], seed: int | str) -> list[tuple[Entr
     """
     items = _check_entries(individuals, "individuals")
     if len(items) % 2:
-        raise ValueError(
-            f"单人报名人数为奇数（{len(items)} 人），无法两两抽签组队，请增减一人"
-            f"（individuals: odd count {len(items)}, cannot draw pairs）"
-        )
+        raise UserError(gettext_noop("An odd number of individual sign-ups (%(count)s) cannot be drawn into pairs: "
+                                     "add or remove one."), field="individuals", count=len(items))
     rng = _rng(seed)
     rng.shuffle(items)
     return [(items[i], items[i + 1]) for i in range(0, len(items), 2)]
@@ -347,7 +341,8 @@ def draw_tables(matches: Sequence[Match], seed: int | str, first_table: int = 1)
     the matches that are played; a bye ``(a, None)`` gets ``None``.
     """
     if isinstance(first_table, bool) or not isinstance(first_table, int) or first_table < 1:
-        raise ValueError(f"起始桌号 first_table 必须是正整数，收到 {first_table!r}（first_table must be >= 1）")
+        raise UserError(gettext_noop("The first table number must be a positive whole number, not %(value)r."),
+                        field="first_table", value=first_table)
     checked = _check_matches(matches)
     played = [i for i, (_, b) in enumerate(checked) if b is not None]
     numbers = list(range(first_table, first_table + len(played)))
@@ -363,7 +358,8 @@ def _check_matches(matches: Sequence[Match]) -> list[Match]:
     checked = []
     for i, match in enumerate(matches):
         if not isinstance(match, (tuple, list)) or len(match) != 2 or match[0] is None:
-            raise ValueError(f"matches[{i}] 必须是 (a, b) 二元组（matches[{i}] must be an (a, b) pair）")
+            raise UserError(gettext_noop("Match number %(number)s must be a pair of entries (a, b)."),
+                            field="matches", number=i + 1)
         checked.append(tuple(match))
     return checked
 
@@ -385,7 +381,7 @@ def cross_seed(groups_qualifiers: Sequence[Sequence[Entry]]) -> list[Match]:
     """
     groups = [list(g) for g in groups_qualifiers]
     if not groups or any(not g for g in groups):
-        raise ValueError("每个小组至少要有一名出线者（groups_qualifiers: every group needs a qualifier）")
+        raise UserError(gettext_noop("Every group needs at least one qualifier."), field="groups_qualifiers")
     _check_entries([e for g in groups for e in g], "groups_qualifiers")
     n_groups = len(groups)
     if all(len(g) == 2 for g in groups) and (2 * n_groups) & (2 * n_groups - 1) == 0:

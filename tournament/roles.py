@@ -3,6 +3,7 @@
 Anonymous visitors read published pages only and need no group. The data migration
 ``tournament/migrations/0002_roles.py`` creates the groups from this table.
 """
+from django.utils.translation import gettext_lazy as _
 
 ORGANISER = "organiser"
 CHIEF_REFEREE = "chief_referee"
@@ -10,10 +11,10 @@ TABLE_REFEREE = "table_referee"
 ARBITRATION = "arbitration"
 
 ROLE_NAMES = {
-    ORGANISER: "主办方 (Organiser)",
-    CHIEF_REFEREE: "裁判长 (Chief referee)",
-    TABLE_REFEREE: "裁判员 (Table referee)",
-    ARBITRATION: "仲裁组 (Arbitration)",
+    ORGANISER: _("Organiser"),
+    CHIEF_REFEREE: _("Chief referee"),
+    TABLE_REFEREE: _("Table referee"),
+    ARBITRATION: _("Arbitration"),
 }
 
 # Permission codenames on tournament.Event, per role.

@@ -38,6 +38,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from common.errors import UserError, gettext_noop
 from tournament.crosstable import CrossResult, Crosstable, crosstable  # noqa: F401  (re-exported)
 from tournament.standings_input import (
     DRAW,
@@ -174,13 +175,11 @@ class Standings:
 
 
 def level_value(level: str, ladder_index: Mapping[str, int], field_name: str) -> int:
-    """A ladder string's number: ladder index + 2 (ValueError naming the field)."""
+    """A ladder string's number: ladder index + 2 (UserError naming the field)."""
     try:
         return ladder_index[level] + 2
     except (KeyError, TypeError):
-        raise ValueError(
-            f"{field_name} 的级别 {level!r} 不在级别表中（{field_name}: level {level!r} not in ladder）"
-        ) from None
+        raise UserError(gettext_noop("The level %(level)r is not in the ladder."), field=field_name, level=level) from None
 
 
 # --------------------------------------------------------------------------- forfeits
@@ -193,7 +192,7 @@ def _forfeit_levels(results: list[MatchResult], rule: Any, ladder_index: Mapping
         return (level_value(rule.get("winner_level"), ladder_index, "forfeit_rule.winner_level"),
                 level_value(rule.get("loser_level"), ladder_index, "forfeit_rule.loser_level"))
     if rule != "largest_margin":
-        raise ValueError(f"未知的弃权规则 forfeit_rule={rule!r}（unknown forfeit_rule）")
+        raise UserError(gettext_noop("Unknown forfeit rule %(rule)r."), field="forfeit_rule", rule=rule)
     if not any(r.forfeit and r.winner is not None for r in results):
         return None  # not needed
     best = None
@@ -212,7 +211,7 @@ def _build_table(entries: list, results: list[MatchResult], ladder: Sequence[str
     """Each entry's matches as _Side records, with levels and points resolved."""
     ladder_index = {level: i for i, level in enumerate(ladder)}
     if len(ladder_index) != len(ladder) or not ladder:
-        raise ValueError("级别表 ladder 为空或有重复（ladder must be non-empty and unique）")
+        raise UserError(gettext_noop("The ladder of levels is empty or repeats a level."), field="ladder")
     forfeit_levels = _forfeit_levels(results, forfeit_rule, ladder_index, ladder)
     pts = _points_table(points, results)
     sides: dict = {e: [] for e in entries}
@@ -228,7 +227,7 @@ def _build_table(entries: list, results: list[MatchResult], ladder: Sequence[str
 
 
 def _levels(r: MatchResult, i: int, ladder_index: Mapping[str, int]) -> tuple[int, int]:
-    """The recorded final levels of a result as numbers (ValueError naming the field)."""
+    """The recorded final levels of a result as numbers (UserError naming the field)."""
     try:
         return ladder_index[r.level_a] + 2, ladder_index[r.level_b] + 2
     except (KeyError, TypeError):
@@ -329,7 +328,7 @@ def compute_standings(
     items = _check_entries(entries)
     checked = _check_results(items, results)
     if lot_seed is not None and (isinstance(lot_seed, bool) or not isinstance(lot_seed, (int, str))):
-        raise ValueError("抽签种子 lot_seed 必须是整数或字符串（lot_seed must be an int or a str）")
+        raise UserError(gettext_noop("The seed of the lot must be a whole number or a text."), field="lot_seed")
     registry = {**METRICS, **(metrics or {})}
     names = _check_order(order, registry)
     table = _build_table(items, checked, ladder, points or {WIN: 3, LOSS: 0}, forfeit_rule)
@@ -356,11 +355,20 @@ def _rows(ranker: _Ranker, table: _Table) -> list[StandingRow]:
     return rows
 
 
-def _notes(rows: list[StandingRow], lot_seed: int | str | None) -> tuple[str, ...]:
-    """Chinese notes to print under the table (lot drawn or still to draw)."""
+NOTE_LOT = gettext_noop("Some places were drawn by lot, seed %(seed)s.")
+NOTE_LOT_PENDING = gettext_noop("A tie awaits the lot.")
+
+
+def note_messages(rows: Sequence[StandingRow], lot_seed: int | str | None) -> list[tuple[str, dict]]:
+    """The notes to print under the table as (English msgid, parameters): lot drawn, or still to draw."""
     notes = []
     if any(r.decided_by == "lot" for r in rows):
-        notes.append(f"部分名次由抽签决定，抽签种子：{lot_seed}（some places were drawn by lot, seed {lot_seed}）")
+        notes.append((NOTE_LOT, {"seed": lot_seed}))
     if any(r.lot_pending for r in rows):
-        notes.append("有并列名次待抽签决定（a tie awaits the lot）")
-    return tuple(notes)
+        notes.append((NOTE_LOT_PENDING, {}))
+    return notes
+
+
+def _notes(rows: list[StandingRow], lot_seed: int | str | None) -> tuple[str, ...]:
+    """The notes in English (a caller with a translator uses ``note_messages``)."""
+    return tuple(message % params if params else message for message, params in note_messages(rows, lot_seed))

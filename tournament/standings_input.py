@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from common.errors import UserError, gettext_noop
+
 WIN, LOSS, DRAW = "win", "loss", "draw"
 TERMINALS = ("lot", "shared")
 
@@ -35,10 +37,12 @@ def _as_result(value: Any, i: int) -> MatchResult:
         try:
             return MatchResult(**value)
         except TypeError as exc:
-            raise ValueError(f"results[{i}] 字段不对（results[{i}]: {exc}）") from None
+            raise UserError(gettext_noop("Result number %(number)s has wrong fields (%(problem)s)."),
+                            field=f"results[{i}]", number=i + 1, problem=str(exc)) from None
     if isinstance(value, (tuple, list)) and len(value) in (5, 6):
         return MatchResult(*value)
-    raise ValueError(f"results[{i}] 格式不对（results[{i}] must be a MatchResult, mapping or 5/6-tuple）")
+    raise UserError(gettext_noop("Result number %(number)s must be a MatchResult, a mapping or a 5- or 6-tuple."),
+                    field=f"results[{i}]", number=i + 1)
 
 
 def _check_results(entries: list, results: Sequence[Any]) -> list[MatchResult]:
@@ -49,15 +53,14 @@ def _check_results(entries: list, results: Sequence[Any]) -> list[MatchResult]:
         r = _as_result(value, i)
         for side, entry in (("a", r.a), ("b", r.b)):
             if entry not in known:
-                raise ValueError(
-                    f"results[{i}].{side} = {entry!r} 不是本组参赛者（results[{i}].{side} is not an entry）"
-                )
+                raise UserError(gettext_noop("Result number %(number)s: %(entry)r is not an entry of this group."),
+                                field=f"results[{i}].{side}", number=i + 1, entry=entry)
         if r.a == r.b:
-            raise ValueError(f"results[{i}] 自己对自己（results[{i}]: a equals b）")
+            raise UserError(gettext_noop("Result number %(number)s has an entry playing itself."),
+                            field=f"results[{i}]", number=i + 1)
         if r.winner is not None and r.winner != r.a and r.winner != r.b:
-            raise ValueError(
-                f"results[{i}].winner = {r.winner!r} 不是本场双方之一（results[{i}].winner not a or b）"
-            )
+            raise UserError(gettext_noop("Result number %(number)s: the winner %(winner)r is neither side of it."),
+                            field=f"results[{i}].winner", number=i + 1, winner=r.winner)
         checked.append(r)
     return checked
 
@@ -68,7 +71,7 @@ def _check_entries(entries: Sequence[Any]) -> list:
     seen: dict = {}
     for e in items:
         if e in seen:
-            raise ValueError(f"entries 中有重复的参赛者：{e!r}（duplicate entry {e!r}）")
+            raise UserError(gettext_noop("The entry %(entry)r appears twice."), field="entries", entry=e)
         seen[e] = True
     return items
 
@@ -77,20 +80,20 @@ def _check_order(order: Sequence[str], metrics: Mapping[str, Any]) -> tuple[str,
     """Known names only; "lot"/"shared" may only come last."""
     names = tuple(order)
     if not names:
-        raise ValueError("order 不能为空（order must name at least one metric）")
+        raise UserError(gettext_noop("The ranking order must name at least one criterion."), field="order")
     for i, name in enumerate(names):
         if name in TERMINALS:
             if i != len(names) - 1:
-                raise ValueError(f"order 中 {name!r} 只能放在最后（order: {name!r} must be last）")
+                raise UserError(gettext_noop("%(name)r can only come last in the ranking order."), field="order", name=name)
         elif name not in metrics:
-            raise ValueError(f"order 中有未知的排名指标 {name!r}（order: unknown metric {name!r}）")
+            raise UserError(gettext_noop("Unknown ranking criterion %(name)r."), field="order", name=name)
     return names
 
 
 def _points_table(points: Mapping[str, float], results: list[MatchResult]) -> dict:
     """(outcome, forfeit) -> match points; ``forfeit_loss`` defaults to ``loss``.
 
-    Raises ValueError when the results need an outcome the table lacks.
+    Raises UserError when the results need an outcome the table lacks.
     """
     table = {(outcome, forfeit): points[outcome]
              for outcome in (WIN, LOSS, DRAW) for forfeit in (False, True) if outcome in points}
@@ -101,5 +104,5 @@ def _points_table(points: Mapping[str, float], results: list[MatchResult]) -> di
         needed.append(DRAW)
     for outcome in needed:
         if outcome not in points:
-            raise ValueError(f"积分表 points 缺少 {outcome!r}（points: missing {outcome!r}）")
+            raise UserError(gettext_noop("The points table has no value for %(outcome)r."), field="points", outcome=outcome)
     return table

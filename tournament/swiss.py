@@ -18,6 +18,8 @@ from numbers import Rational
 
 import networkx as nx
 
+from common.errors import UserError, gettext_noop
+
 __all__ = ["swiss_round", "EXACT_LIMIT"]
 
 EXACT_LIMIT = 64  # fields up to this size are paired by one exact matching
@@ -53,7 +55,7 @@ def swiss_round(
     entry appears exactly once. 0 entries give ``[]``, 1 entry ``[(x, None)]``.
     A field of two or more is never refused: a rematch is made when no pairing
     avoids it (the caller reports it). Duplicates or None in ``ranking``, a
-    missing or non-numeric score, or a bad seed raise ``ValueError``.
+    missing or non-numeric score, or a bad seed raise ``UserError`` (a ``ValueError``) naming the field.
 
     Criteria, compared in this order (the first difference decides):
 
@@ -135,17 +137,14 @@ class _Field:
         self.index: dict = {}
         for i, entry in enumerate(self.entries):
             if entry is None:
-                raise ValueError(f"ranking[{i}] 为空，参赛者不能是 None（ranking[{i}] is None）")
+                raise UserError(gettext_noop("Entry number %(number)s is empty: an entry cannot be None."),
+                                field="ranking", number=i + 1)
             if entry in self.index:
-                raise ValueError(
-                    f"ranking 中有重复的参赛者：{entry!r}（duplicate entry in ranking: {entry!r}）"
-                )
+                raise UserError(gettext_noop("The entry %(entry)r appears twice."), field="ranking", entry=entry)
             self.index[entry] = i
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-            raise ValueError(
-                f"种子 seed 必须是整数或字符串，收到 {type(seed).__name__}"
-                f"（seed must be an int or a str）"
-            )
+            raise UserError(gettext_noop("The seed of the draw must be a whole number or a text, not %(type)s."),
+                            field="seed", type=type(seed).__name__)
         self.rng = random.Random(seed)
         self.score = _scaled_scores(self.entries, scores)
         self.opponents: list[set] = [set() for _ in range(n)]
@@ -178,19 +177,15 @@ def _scaled_scores(entries: list, scores: Mapping) -> list[int]:
         try:
             raw = scores[entry]
         except (KeyError, IndexError, TypeError):
-            raise ValueError(
-                f"缺少参赛者 {entry!r} 的积分（score missing for entry {entry!r}）"
-            ) from None
+            raise UserError(gettext_noop("The score of %(entry)r is missing."), field="scores", entry=entry) from None
         if isinstance(raw, bool) or not isinstance(raw, (int, float, Decimal, Rational)):
-            raise ValueError(
-                f"参赛者 {entry!r} 的积分不是数字：{raw!r}（score of {entry!r} is not a number）"
-            )
+            raise UserError(gettext_noop("The score of %(entry)r is not a number: %(value)r."),
+                            field="scores", entry=entry, value=raw)
         try:
             values.append(Fraction(raw))
         except (ValueError, OverflowError, ArithmeticError):
-            raise ValueError(
-                f"参赛者 {entry!r} 的积分无效：{raw!r}（invalid score for {entry!r}）"
-            ) from None
+            raise UserError(gettext_noop("The score of %(entry)r is not valid: %(value)r."),
+                            field="scores", entry=entry, value=raw) from None
     denominator = 1
     for value in values:
         denominator = math.lcm(denominator, value.denominator)

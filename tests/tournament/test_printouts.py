@@ -4,6 +4,7 @@ import io
 import pytest
 from pypdf import PdfReader
 
+from tests.tournament.refusals import refused
 from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
     chief,
     event,
@@ -109,15 +110,15 @@ def test_english_on_request(event, played_match):
 
 
 def test_round_and_match_checks(event, first_round):
-    with pytest.raises(ValueError, match="round"):
+    with refused("round", "请指定轮次"):
         build_printout("scoresheets", event, PrintOptions())
-    with pytest.raises(ValueError, match="round"):
+    with refused("round", "本赛事没有轮次 999999"):
         build_printout("scoresheets", event, PrintOptions(round=999999))
-    with pytest.raises(ValueError, match="match"):
+    with refused("match", "本赛事没有场次 999999"):
         build_printout("results", event, PrintOptions(match=999999))
-    with pytest.raises(ValueError, match="match"):
+    with refused("match", "不适用于打印件 bracket"):
         build_printout("bracket", event, PrintOptions(match=first_round.matches.first().pk))
-    with pytest.raises(ValueError, match="lang"):
+    with refused("lang", "未知的语言 'fr'"):
         PrintOptions(lang="fr")
 
 

@@ -69,7 +69,8 @@ def test_a_correction_is_refused_once_the_next_match_has_begun(knockout, make_us
 
     with pytest.raises(ConflictError, match="R2-M1") as refused:
         hand(semi, chief, 160, correct=True)
-    assert refused.value.status == 409 and f"第{final.table}桌" in str(refused.value)
+    assert refused.value.status == 409 and refused.value.field == "winner"
+    assert f"（第{final.table}桌）已经开始" in str(refused.value)
     semi = row(knockout, "R1-M1")
     assert semi.winner_id == semi.ns_id                                   # nothing half-saved
     assert [(h.number, h.version, h.defender_points) for h in current_hands(semi)] == [(1, 1, 0)]

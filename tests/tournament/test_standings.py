@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tournament.refusals import refused
 from tournament.standings import (
     METRICS,
     MatchResult,
@@ -128,7 +129,7 @@ def test_wins_metric_and_draw_points():
                       points={"win": 3, "draw": 1, "loss": 0})
     rows = by_entry(table)
     assert rows["A"].values["points"] == 4 and rows["A"].draws == 1 and rows["A"].wins == 1
-    with pytest.raises(ValueError, match="draw"):
+    with refused("points", "积分表缺少 'draw'"):
         standings("AB", [("A", "B", None, "9", "9")])
 
 
@@ -157,7 +158,7 @@ def test_forfeit_rules_recorded_and_fixed_and_forfeit_loss_points():
     rows = by_entry(standings("AB", result, forfeit_rule={"winner_level": "A", "loser_level": "2"},
                               points={"win": 3, "loss": 0, "forfeit_loss": -1}))
     assert rows["B"].values["net_levels"] == 12 and rows["A"].values["points"] == -1
-    with pytest.raises(ValueError, match="forfeit_rule"):
+    with refused("forfeit_rule"):
         standings("AB", result, forfeit_rule="whatever")
 
 
@@ -186,22 +187,22 @@ def test_custom_metric_via_keyword():
     ],
 )
 def test_bad_options_name_the_field(kwargs, field):
-    with pytest.raises(ValueError, match=field):
+    with refused(field):
         standings("AB", [("A", "B", "A", "A", "2")], **kwargs)
 
 
 @pytest.mark.parametrize(
     "result, field",
     [
-        (("A", "Z", "A", "A", "2"), r"results\[0\]\.b"),
-        (("A", "A", "A", "A", "2"), r"results\[0\]"),
-        (("A", "B", "C", "A", "2"), r"results\[0\]\.winner"),
-        (("A", "B", "A", "1", "2"), r"results\[0\]\.level_a"),
-        (("A", "B"), r"results\[0\]"),
+        (("A", "Z", "A", "A", "2"), "results[0].b"),
+        (("A", "A", "A", "A", "2"), "results[0]"),
+        (("A", "B", "C", "A", "2"), "results[0].winner"),
+        (("A", "B", "A", "1", "2"), "results[0].level_a"),
+        (("A", "B"), "results[0]"),
     ],
 )
 def test_bad_results_name_the_field(result, field):
-    with pytest.raises(ValueError, match=field):
+    with refused(field):
         standings("ABC", [result])
 
 

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tournament.refusals import refused
 from tournament.pairings import swiss_round
 from tournament.swiss import EXACT_LIMIT, _bounds_without_two, _exchange_rematches, _Field, _matching
 
@@ -216,15 +217,15 @@ def test_seed_breaks_remaining_ties_deterministically():
     assert swiss_round(ranking, scores, set(), seed=7) == swiss_round(ranking, scores, set(), seed=7)
 
 
-@pytest.mark.parametrize("ranking, scores, message", [
-    ([1, 2, 1], {1: 0, 2: 0}, "duplicate"),
-    ([1, 2, 3], {1: 0, 2: 0}, "score missing"),
-    ([1, None], {1: 0}, "None"),
-    ([1, 2], {1: 0, 2: "x"}, "not a number"),
-    ([1, 2], {1: 0, 2: float("nan")}, "invalid score"),
+@pytest.mark.parametrize("ranking, scores, field, message", [
+    ([1, 2, 1], {1: 0, 2: 0}, "ranking", "重复"),
+    ([1, 2, 3], {1: 0, 2: 0}, "scores", "缺少参赛者 3 的积分"),
+    ([1, None], {1: 0}, "ranking", "None"),
+    ([1, 2], {1: 0, 2: "x"}, "scores", "不是数字"),
+    ([1, 2], {1: 0, 2: float("nan")}, "scores", "无效"),
 ])
-def test_invalid_input(ranking, scores, message):
-    with pytest.raises(ValueError, match=message):
+def test_invalid_input(ranking, scores, field, message):
+    with refused(field, message):
         swiss_round(ranking, scores, set())
 
 

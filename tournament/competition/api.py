@@ -1,17 +1,22 @@
 """REST API of the competition: read stages, groups, rounds and matches, standings and the final
 ranking (published events for everybody, all events for staff); organisers create stages and draw.
 
-Errors from the services come back as 400 with a Chinese ``detail``; a database race as 409.
+Refusals from the services reach the one API error handler (``config.api_errors``) as
+``{"field", "detail"}``; a database race answers 409.
 """
 from __future__ import annotations
 
 from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.errors import ConflictError, UserError, gettext_noop
+from config.api_errors import error_responses
 from tournament import access
 from tournament.access import visible_events
 from tournament.competition import draws, placings, ranking, stages
@@ -21,7 +26,7 @@ from tournament.models import Draw, Group, Match, Stage
 class IsOrganiserOrReadOnly(permissions.BasePermission):
     """Anyone may read what is visible; only organisers (manage_event) may write."""
 
-    message = "只有主办方可以编排赛程和抽签（organisers only）"
+    message = gettext_lazy("Only organisers may plan the schedule and draw.")
 
     def has_permission(self, request, view):
         return request.method in permissions.SAFE_METHODS or (
@@ -56,7 +61,7 @@ class StageSerializer(serializers.ModelSerializer):
 
 
 class StageCreateSerializer(serializers.Serializer):
-    from_format = serializers.BooleanField(default=False, help_text="按赛事赛制创建全部阶段 (create from the event format)")
+    from_format = serializers.BooleanField(default=False, help_text="create every stage from the event's format")
     kind = serializers.ChoiceField(choices=Stage.Kind.choices, required=False)
     name = serializers.CharField(required=False, allow_blank=True, default="")
     source = serializers.IntegerField(required=False, allow_null=True, default=None)
@@ -94,10 +99,10 @@ class DrawCreateSerializer(serializers.Serializer):
 
     def validate_kind(self, value):
         if value not in draws.DRAWERS:
-            raise serializers.ValidationError(f"不支持的抽签类型 {value!r}（unsupported draw kind）")
+            raise serializers.ValidationError(_("Unsupported draw kind %(kind)r.") % {"kind": value})
         return value
     seed = serializers.CharField(required=False, allow_blank=True, max_length=64,
-                                 help_text="抽签种子；留空则随机生成 (empty: a random seed)")
+                                 help_text="the seed of the draw; empty: a random seed")
     n_groups = serializers.IntegerField(required=False, min_value=1)
     seeded = serializers.IntegerField(required=False, min_value=0)
     entries = serializers.ListField(child=serializers.IntegerField(), required=False)
@@ -155,11 +160,7 @@ class RankingSerializer(serializers.Serializer):
     awards = AwardSerializer(many=True)
 
 
-def _error(exc, code=status.HTTP_400_BAD_REQUEST):
-    return Response({"detail": str(exc)}, status=code)
-
-
-CONFLICT = "有人同时修改了赛程，请刷新后重试（conflict: please reload and retry）"
+CONFLICT = gettext_noop("Somebody changed the schedule at the same time: reload and retry.")
 
 
 # --------------------------------------------------------------------------- views
@@ -181,7 +182,8 @@ class StageListCreate(generics.GenericAPIView):
         found = self.event().stages.order_by("order").prefetch_related("groups__memberships")
         return Response(StageSerializer(found, many=True).data)
 
-    @extend_schema(request=StageCreateSerializer, responses={201: StageSerializer(many=True)})
+    @extend_schema(request=StageCreateSerializer,
+                   responses={201: StageSerializer(many=True), **error_responses(400, 403, 404, 409)})
     def post(self, request, slug):
         event = self.event()
         data = StageCreateSerializer(data=request.data)
@@ -192,15 +194,14 @@ class StageListCreate(generics.GenericAPIView):
                 created = stages.create_stages_from_format(event)
             else:
                 if not v.get("kind"):
-                    return _error("缺少阶段类型 kind（kind is required）")
+                    raise UserError(gettext_noop("Choose the kind of stage."), field="kind")
                 source = event.stages.filter(pk=v["source"]).first() if v["source"] else None
                 if v["source"] and source is None:
-                    return _error("出线来源 source 不是本赛事的阶段（source is not a stage of this event）")
+                    raise UserError(gettext_noop("The qualifiers' source is not a stage of this event."),
+                                    field="source")
                 created = [stages.create_stage(event, v["kind"], name=v["name"], source=source, settings=v["settings"])]
-        except stages.CompetitionError as exc:
-            return _error(exc)
         except IntegrityError:
-            return _error(CONFLICT, status.HTTP_409_CONFLICT)
+            raise ConflictError(CONFLICT) from None
         return Response(StageSerializer(created, many=True).data, status=status.HTTP_201_CREATED)
 
 
@@ -230,11 +231,9 @@ class StageStandingsView(generics.GenericAPIView):
 
     serializer_class = StageStandingsSerializer
 
+    @extend_schema(responses={200: StageStandingsSerializer, **error_responses(400, 404)})
     def get(self, request, pk):
-        try:
-            result = ranking.stage_standings(visible_stage(request, pk))
-        except stages.CompetitionError as exc:
-            return _error(exc)
+        result = ranking.stage_standings(visible_stage(request, pk))
         return Response(StageStandingsSerializer(result).data)
 
 
@@ -258,7 +257,7 @@ class StageDraws(generics.GenericAPIView):
     def get(self, request, pk):
         return Response(DrawSerializer(draws.draw_history(visible_stage(request, pk)), many=True).data)
 
-    @extend_schema(request=DrawCreateSerializer, responses={201: DrawSerializer})
+    @extend_schema(request=DrawCreateSerializer, responses={201: DrawSerializer, **error_responses(400, 403, 404, 409)})
     def post(self, request, pk):
         stage = visible_stage(request, pk)
         data = DrawCreateSerializer(data=request.data)
@@ -270,12 +269,11 @@ class StageDraws(generics.GenericAPIView):
                    Draw.Kind.TABLES: {"seed", "first_table"}}[kind]
         extra = sorted(set(options) - allowed)
         if extra:
-            return _error(f"{kind} 抽签不接受参数 {extra}（unexpected fields for this draw）")
+            raise UserError(gettext_noop("The %(kind)s draw does not take %(fields)s."), field=extra[0],
+                            kind=kind, fields=", ".join(extra))
         try:
             draw = draws.do_draw(stage, kind, user=request.user, **options)
-        except stages.CompetitionError as exc:
-            return _error(exc)
         except IntegrityError:
-            return _error(CONFLICT, status.HTTP_409_CONFLICT)
+            raise ConflictError(CONFLICT) from None
         return Response(DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
 

@@ -23,6 +23,7 @@ import secrets
 from django.db import transaction
 from django.db.models import Count
 
+from common.errors import UserError, gettext_noop
 from tournament import pairings
 from tournament.competition import ranking
 from tournament.competition.progress import active_draw
@@ -52,7 +53,8 @@ def clean_seed(seed) -> str:
     if not text:
         return new_seed()
     if len(text) > SEED_MAX_LENGTH:
-        raise CompetitionError(f"抽签种子 seed 最多 {SEED_MAX_LENGTH} 个字符（seed is too long）")
+        raise CompetitionError(gettext_noop("The seed of the draw has at most %(most)s characters."),
+                               field="seed", most=SEED_MAX_LENGTH)
     return text
 
 
@@ -71,8 +73,8 @@ def _lock(stage: Stage) -> Stage:
     """Lock the stage row for a draw and refuse once play began."""
     stage = Stage.objects.select_for_update(of=("self",)).select_related("event__profile", "source").get(pk=stage.pk)
     if stage_started(stage):
-        raise CompetitionError(
-            f"{stage.name} 已有比赛开始，不能再抽签或重抽（a draw is allowed only before the stage's first match starts）")
+        raise CompetitionError(gettext_noop("A match of %(stage)s has started: it can no longer be drawn or redrawn."),
+                               field="stage", stage=stage.name)
     return stage
 
 
@@ -83,11 +85,11 @@ def _record(stage: Stage, kind: str, seed: str, params: dict, result: dict, user
 
 
 def _pure(call, *args, **kwargs):
-    """Call a pure pairing function, turning its ValueError into a CompetitionError."""
+    """Call a pure pairing function, turning its UserError into a CompetitionError (same message and field)."""
     try:
         return call(*args, **kwargs)
-    except ValueError as exc:
-        raise CompetitionError(str(exc)) from None
+    except UserError as exc:
+        raise CompetitionError(exc.message, exc.field, **exc.params) from None
 
 
 # --------------------------------------------------------------------------- entries
@@ -99,14 +101,17 @@ def _event_entries(stage: Stage, entries) -> list[Pair]:
     ids = list(entries)
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
-        raise CompetitionError(f"参赛名单中有重复的参赛对：{duplicates}（duplicate entries: {duplicates}）")
+        raise CompetitionError(gettext_noop("The list of entries repeats %(ids)s."), field="entries",
+                               ids=", ".join(map(str, duplicates)))
     found = {p.pk: p for p in pairs.filter(pk__in=ids)}
     missing = [i for i in ids if i not in found]
     if missing:
-        raise CompetitionError(f"参赛对 {missing} 不属于本赛事（entries {missing} are not in this event）")
+        raise CompetitionError(gettext_noop("The entries %(ids)s are not in this event."), field="entries",
+                               ids=", ".join(map(str, missing)))
     withdrawn = [found[i].name for i in ids if found[i].status != Pair.Status.ACTIVE]
     if withdrawn:
-        raise CompetitionError(f"已退赛的参赛对不能参加抽签：{'、'.join(withdrawn)}（withdrawn entries）")
+        raise CompetitionError(gettext_noop("Withdrawn entries cannot be drawn: %(names)s."), field="entries",
+                               names="、".join(withdrawn))
     return sorted((found[i] for i in ids), key=lambda p: (p.seed is None, p.seed or 0, p.name, p.pk))
 
 
@@ -130,7 +135,8 @@ def draw_groups(stage: Stage, *, seed=None, n_groups: int | None = None, seeded:
     with transaction.atomic():
         stage = _lock(stage)
         if stage.kind != Stage.Kind.ROUND_ROBIN:
-            raise CompetitionError(f"{stage.name} 是淘汰赛，不能分组抽签（group draw needs a round-robin stage）")
+            raise CompetitionError(gettext_noop("%(stage)s is a knock-out: it has no group draw."), field="kind",
+                                   stage=stage.name)
         options = stage.settings or {}
         seed = clean_seed(seed)
         if stage.source_id and entries is None:
@@ -144,18 +150,20 @@ def draw_groups(stage: Stage, *, seed=None, n_groups: int | None = None, seeded:
             order = _seed_order(pairs, seed)
             default_seeded = sum(1 for p in pairs if p.seed is not None)
         if len(pairs) < 2:
-            raise CompetitionError(f"参赛对只有 {len(pairs)} 个，至少需要 2 个才能分组（at least 2 entries are needed）")
+            raise CompetitionError(gettext_noop("Only %(count)s entries: groups need at least 2."), field="entries",
+                                   count=len(pairs))
         n_groups = n_groups or options.get("n_groups") or default_group_count(len(pairs))
         if n_groups > len(pairs):
-            raise CompetitionError(
-                f"分组数 {n_groups} 多于参赛对数 {len(pairs)}（n_groups={n_groups} exceeds the {len(pairs)} entries）")
+            raise CompetitionError(gettext_noop("%(groups)s groups are more than the %(entries)s pairs."),
+                                   field="n_groups", groups=n_groups, entries=len(pairs))
         _check_fed_stages(stage, n_groups)
         seeded = default_seeded if seeded is None else seeded
         seeded = min(seeded, len(pairs))
         unit_of = {p.pk: p.unit_id for p in pairs}
         groups = _pure(pairings.draw_groups, order, n_groups, seed, unit_of.__getitem__, seeded=seeded)
         if any(len(g) < 2 for g in groups):
-            raise CompetitionError(f"分成 {n_groups} 组后有的组不足 2 对（every group needs at least 2 entries）")
+            raise CompetitionError(gettext_noop("With %(groups)s groups some group would have fewer than 2 entries."),
+                                   field="n_groups", groups=n_groups)
         clear_stage(stage)
         build_round_robin(stage, groups)
         stage.settings = {**options, "n_groups": n_groups}
@@ -175,9 +183,9 @@ def _check_fed_stages(stage: Stage, n_groups: int) -> None:
     for fed in Draw.objects.filter(stage__source=stage, superseded_by__isnull=True).select_related("stage"):
         drawn_groups = len(fed.params.get("qualifiers", ())) or n_groups
         if drawn_groups != n_groups:
-            raise CompetitionError(
-                f"{fed.stage.name} 已按 {drawn_groups} 个小组抽签，重新分组也须为 {drawn_groups} 组"
-                f"（{fed.stage.name} was drawn from {drawn_groups} groups; regroup into {drawn_groups}）")
+            raise CompetitionError(gettext_noop("%(stage)s was drawn from %(groups)s groups: regroup into "
+                                                "%(groups)s groups too."),
+                                   field="n_groups", stage=fed.stage.name, groups=drawn_groups)
 
 
 # --------------------------------------------------------------------------- bracket
@@ -186,11 +194,14 @@ def _qualifier_labels(stage: Stage) -> list[list[str]]:
     per_group = (stage.settings or {}).get("qualifiers_per_group", 2)
     names = list(stage.source.groups.order_by("order").values_list("name", flat=True))
     if not names:
-        raise CompetitionError(f"请先完成 {stage.source.name} 的分组抽签（draw the groups of the source stage first）")
+        raise CompetitionError(gettext_noop("Draw the groups of %(stage)s first."), field="source",
+                               stage=stage.source.name)
     sizes = dict(stage.source.groups.annotate(n=Count("memberships")).values_list("name", "n"))
     short = [n for n in names if sizes.get(n, 0) < per_group]
     if short:
-        raise CompetitionError(f"{'、'.join(short)} 组人数少于每组出线数 {per_group}（group smaller than qualifiers_per_group）")
+        raise CompetitionError(gettext_noop("Groups %(groups)s have fewer entries than the %(count)s qualifiers "
+                                            "per group."),
+                               field="qualifiers_per_group", groups="、".join(short), count=per_group)
     return [[f"{name}{i + 1}" for i in range(per_group)] for name in names]
 
 
@@ -204,20 +215,22 @@ def draw_bracket(stage: Stage, *, seed=None, entries=None, user=None) -> Draw:
     with transaction.atomic():
         stage = _lock(stage)
         if stage.kind != Stage.Kind.ELIMINATION:
-            raise CompetitionError(f"{stage.name} 是循环赛，不能抽淘汰赛签位（bracket draw needs an elimination stage）")
+            raise CompetitionError(gettext_noop("%(stage)s is a round robin: it has no bracket draw."), field="kind",
+                                   stage=stage.name)
         seed = clean_seed(seed)
         places = places_played(stage)
         if stage.source_id and entries is None:
             labels = _qualifier_labels(stage)
             if sum(len(g) for g in labels) < 2:
-                raise CompetitionError("出线者少于 2 个，不能编排淘汰赛（a bracket needs at least 2 entries）")
+                raise CompetitionError(gettext_noop("Fewer than 2 qualifiers: no knock-out can be drawn."),
+                                       field="qualifiers_per_group")
             first_round = _pure(pairings.cross_seed, labels)
             params = {"qualifiers": labels, "places_played": places}
         else:
             pairs = _event_entries(stage, entries)
             if len(pairs) < 2:
-                raise CompetitionError(
-                    f"参赛对只有 {len(pairs)} 个，淘汰赛至少需要 2 个（a bracket needs at least 2 entries）")
+                raise CompetitionError(gettext_noop("Only %(count)s entries: a knock-out needs at least 2."),
+                                       field="entries", count=len(pairs))
             order = _seed_order(pairs, seed)
             unit_of = {p.pk: p.unit_id for p in pairs}
             first_round = _pure(pairings.elimination_slots, order, unit_of.__getitem__)
@@ -243,7 +256,8 @@ def draw_seats(stage: Stage, *, seed=None, user=None) -> Draw:
         seed = clean_seed(seed)
         matches = list(_open_matches(stage))
         if not matches:
-            raise CompetitionError(f"{stage.name} 还没有可以安排座位的比赛（no match with both entries yet）")
+            raise CompetitionError(gettext_noop("%(stage)s has no match with both entries known yet to seat."),
+                                   field="stage", stage=stage.name)
         given = [(m.ns_id, m.ew_id) for m in matches]
         seats = _pure(pairings.draw_seats, given, seed)
         for m, (ns, ew) in zip(matches, seats):
@@ -275,7 +289,8 @@ def draw_tables(stage: Stage, *, seed=None, first_table: int | None = None, user
             params[str(rnd.number)] = [m.pk for m in matches]
             result[str(rnd.number)] = numbers
         if not result:
-            raise CompetitionError(f"{stage.name} 还没有比赛，不能抽桌号（no matches to number yet）")
+            raise CompetitionError(gettext_noop("%(stage)s has no matches yet to number the tables of."),
+                                   field="stage", stage=stage.name)
         return _record(stage, Draw.Kind.TABLES, seed, {"first_table": first, "matches": params},
                        {"tables": result}, user)
 
@@ -292,5 +307,5 @@ def do_draw(stage: Stage, kind: str, **options) -> Draw:
     """Run the draw of ``kind`` for the stage (the one entry point for views and the API)."""
     drawer = DRAWERS.get(kind)
     if drawer is None:
-        raise CompetitionError(f"不支持的抽签类型 kind={kind!r}（unsupported draw kind）")
+        raise CompetitionError(gettext_noop("Unsupported draw kind %(kind)r."), field="kind", kind=kind)
     return drawer(stage, **options)

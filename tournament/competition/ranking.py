@@ -18,6 +18,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
+from common.errors import gettext_noop
 from tournament import standings as pure
 from tournament.competition.stages import CompetitionError
 from tournament.models import Draw, Group, GroupEntry, Match, Stage
@@ -166,7 +169,9 @@ def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], co
         group_id=group["id"], name=group["name"], rows=rows, entries=tuple(entries),
         cross=tuple(tuple(cross.text(i, j) for j in range(len(ids))) for i in range(len(ids))),
         complete=bool(playable) and len(results) == len(playable), played=len(results), total=len(playable),
-        notes=table.notes, order_labels=tuple(metric_label(n) for n in order))
+        notes=tuple(_(message) % params if params else _(message)
+                    for message, params in pure.note_messages(table.rows, lot_seed)),
+        order_labels=tuple(metric_label(n) for n in order))
 
 
 def _plain(value):
@@ -216,7 +221,8 @@ def stage_standings(stage: Stage) -> StageStandings:
     found = _load_stages(stage.event, {"pk": stage.pk})
     if not found:
 
-        raise CompetitionError(f"阶段 {stage.name} 不是循环赛，没有积分表（stage is not a round robin）")
+        raise CompetitionError(gettext_noop("The stage %(stage)s is not a round robin: it has no standings."),
+                               field="stage", stage=stage.name)
     return found[0]
 
 
@@ -245,9 +251,11 @@ def qualifier_order(stage: Stage, per_group: int) -> list[int]:
     result = stage_standings(stage)
     unfinished = [g.name for g in result.groups if not g.complete]
     if not result.groups or unfinished:
-        raise CompetitionError(
-            f"{stage.name} 尚未全部结束（{'、'.join(unfinished) or '未抽签'}），不能确定出线者"
-            f"（the source stage is not complete）")
+        if not result.groups:
+            raise CompetitionError(gettext_noop("%(stage)s has not been drawn yet: its qualifiers are not known."),
+                                   field="source", stage=stage.name)
+        raise CompetitionError(gettext_noop("%(stage)s is not finished (%(groups)s): its qualifiers are not known yet."),
+                               field="source", stage=stage.name, groups="、".join(unfinished))
     depth = max(len(g.rows) for g in result.groups)
     return [g.rows[place].entry.pair_id for place in range(min(per_group, depth))
             for g in result.groups if place < len(g.rows)]

@@ -65,11 +65,12 @@ def set_referee_unit(event: Event, user, unit) -> RefereeUnit:
     Refused while the referee is assigned to a match where that unit plays.
     """
     if unit.event_id != event.pk:
-        raise CompetitionError("单位 unit 必须属于本赛事（unit must belong to this event）")
+        raise CompetitionError(gettext_noop("The unit must belong to this event."), field="unit")
     clash = Match.objects.filter(referees=user, round__stage__event=event).filter(
         Q(ns__unit=unit) | Q(ew__unit=unit)).exists()
     if clash:
-        raise CompetitionError(f"该裁判员已被安排到 {unit.name} 参赛的比赛，请先撤下（referee assigned to a table of that unit）")
+        raise CompetitionError(gettext_noop("This referee is assigned to a match where %(unit)s plays: remove the "
+                                            "assignment first."), field="unit", unit=unit.name)
     row, _ = RefereeUnit.objects.update_or_create(user=user, event=event, defaults={"unit": unit})
     return row
 

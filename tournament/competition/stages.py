@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from common.errors import UserError
+from common.errors import UserError, gettext_noop
 from tournament import brackets
 from tournament.models import Event, Group, GroupEntry, Match, Round, Stage
 from tournament.pairings import round_robin
@@ -81,33 +81,38 @@ def places_played(stage: Stage) -> int:
 
 def _check_places_played(value) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 2 or value & (value - 1):
-        raise CompetitionError(
-            f"决出名次数 places_played 必须是 2、4、8…，收到 {value!r}（places_played must be a power of two >= 2）")
+        raise CompetitionError(gettext_noop("The number of places played must be a power of two (2, 4, 8…), not %(value)r."),
+                               field="places_played", value=value)
     return value
 
 
 def _positive_int(settings: dict, key: str, label: str) -> None:
     value = settings.get(key)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise CompetitionError(f"{label} {key} 必须是正整数，收到 {value!r}（{key} must be a positive integer）")
+        raise CompetitionError(gettext_noop("%(label)s must be a positive whole number, not %(value)r."),
+                               field=key, label=_(label), value=value)
 
 
 def validate_settings(kind: str, settings: dict) -> dict:
     """Check an organiser's stage settings; returns a clean copy (CompetitionError naming the key)."""
     if not isinstance(settings, dict):
-        raise CompetitionError("阶段设置 settings 必须是映射（settings must be a mapping）")
+        raise CompetitionError(gettext_noop("The stage settings must be a mapping of names to values."),
+                               field="settings")
     clean = dict(settings)
-    for key, label in (("n_groups", "分组数"), ("qualifiers_per_group", "每组出线数"),
-                       ("first_table", "起始桌号")):
+    for key, label in (("n_groups", gettext_noop("The number of groups")),
+                       ("qualifiers_per_group", gettext_noop("The number of qualifiers per group")),
+                       ("first_table", gettext_noop("The first table number"))):
         _positive_int(clean, key, label)
     if clean.get("seeded") != 0:
-        _positive_int(clean, "seeded", "种子数")
+        _positive_int(clean, "seeded", gettext_noop("The number of seeded entries"))
     if clean.get("places_played") is not None:
         _check_places_played(clean["places_played"])
     if "third_place_match" in clean and not isinstance(clean["third_place_match"], bool):
-        raise CompetitionError("third_place_match 必须是 true 或 false（third_place_match must be a boolean）")
+        raise CompetitionError(gettext_noop("Whether a third-place match is played must be true or false."),
+                               field="third_place_match")
     if kind == Stage.Kind.ELIMINATION and clean.get("n_groups") is not None:
-        raise CompetitionError("淘汰赛不分组，不能设置 n_groups（n_groups applies to round robins only）")
+        raise CompetitionError(gettext_noop("A knock-out has no groups: the number of groups applies to round "
+                                            "robins only."), field="n_groups")
     return clean
 
 
@@ -118,11 +123,11 @@ def create_stage(event: Event, kind: str, *, name: str = "", source: Stage | Non
     """Add a stage after the event's last one; ``source`` is the stage whose qualifiers it takes."""
     Event.objects.select_for_update().get(pk=event.pk)
     if kind not in Stage.Kind.values:
-        raise CompetitionError(f"未知的阶段类型 kind={kind!r}（unknown stage kind）")
+        raise CompetitionError(gettext_noop("Unknown stage kind %(kind)r."), field="kind", kind=kind)
     if source is not None and source.event_id != event.pk:
-        raise CompetitionError("出线来源 source 必须是本赛事的阶段（source must belong to this event）")
+        raise CompetitionError(gettext_noop("The qualifiers' source is not a stage of this event."), field="source")
     if source is not None and source.kind != Stage.Kind.ROUND_ROBIN:
-        raise CompetitionError("出线来源 source 必须是循环赛阶段（source must be a round-robin stage）")
+        raise CompetitionError(gettext_noop("The qualifiers' source must be a round-robin stage."), field="source")
     clean = validate_settings(kind, settings or {})
     last = event.stages.order_by("-order").first()
     if not name:
@@ -252,8 +257,8 @@ def build_bracket_matches(stage: Stage, first_round: list, places: int) -> brack
     """
     try:
         bracket = brackets.build_bracket([tuple(p) for p in first_round], places_played=places)
-    except ValueError as exc:
-        raise CompetitionError(str(exc)) from None
+    except UserError as exc:
+        raise CompetitionError(exc.message, exc.field, **exc.params) from None
     first_table = (stage.settings or {}).get("first_table", 1)
     names = {}
     for slot in bracket.matches:

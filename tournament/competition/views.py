@@ -9,6 +9,7 @@ from django.db import IntegrityError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from common.errors import gettext_noop
 from tournament import roles
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
@@ -24,11 +25,12 @@ def public_event(request, slug) -> Event:
     return get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
 
 
-def _int(value):
+def _int(value, field=None):
     try:
         return int(value) if value not in (None, "") else None
     except (TypeError, ValueError):
-        raise stages.CompetitionError(f"应为整数，收到 {value!r}（expected a whole number）") from None
+        raise stages.CompetitionError(gettext_noop("Expected a whole number, not %(value)r."), field=field,
+                                      value=value) from None
 
 
 def pair_names(event) -> dict:
@@ -115,8 +117,8 @@ def manage_stages(request, event):
             if request.POST.get("action") == "from_format":
                 stages.create_stages_from_format(event)
             else:
-                source = event.stages.filter(pk=_int(request.POST.get("source"))).first()
-                settings = {k: _int(request.POST.get(k)) for k in ("n_groups", "qualifiers_per_group",
+                source = event.stages.filter(pk=_int(request.POST.get("source"), "source")).first()
+                settings = {k: _int(request.POST.get(k), k) for k in ("n_groups", "qualifiers_per_group",
                                                                    "places_played") if request.POST.get(k)}
                 stages.create_stage(event, request.POST.get("kind", ""), name=request.POST.get("name", "").strip(),
                                     source=source, settings=settings)
@@ -138,7 +140,8 @@ def manage_stage(request, event, stage_id):
         options = {"seed": request.POST.get("seed", ""), "user": request.user}
         try:
             if kind == Draw.Kind.GROUPS:
-                options.update(n_groups=_int(request.POST.get("n_groups")), seeded=_int(request.POST.get("seeded")))
+                options.update(n_groups=_int(request.POST.get("n_groups"), "n_groups"),
+                               seeded=_int(request.POST.get("seeded"), "seeded"))
             draw = draws.do_draw(stage, kind, **options)
             messages.success(request, _("Draw recorded with seed %(seed)s.") % {"seed": draw.seed})
         except stages.CompetitionError as exc:
@@ -165,8 +168,8 @@ def _referees(event):
 @organiser_required
 def manage_schedule(request, event):
     if request.method == "POST":
-        match = get_object_or_404(Match, pk=_int(request.POST.get("match")), round__stage__event=event)
-        user = get_object_or_404(get_user_model(), pk=_int(request.POST.get("referee")))
+        match = get_object_or_404(Match, pk=_int(request.POST.get("match"), "match"), round__stage__event=event)
+        user = get_object_or_404(get_user_model(), pk=_int(request.POST.get("referee"), "referee"))
         try:
             if request.POST.get("action") == "remove":
                 match.referees.remove(user)
@@ -183,13 +186,15 @@ def manage_schedule(request, event):
 @organiser_required
 def manage_referees(request, event):
     if request.method == "POST":
-        user = get_object_or_404(get_user_model(), pk=_int(request.POST.get("referee")))
-        unit = get_object_or_404(Unit, pk=_int(request.POST.get("unit")), event=event)
+        user = get_object_or_404(get_user_model(), pk=_int(request.POST.get("referee"), "referee"))
+        unit = get_object_or_404(Unit, pk=_int(request.POST.get("unit"), "unit"), event=event)
         try:
             referees.set_referee_unit(event, user, unit)
             messages.success(request, _("Referees saved."))
-        except (stages.CompetitionError, IntegrityError) as exc:
+        except stages.CompetitionError as exc:
             messages.error(request, str(exc))
+        except IntegrityError:
+            messages.error(request, _("Somebody changed the schedule at the same time: reload and retry."))
         return redirect("competition_manage_referees", slug=event.slug)
     return render(request, "tournament/competition/manage_referees.html",
                   {"event": event, "referees": _referees(event), "units": event.units.all()})

@@ -6,6 +6,8 @@ from rest_framework import permissions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
+from common.errors import ConflictError, gettext_noop
+from config.api_errors import error_responses
 from tournament import access
 from tournament.access import visible_events
 from tournament.entries import services as svc
@@ -44,11 +46,6 @@ class EntrySerializer(serializers.Serializer):
                             reserve=d.get("reserve", False), player1=players[0], player2=players[1])
 
 
-class EntryErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    field = serializers.CharField(allow_null=True)
-
-
 class IsOrganiserToWrite(permissions.BasePermission):
     """Anyone who may see the event reads; only organisers (manage_event) write."""
 
@@ -73,16 +70,14 @@ class EntryListCreate(GenericAPIView):
         return Response(EntrySerializer(pairs.order_by("unit__name", "name"), many=True).data)
 
     @extend_schema(summary="Enter a pair (organisers)", responses={
-        201: EntrySerializer, 400: EntryErrorSerializer, 409: EntryErrorSerializer})
+        201: EntrySerializer, **error_responses(400, 403, 404, 409)})
     def post(self, request, event_slug):
         event = self.get_event()
         serializer = EntrySerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
             pair = svc.add_pair(event, serializer.to_data())
-        except svc.EntryError as exc:
-            return Response({"detail": str(exc), "field": exc.field}, status=status.HTTP_400_BAD_REQUEST)
         except IntegrityError:
-            return Response({"detail": "另一位操作者刚刚修改了报名，请刷新后重试", "field": None},
-                            status=status.HTTP_409_CONFLICT)
+            raise ConflictError(gettext_noop("Another organiser has just changed the entries: reload and retry.")) \
+                from None
         return Response(EntrySerializer(pair).data, status=status.HTTP_201_CREATED)

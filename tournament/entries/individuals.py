@@ -9,7 +9,9 @@ import secrets
 from collections import defaultdict
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
+from common.errors import gettext_noop
 from tournament.entries.services import (
     EntryError,
     PlayerData,
@@ -34,12 +36,12 @@ def add_individual(event: Event, unit: str, player: PlayerData, *, team: str = "
     event = open_event(event)
     unit_name = (unit or "").strip()
     if not unit_name:
-        raise EntryError("请填写单位", "unit")
+        raise EntryError(gettext_noop("Enter the unit."), "unit")
     data = clean_player(player, 1)
     check_player_free(event, data, unit_name, 1)
     team_name = (team or "").strip()
     if reserve and not team_name:
-        raise EntryError("候补必须属于一支队伍，请填写队伍", "team")
+        raise EntryError(gettext_noop("A reserve must belong to a team: enter the team."), "team")
     unit_row = unit_named(event, unit_name)
     team_row = resolve_team(event, team_rule(event), team_name, unit_row)
     row = Player.objects.create(event=event, unit=unit_row, name=data.name, gender=data.gender, phone=data.phone)
@@ -53,7 +55,8 @@ def withdraw_individual(registration: Registration) -> Registration:
     open_event(registration.event)
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if registration.pair_id is not None:
-        raise EntryError(f"“{registration.player.name}”已抽签组队（{registration.pair.name}），请重抽或编辑这一对")
+        raise EntryError(gettext_noop("“%(name)s” has already been drawn into a pair (%(pair)s): redo the draw or "
+                                      "edit that pair."), name=registration.player.name, pair=registration.pair.name)
     registration.status = Registration.Status.WITHDRAWN
     registration.save(update_fields=["status"])
     return registration
@@ -93,13 +96,15 @@ def draw_individual_pairs(event: Event, seed: str | None = None, user=None) -> D
     event = open_event(event)
     seed = (seed or "").strip() or str(secrets.randbelow(900_000) + 100_000)
     if len(seed) > 64:
-        raise EntryError("抽签种子最多64个字符", "seed")
+        raise EntryError(gettext_noop("The seed of the draw has at most %(most)s characters."), "seed", most=64)
     pools = _draw_pools(event)
     if not pools:
-        raise EntryError("没有单人报名的选手，无需抽签组队")
-    odd = [f"{describe_pool(k)}有{len(v)}人（奇数）" for k, v in pools.items() if len(v) % 2]
+        raise EntryError(gettext_noop("Nobody has signed up alone: there are no partners to draw."))
+    odd = [_("%(pool)s has %(count)s players (an odd number)") % {"pool": describe_pool(k), "count": len(v)}
+           for k, v in pools.items() if len(v) % 2]
     if odd:
-        raise EntryError("单人报名人数为奇数，无法两两抽签组队，请增减一人：" + "；".join(odd), "seed")
+        raise EntryError(gettext_noop("An odd number of players signed up alone cannot be drawn into pairs: add or "
+                                      "remove one: %(pools)s"), "seed", pools=_("; ").join(odd))
     previous = live_pairs_draw(event)
     if previous is not None:
         _undo_pairs_draw(event, previous)

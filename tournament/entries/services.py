@@ -25,8 +25,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
-from common.errors import UserError
+from common.errors import UserError, gettext_noop
 from tournament.competition import results
 from tournament.models import Draw, Event, Match, Pair, Player, Registration, Team, Unit
 
@@ -72,7 +73,9 @@ class TeamRule:
     reserve_pairs: int
 
     def describe(self) -> str:
-        return f"需要{self.pairs}对正选（其中{self.women_pairs}对女子）和{self.reserve_pairs}对候补"
+        """The rule in a phrase, in the active language."""
+        return _("%(pairs)s regular pairs (%(women)s of them women's pairs) and %(reserves)s reserve pairs needed") % {
+            "pairs": self.pairs, "women": self.women_pairs, "reserves": self.reserve_pairs}
 
 
 @dataclass(frozen=True)
@@ -97,21 +100,34 @@ def partners_by_lot(event: Event) -> bool:
     return bool(((event.profile.data or {}).get("format") or {}).get("partners_by_lot"))
 
 
-def entries_locked_reason(event: Event) -> str | None:
-    """Why entries can no longer change (a draw other than the partner draw, or a started match), or None."""
+LOCKED_BY_DRAW = gettext_noop("The draw (groups or bracket) has been made: entries are locked and can no longer be "
+                              "added, changed or replaced (withdrawals are still possible).")
+LOCKED_BY_PLAY = gettext_noop("Play has begun: entries are locked and can no longer be added, changed or replaced "
+                              "(withdrawals are still possible).")
+
+
+def entries_locked_msgid(event: Event) -> str | None:
+    """Why entries can no longer change, as an English msgid (a draw other than the partner draw, or a started
+    match), or None."""
     if event.draws.exclude(kind=Draw.Kind.PAIRS).exists():
-        return "本赛事已经抽签（分组或对阵），报名已锁定，不能再增加、修改或换人（退赛仍可办理）"
+        return LOCKED_BY_DRAW
     started = Match.objects.filter(round__stage__event=event).filter(
         Q(status__in=STARTED) | Q(started_at__isnull=False))
     if started.exists():
-        return "本赛事已有比赛开始，报名已锁定，不能再增加、修改或换人（退赛仍可办理）"
+        return LOCKED_BY_PLAY
     return None
+
+
+def entries_locked_reason(event: Event) -> str | None:
+    """Why entries can no longer change, in the active language, or None."""
+    reason = entries_locked_msgid(event)
+    return _(reason) if reason else None
 
 
 def open_event(event: Event) -> Event:
     """Lock the event row for this transaction and refuse if entries are locked."""
     locked = Event.objects.select_for_update().select_related("profile").get(pk=event.pk)
-    reason = entries_locked_reason(locked)
+    reason = entries_locked_msgid(locked)
     if reason:
         raise EntryError(reason)
     return locked
@@ -122,36 +138,40 @@ def clean_gender(value, field: str) -> str:
     """"M"/"F" from 男/女/M/F/male/female; anything else is an EntryError on ``field``."""
     gender = GENDER_WORDS.get(str(value or "").strip().lower())
     if gender is None:
-        raise EntryError(f"性别只能填“男”或“女”，收到“{value or ''}”", field)
+        raise EntryError(gettext_noop("The gender can only be “M” or “F”, not “%(value)s”."), field, value=value or "")
     return gender
 
 
 def clean_player(data: PlayerData, slot: int) -> PlayerData:
     name = (data.name or "").strip()
     if not name:
-        raise EntryError(f"请填写选手{slot}的姓名", f"player{slot}")
+        raise EntryError(gettext_noop("Enter the name of player %(slot)s."), f"player{slot}", slot=slot)
     if len(name) > 100:
-        raise EntryError(f"选手{slot}的姓名太长（最多100字）", f"player{slot}")
+        raise EntryError(gettext_noop("The name of player %(slot)s is too long (at most 100 characters)."),
+                         f"player{slot}", slot=slot)
     phone = (data.phone or "").strip()
     if len(phone) > 30:
-        raise EntryError(f"选手{slot}的电话太长（最多30位）", f"phone{slot}")
+        raise EntryError(gettext_noop("The phone of player %(slot)s is too long (at most 30 digits)."),
+                         f"phone{slot}", slot=slot)
     return PlayerData(name, clean_gender(data.gender, f"gender{slot}"), phone)
 
 
 def _clean_pair(data: PairData) -> PairData:
     unit = (data.unit or "").strip()
     if not unit:
-        raise EntryError("请填写单位", "unit")
+        raise EntryError(gettext_noop("Enter the unit."), "unit")
     p1, p2 = clean_player(data.player1, 1), clean_player(data.player2, 2)
     if _same_person(p1, unit, p2, unit):
-        raise EntryError("选手1和选手2是同一个人，一对需要两名不同的选手", "player2")
+        raise EntryError(gettext_noop("Player 1 and player 2 are the same person: a pair needs two different "
+                                      "players."), "player2")
     seed = data.seed
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
-        raise EntryError(f"种子号必须是正整数，收到“{seed}”", "seed")
+        raise EntryError(gettext_noop("The seed number must be a positive whole number, not “%(value)s”."), "seed",
+                         value=seed)
     name = (data.name or "").strip() or f"{p1.name}/{p2.name}"
     team = (data.team or "").strip()
     if data.reserve and not team:
-        raise EntryError("候补对必须属于一支队伍，请填写队伍", "team")
+        raise EntryError(gettext_noop("A reserve pair must belong to a team: enter the team."), "team")
     return PairData(unit, p1, p2, name, seed, team, bool(data.reserve))
 
 
@@ -183,14 +203,21 @@ def check_player_free(event: Event, data: PlayerData, unit: str, slot: int, excl
             continue
         other_data = PlayerData(other.name, other.gender, other.phone)
         if data.phone and data.phone == other.phone and data.name != other.name:
-            raise EntryError(f"电话{data.phone}已登记给选手“{other.name}”（{other.unit.name}）", f"phone{slot}")
+            raise EntryError(gettext_noop("The phone %(phone)s is already registered to the player “%(name)s” "
+                                          "(%(unit)s)."), f"phone{slot}",
+                             phone=data.phone, name=other.name, unit=other.unit.name)
         if not _same_person(data, unit, other_data, other.unit.name):
             continue
         if other.unit.name != unit:
-            raise EntryError(f"选手“{data.name}”已代表单位“{other.unit.name}”报名，不能再代表“{unit}”",
-                             f"player{slot}")
-        where = f"已在“{pair.name}”中，一名选手只能参加一对" if pair else "已单人报名，请先取消其单人报名"
-        raise EntryError(f"选手“{data.name}”（{unit}）{where}", f"player{slot}")
+            raise EntryError(gettext_noop("The player “%(name)s” is already entered for the unit “%(other)s” and "
+                                          "cannot also play for “%(unit)s”."), f"player{slot}",
+                             name=data.name, other=other.unit.name, unit=unit)
+        if pair:
+            raise EntryError(gettext_noop("The player “%(name)s” (%(unit)s) is already in “%(pair)s”: a player "
+                                          "plays in one pair only."), f"player{slot}",
+                             name=data.name, unit=unit, pair=pair.name)
+        raise EntryError(gettext_noop("The player “%(name)s” (%(unit)s) has already signed up alone: cancel that "
+                                      "sign-up first."), f"player{slot}", name=data.name, unit=unit)
 
 
 def _check_duplicate_pair(event: Event, data: PairData, exclude_pair=None) -> None:
@@ -202,17 +229,19 @@ def _check_duplicate_pair(event: Event, data: PairData, exclude_pair=None) -> No
         existing = [PlayerData(p.name, p.gender, p.phone) for p in (pair.player1, pair.player2)]
         if all(any(_same_person(new, data.unit, old, data.unit) for old in existing)
                for new in (data.player1, data.player2)):
-            raise EntryError(f"重复报名：“{pair.name}”已是这两名选手", "player1")
+            raise EntryError(gettext_noop("Entered twice: “%(pair)s” already has these two players."), "player1",
+                             pair=pair.name)
 
 
 def _check_name_and_seed(event: Event, data: PairData, exclude_pair=None) -> None:
     others = event.pairs.all() if exclude_pair is None else event.pairs.exclude(pk=exclude_pair.pk)
     if others.filter(name=data.name).exists():
-        raise EntryError(f"对名“{data.name}”已被使用，请换一个", "name")
+        raise EntryError(gettext_noop("The pair name “%(name)s” is taken: choose another."), "name", name=data.name)
     if data.seed is not None:
         holder = others.filter(status=Pair.Status.ACTIVE, seed=data.seed).first()
         if holder:
-            raise EntryError(f"种子号{data.seed}已给了“{holder.name}”", "seed")
+            raise EntryError(gettext_noop("The seed number %(seed)s is already given to “%(pair)s”."), "seed",
+                             seed=data.seed, pair=holder.name)
 
 
 # --------------------------------------------------------------------------- teams
@@ -224,13 +253,16 @@ def resolve_team(event: Event, rule: TeamRule | None, name: str, unit: Unit) -> 
     """The named team of ``unit`` (created when new); required when the profile has a team rule."""
     if not name:
         if rule is not None:
-            raise EntryError(f"本赛事规则要求每对都属于一支队伍（{rule.describe()}），请填写队伍", "team")
+            raise EntryError(gettext_noop("This event's rules put every pair in a team (%(rule)s): enter the team."),
+                             "team", rule=rule.describe())
         return None
     team = event.teams.select_related("unit").filter(name=name).first()
     if team is None:
         return Team.objects.create(event=event, unit=unit, name=name)
     if team.unit_id != unit.pk:
-        raise EntryError(f"队伍“{name}”属于单位“{team.unit.name}”，不能加入“{unit.name}”的对", "team")
+        raise EntryError(gettext_noop("The team “%(team)s” belongs to the unit “%(team_unit)s” and cannot take a "
+                                      "pair of “%(unit)s”."), "team", team=name, team_unit=team.unit.name,
+                         unit=unit.name)
     return team
 
 
@@ -246,15 +278,18 @@ def check_team_room(team: Team | None, rule: TeamRule | None, reserve: bool, wom
     reserves = len(members) - len(regular)
     if reserve:
         if reserves >= rule.reserve_pairs:
-            raise EntryError(f"队伍“{team.name}”的候补已满（{rule.describe()}）", "reserve")
+            raise EntryError(gettext_noop("The team “%(team)s” has all its reserve pairs (%(rule)s)."), "reserve",
+                             team=team.name, rule=rule.describe())
         return
     if len(regular) >= rule.pairs:
-        raise EntryError(f"队伍“{team.name}”的正选已满（{rule.describe()}）", "team")
+        raise EntryError(gettext_noop("The team “%(team)s” has all its regular pairs (%(rule)s)."), "team",
+                         team=team.name, rule=rule.describe())
     women_now = sum(is_women(p.player1.gender, p.player2.gender) for p in regular)
     missing_women = max(0, rule.women_pairs - women_now)
     if not women and rule.pairs - len(regular) <= missing_women:
-        raise EntryError(f"队伍“{team.name}”还缺{missing_women}对女子对，剩下的正选名额只能给女子对"
-                         f"（{rule.describe()}）", "gender1")
+        raise EntryError(gettext_noop("The team “%(team)s” still needs %(count)s women's pairs: its remaining "
+                                      "regular places are for women's pairs (%(rule)s)."), "gender1",
+                         team=team.name, count=missing_women, rule=rule.describe())
 
 
 def team_problems(event: Event) -> list[TeamProblem]:
@@ -267,7 +302,8 @@ def team_problems(event: Event) -> list[TeamProblem]:
         active = [p for p in team.pairs.all() if p.status == Pair.Status.ACTIVE]
         faults = _team_faults(rule, active)
         if faults:
-            problems.append(TeamProblem(team.name, f"队伍“{team.name}”{rule.describe()}：{'；'.join(faults)}"))
+            problems.append(TeamProblem(team.name, _("The team “%(team)s”, %(rule)s: %(faults)s") % {
+                "team": team.name, "rule": rule.describe(), "faults": _("; ").join(faults)}))
     return problems
 
 
@@ -277,16 +313,21 @@ def _team_faults(rule: TeamRule, active: list[Pair]) -> list[str]:
     women = sum(is_women(p.player1.gender, p.player2.gender) for p in regular)
     faults = []
     if len(regular) < rule.pairs:
-        faults.append(f"正选只有{len(regular)}对，缺少{rule.pairs - len(regular)}对")
+        faults.append(_("only %(have)s regular pairs, %(missing)s missing") % {
+            "have": len(regular), "missing": rule.pairs - len(regular)})
     elif len(regular) > rule.pairs:
-        faults.append(f"正选有{len(regular)}对，多了{len(regular) - rule.pairs}对")
+        faults.append(_("%(have)s regular pairs, %(extra)s too many") % {
+            "have": len(regular), "extra": len(regular) - rule.pairs})
     if women < rule.women_pairs:
-        faults.append("缺少女子对" if women == 0 and rule.women_pairs == 1
-                      else f"女子对只有{women}对，缺少{rule.women_pairs - women}对")
+        faults.append(_("no women's pair") if women == 0 and rule.women_pairs == 1
+                      else _("only %(have)s women's pairs, %(missing)s missing") % {
+                          "have": women, "missing": rule.women_pairs - women})
     if reserves < rule.reserve_pairs:
-        faults.append(f"缺少候补对（需要{rule.reserve_pairs}对，现有{reserves}对）")
+        faults.append(_("reserve pairs missing (%(need)s needed, %(have)s entered)") % {
+            "need": rule.reserve_pairs, "have": reserves})
     elif reserves > rule.reserve_pairs:
-        faults.append(f"候补有{reserves}对，多了{reserves - rule.reserve_pairs}对")
+        faults.append(_("%(have)s reserve pairs, %(extra)s too many") % {
+            "have": reserves, "extra": reserves - rule.reserve_pairs})
     return faults
 
 
@@ -295,9 +336,11 @@ def check_entries_ready(event: Event) -> None:
     messages = [p.message for p in team_problems(event)]
     waiting = event.registrations.filter(status=Registration.Status.ACTIVE, pair__isnull=True).count()
     if waiting:
-        messages.append(f"还有{waiting}名单人报名的选手没有抽签组队")
+        messages.append(_("%(count)s players who signed up alone have not been drawn into pairs yet") % {
+            "count": waiting})
     if messages:
-        raise EntryError("；".join(messages), "team")
+        raise EntryError(gettext_noop("The entries are not ready for the draw: %(problems)s"), "team",
+                         problems=_("; ").join(messages))
 
 
 # --------------------------------------------------------------------------- pairs
@@ -333,9 +376,10 @@ def add_pair(event: Event, data: PairData) -> Pair:
 def _active_pair(event: Event, pair: Pair) -> Pair:
     pair = Pair.objects.select_for_update().select_related("player1", "player2", "unit").get(pk=pair.pk)
     if pair.event_id != event.pk:
-        raise EntryError("这一对不属于本赛事")
+        raise EntryError(gettext_noop("This pair is not in this event."), "pair")
     if pair.status != Pair.Status.ACTIVE:
-        raise EntryError(f"“{pair.name}”已退赛，不能再修改")
+        raise EntryError(gettext_noop("“%(pair)s” has withdrawn and can no longer be changed."), "pair",
+                         pair=pair.name)
     return pair
 
 
@@ -386,7 +430,7 @@ def pair_data(pair: Pair) -> PairData:
 def replace_player(pair: Pair, slot: int, new: PlayerData) -> Pair:
     """Replace player ``slot`` (1 or 2) of a pair by another person of the same unit."""
     if slot not in (1, 2):
-        raise EntryError("只能替换选手1或选手2", "slot")
+        raise EntryError(gettext_noop("Only player 1 or player 2 can be replaced."), "slot")
     event = open_event(pair.event)
     pair = _active_pair(event, pair)
     old = pair_data(pair)
@@ -395,7 +439,7 @@ def replace_player(pair: Pair, slot: int, new: PlayerData) -> Pair:
     outgoing = getattr(pair, f"player{slot}")
     if _same_person(getattr(data, f"player{slot}"), data.unit,
                     PlayerData(outgoing.name, outgoing.gender, outgoing.phone), data.unit):
-        raise EntryError("替换上来的是同一名选手", f"player{slot}")
+        raise EntryError(gettext_noop("The incoming player is the same person as the one replaced."), f"player{slot}")
     check_team_room(pair.team, team_rule(event), pair.reserve,
                      is_women(data.player1.gender, data.player2.gender), exclude_pair=pair)
     incoming = getattr(data, f"player{slot}")

@@ -1,7 +1,7 @@
 """Import entries from .xlsx/.csv and export entries, schedule and results to .xlsx.
 
 Import is all-or-nothing: every row goes through :func:`services.entries.add_pair` inside one
-transaction; each bad row is reported (row number, column, Chinese message) and, if any row is bad,
+transaction; each bad row is reported (row number, column, message in the active language) and, if any row is bad,
 the whole transaction is rolled back. CSV may be UTF-8 (with or without BOM) or GBK/GB18030 as saved
 by Excel on Chinese Windows.
 """
@@ -12,6 +12,7 @@ import io
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
@@ -58,7 +59,7 @@ class ImportFailed(Exception):
     """The file was refused; ``errors`` lists every problem found. Nothing was saved."""
 
     def __init__(self, errors: list[RowError]):
-        super().__init__(f"导入失败：{len(errors)}处错误，未保存任何报名")
+        super().__init__(_("Import failed: %(count)s problems, no entry was saved.") % {"count": len(errors)})
         self.errors = errors
 
 
@@ -78,7 +79,7 @@ def _decode_csv(raw: bytes) -> str:
             return raw.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise ImportFailed([RowError(1, "", "无法识别文件编码，请另存为 UTF-8 或 GBK 编码的 CSV，或 .xlsx")])
+    raise ImportFailed([RowError(1, "", _("The file's encoding is not recognised: save it as a UTF-8 or GBK CSV file, or as .xlsx."))])
 
 
 def _raw_rows(raw: bytes, filename: str) -> list[list]:
@@ -89,26 +90,26 @@ def _raw_rows(raw: bytes, filename: str) -> list[list]:
         try:
             book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
         except Exception as exc:  # openpyxl raises many kinds for a damaged file
-            raise ImportFailed([RowError(1, "", "无法打开这个 .xlsx 文件，请确认它是 Excel 工作簿")]) from exc
+            raise ImportFailed([RowError(1, "", _("This .xlsx file cannot be opened: check that it is an Excel workbook."))]) from exc
         return [list(row) for row in book.worksheets[0].iter_rows(values_only=True)]
-    raise ImportFailed([RowError(1, "", "只能导入 .xlsx 或 .csv 文件")])
+    raise ImportFailed([RowError(1, "", _("Only .xlsx or .csv files can be imported."))])
 
 
 def read_table(raw: bytes, filename: str) -> list[tuple[int, dict]]:
     """(row number, {column key: text}) for each non-empty data row; header problems raise ImportFailed."""
     if len(raw) > MAX_UPLOAD_BYTES:
-        raise ImportFailed([RowError(1, "", "文件太大（最多5 MB）")])
+        raise ImportFailed([RowError(1, "", _("The file is too big (at most 5 MB)."))])
     rows = _raw_rows(raw, filename)
     start = next((i for i, row in enumerate(rows) if any(_text(c) for c in row)), None)
     if start is None:
-        raise ImportFailed([RowError(1, "", "文件是空的")])
+        raise ImportFailed([RowError(1, "", _("The file is empty."))])
     header = rows[start]
     keys = [_header_key(h) for h in header]
-    errors = [RowError(start + 1, _text(h), f"无法识别的列“{_text(h)}”")
+    errors = [RowError(start + 1, _text(h), _("Unknown column “%(column)s”.") % {"column": _text(h)})
               for h, k in zip(header, keys) if k is None and _text(h)]
     missing = [COLUMNS[k][0] for k in REQUIRED if k not in keys]
     if missing:
-        errors.append(RowError(start + 1, "", "缺少必填列：" + "、".join(missing)))
+        errors.append(RowError(start + 1, "", _("Required columns missing: %(columns)s") % {"columns": "、".join(missing)}))
     if errors:
         raise ImportFailed(errors)
     table = []
@@ -117,7 +118,7 @@ def read_table(raw: bytes, filename: str) -> list[tuple[int, dict]]:
         if any(values.values()):
             table.append((number, values))
     if len(table) > MAX_ROWS:
-        raise ImportFailed([RowError(1, "", f"行数太多（最多{MAX_ROWS}行）")])
+        raise ImportFailed([RowError(1, "", _("Too many rows (at most %(most)s).") % {"most": MAX_ROWS})])
     return table
 
 
@@ -135,7 +136,7 @@ def _parse_row(values: dict) -> tuple[PairData | None, list[tuple[str, str]]]:
     problems = []
     for key in REQUIRED:
         if not values.get(key):
-            problems.append((key, f"“{COLUMNS[key][0]}”不能为空"))
+            problems.append((key, _("“%(column)s” cannot be empty.") % {"column": COLUMNS[key][0]}))
     for key in ("gender1", "gender2"):
         if values.get(key):
             try:
@@ -147,10 +148,11 @@ def _parse_row(values: dict) -> tuple[PairData | None, list[tuple[str, str]]]:
         if seed.isdigit() and int(seed) > 0:
             seed = int(seed)
         else:
-            problems.append(("seed", f"种子号必须是正整数，收到“{seed}”"))
+            problems.append(("seed", _("The seed number must be a positive whole number, not “%(value)s”.") % {"value": seed}))
     reserve_text = values.get("reserve", "").lower()
     if reserve_text not in YES | NO:
-        problems.append(("reserve", f"“候补”只能填“是”或“否”，收到“{values['reserve']}”"))
+        problems.append(("reserve", _("“%(column)s” can only be “是” (yes) or “否” (no), not “%(value)s”.") % {
+            "column": COLUMNS["reserve"][0], "value": values["reserve"]}))
     if problems:
         return None, problems
     return PairData(

@@ -6,6 +6,7 @@ from django.db import IntegrityError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournament.entries import individuals as signups
 from tournament.entries import services as svc
@@ -21,7 +22,7 @@ from tournament.entries.forms import (
 from tournament.models import Pair, Registration
 from tournament.permissions import organiser_required
 
-CONFLICT = "另一位操作者刚刚修改了报名，请刷新后重试"
+CONFLICT = gettext_lazy("Another organiser has just changed the entries: reload and retry.")
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 EXPORTS = {
     "entries": (spreadsheets.export_entries, "entries"),

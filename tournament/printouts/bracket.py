@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 from reportlab.lib import colors
 from reportlab.platypus import PageBreak
 
+from common.errors import UserError, gettext_noop
 from tournament.models import Draw, Match, Stage
 from tournament.printouts.common import Printout, heading_for, matches_of, side_label
 from tournament.printouts.layout import FullPage, Heading, HeadingMark, build_pdf, content_size, fit_text
@@ -100,12 +101,12 @@ def _section_order(item):
 
 
 def parse_key(key):
-    """"P5-R2-M1" → ("P5-", 2, 0); "R1-M3" → ("", 1, 2) (ValueError naming the key otherwise)."""
+    """"P5-R2-M1" → ("P5-", 2, 0); "R1-M3" → ("", 1, 2) (UserError naming the key otherwise)."""
     head, _sep, tail = key.rpartition("R")
     round_text, _sep2, match_text = tail.partition("-M")
     if head not in ("",) and not (head.startswith("P") and head.endswith("-")) or \
             not round_text.isdigit() or not match_text.isdigit():
-        raise ValueError(f"bracket_key: 无法识别的对阵位置 {key!r}（unknown bracket key）")
+        raise UserError(gettext_noop("Unknown bracket position %(key)r."), field="bracket_key", key=key)
     return head, int(round_text), int(match_text) - 1
 
 
@@ -202,7 +203,7 @@ def _main_pages(section, first_page):
 def render(data, progress=None):
     """One or more pages per knock-out stage."""
     if not data.stages:
-        raise ValueError(_("kind: this event has no knock-out stage yet"))
+        raise UserError(gettext_noop("This event has no knock-out stage yet."), field="kind")
     biggest = max((s.first_round_matches * 2 for st in data.stages for s in st.sections if not s.prefix), default=2)
     paper, landscape = paper_for(biggest)
     width, height = content_size(paper, landscape)

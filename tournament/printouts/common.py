@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.errors import UserError, gettext_noop
 from tournament.competition.stages import describe_source
 from tournament.models import Match, Round
 from tournament.printouts.layout import Heading
@@ -29,12 +30,14 @@ class PrintOptions:
     def __post_init__(self):
         lang = LANGUAGE_ALIASES.get(str(self.lang).lower())
         if lang is None:
-            raise ValueError(f"lang: 语言只能是 {'、'.join(LANGUAGES)}（unknown language {self.lang!r}）")
+            raise UserError(gettext_noop("Unknown language %(lang)r: the language can only be %(valid)s."),
+                            field="lang", lang=self.lang, valid=", ".join(LANGUAGES))
         object.__setattr__(self, "lang", lang)
         for name in ("round", "match"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not str(value).isdigit()):
-                raise ValueError(f"{name}: 须为编号（{name} must be an id, got {value!r}）")
+                raise UserError(gettext_noop("This must be an id (a whole number), not %(value)r."), field=name,
+                                value=value)
             if value is not None:
                 object.__setattr__(self, name, int(value))
 
@@ -106,20 +109,21 @@ def side_label(pair, source):
 
 
 def pick_round(event, round_id):
-    """The event's round with this id (ValueError listing the valid ids otherwise)."""
+    """The event's round with this id (UserError listing the valid ids otherwise)."""
     rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
     found = next((r for r in rounds if r.pk == round_id), None)
     if found is None:
         valid = "; ".join(f"{r.pk}={r.stage.name} {round_label(r)}" for r in rounds) or _("none")
-        raise ValueError(_("round: no round %(id)s in this event (valid: %(valid)s)") % {"id": round_id, "valid": valid})
+        raise UserError(gettext_noop("There is no round %(id)s in this event (valid: %(valid)s)."), field="round",
+                        id=round_id, valid=valid)
     return found
 
 
 def pick_match(event, match_id):
-    """The event's match with this id (ValueError naming the field otherwise)."""
+    """The event's match with this id (UserError naming the field otherwise)."""
     found = matches_of(event).filter(pk=match_id).first()
     if found is None:
-        raise ValueError(_("match: no match %(id)s in this event") % {"id": match_id})
+        raise UserError(gettext_noop("There is no match %(id)s in this event."), field="match", id=match_id)
     return found
 
 
@@ -136,7 +140,7 @@ def matches_of(event):
 def require_round_or_match(options):
     """Score sheets and result sheets need --round or --match."""
     if options.round is None and options.match is None:
-        raise ValueError(_("round: give a round or a match"))
+        raise UserError(gettext_noop("Choose a round or a match."), field="round")
 
 
 def selected_matches(event, options):

@@ -13,6 +13,8 @@ from django.conf import settings
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from common.errors import UserError, gettext_noop
+
 FONT_NAME = "WenQuanYiMicroHei"
 PACKAGE = "paperang_p2_fonts_cjk"
 PACKAGE_FILE = "fonts/wqy-microhei.ttc"
@@ -36,13 +38,13 @@ def candidate_paths():
 
 
 def font_path():
-    """The first font file that exists (ValueError naming the paths tried when there is none)."""
+    """The first font file that exists (UserError naming the paths tried when there is none)."""
     paths = candidate_paths()
     for path in paths:
         if path.is_file():
             return path
     tried = ", ".join(str(p) for p in paths)
-    raise ValueError(f"找不到中文字体文件（CJK font not found; tried: {tried}）")
+    raise UserError(gettext_noop("No Chinese font file found (tried: %(paths)s)."), paths=tried)
 
 
 @lru_cache(maxsize=1)

@@ -22,6 +22,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
 
+from common.errors import UserError, gettext_noop
 from tournament.printouts.fonts import register_font
 
 PAPERS = {"A4": A4, "A3": A3}
@@ -54,7 +55,7 @@ class Heading:
 def page_size(paper="A4", landscape=False):
     """Width and height in points of ``paper`` ("A4" or "A3"), portrait or landscape."""
     if paper not in PAPERS:
-        raise ValueError(f"纸张只能是 A4 或 A3（paper must be A4 or A3, got {paper!r}）")
+        raise UserError(gettext_noop("The paper can only be A4 or A3, not %(paper)r."), field="paper", paper=paper)
     size = PAPERS[paper]
     return to_landscape(size) if landscape else to_portrait(size)
 

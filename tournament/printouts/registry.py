@@ -1,6 +1,5 @@
 """Every printout kind by name (KIND → :class:`~tournament.printouts.common.Printout`)."""
-from django.utils.translation import gettext as _
-
+from common.errors import UserError, gettext_noop
 from tournament.printouts import awards, bracket, crosstable, draw, penalties, results, schedule, scoresheets, standings
 
 PRINTOUTS = {p.kind: p for p in (
@@ -17,10 +16,9 @@ PRINTOUTS = {p.kind: p for p in (
 
 
 def get_printout(kind):
-    """The printout called ``kind`` (ValueError listing the valid kinds otherwise)."""
+    """The printout called ``kind`` (UserError listing the valid kinds otherwise)."""
     try:
         return PRINTOUTS[kind]
     except KeyError:
-        raise ValueError(
-            _("kind: unknown printout %(kind)s (valid: %(valid)s)") % {"kind": kind, "valid": ", ".join(PRINTOUTS)}
-        ) from None
+        raise UserError(gettext_noop("Unknown printout %(kind)s (valid: %(valid)s)."), field="kind", kind=kind,
+                        valid=", ".join(PRINTOUTS)) from None

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.platypus import PageBreak, Spacer
 
+from common.errors import UserError, gettext_noop
 from scoring.models import Hand
 from tournament.printouts.common import Printout, heading_for, local_time, players_label, selected_matches, side_label
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
@@ -86,7 +87,7 @@ def _sheet(event, match, hands):
 def render(data, progress=None):
     """One section per match: entries, result, then a row per hand with its explanation."""
     if not data.sheets:
-        raise ValueError(_("round: this round has no matches"))
+        raise UserError(gettext_noop("This round has no matches."), field="round")
     sheet_style = styles()
     width, _height = content_size()
     header = [_("Hand"), _("Declarer"), _("Trump"), _("Level played"), _("Defender points"), _("Bottom"),

@@ -15,6 +15,7 @@ from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak
 
+from common.errors import UserError, gettext_noop
 from rulings.ledger import IN_FORCE, REVERSED, VOID
 from rulings.presenters import event_log
 from scoring.models import Hand
@@ -181,7 +182,7 @@ def render(data, progress=None):
             story.append(PageBreak())
         story += [HeadingMark(sheet.heading), FullPage(lambda c, w, h, s=sheet: draw_sheet(c, w, h, s), done)]
     if not story:
-        raise ValueError(_("round: this round has no matches"))
+        raise UserError(gettext_noop("This round has no matches."), field="round")
     return build_pdf(story, heading=data.heading, title=_("Score sheets"))
 
 

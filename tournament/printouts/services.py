@@ -10,8 +10,8 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Q
 from django.utils import translation
-from django.utils.translation import gettext as _
 
+from common.errors import UserError, gettext_noop
 from config import clock
 from tournament.models import Event, PrintJob
 from tournament.printouts.common import PrintOptions, canonical_json
@@ -24,20 +24,21 @@ STALE_AFTER = dt.timedelta(minutes=10)  # a build of hundreds of sheets takes se
 
 
 def find_event(slug):
-    """The event with this slug (ValueError listing the valid slugs otherwise)."""
+    """The event with this slug (UserError listing the valid slugs otherwise)."""
     event = Event.objects.filter(slug=slug).first()
     if event is None:
         valid = ", ".join(Event.objects.order_by("slug").values_list("slug", flat=True)) or "-"
-        raise ValueError(_("event: unknown event %(slug)s (valid: %(valid)s)") % {"slug": slug, "valid": valid})
+        raise UserError(gettext_noop("Unknown event %(slug)s (valid: %(valid)s)."), field="event", slug=slug,
+                        valid=valid)
     return event
 
 
 def check_options(printout, options):
-    """Refuse a round or match given to a printout that does not use it (ValueError naming the option)."""
+    """Refuse a round or match given to a printout that does not use it (UserError naming the option)."""
     for name in ("round", "match"):
         if getattr(options, name) is not None and name not in printout.uses:
-            raise ValueError(_("%(option)s: does not apply to the printout %(kind)s")
-                             % {"option": name, "kind": printout.kind})
+            raise UserError(gettext_noop("The printout %(kind)s does not take a %(option)s."), field=name,
+                            option=name, kind=printout.kind)
 
 
 def collect(kind, event, options):

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from common.errors import UserError
 from tournament.models import PrintJob, Round
 from tournament.permissions import organiser_event
 from tournament.printouts import services as services
@@ -19,7 +20,7 @@ RECENT_JOBS = 10
 
 
 def options_from(data):
-    """PrintOptions from a query or form (ValueError naming the bad field)."""
+    """PrintOptions from a query or form (UserError naming the bad field)."""
     return PrintOptions(round=data.get("round") or None, match=data.get("match") or None,
                         lang=data.get("lang") or "zh-hans")
 
@@ -54,7 +55,7 @@ def printout_download(request, event_slug, kind):
     try:
         options = options_from(request.GET)
         pdf = services.build_printout(kind, event, options)
-    except ValueError as exc:
+    except UserError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{services.file_name(kind, event, options)}"'
@@ -68,9 +69,9 @@ def printout_job_create(request, event_slug, kind):
     event = organiser_event(request, event_slug)
     try:
         job, _created = services.request_job(kind, event, options_from(request.POST), request.user)
-    except ValueError as exc:
+    except UserError as exc:
         if _wants_json(request):
-            return JsonResponse({"error": str(exc)}, status=400)
+            return JsonResponse({"field": exc.field, "detail": str(exc)}, status=400)
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
     if _wants_json(request):
         return JsonResponse(_job_view(event, job), status=202)

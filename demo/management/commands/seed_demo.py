@@ -4,11 +4,11 @@ from demo.event import seed_demo
 
 
 class Command(BaseCommand):
-    help = "创建演示赛事（slug demo）与各角色演示账号；可重复运行。Create the demo event and accounts (idempotent)."
+    help = "Create the demo event (slug demo) and an account for every role (idempotent)."
 
     def handle(self, *args, **options):
         event, accounts = seed_demo()
-        self.stdout.write(self.style.SUCCESS(f"演示赛事 Demo event: {event.name} (/events/{event.slug}/)"))
+        self.stdout.write(self.style.SUCCESS(f"Demo event: {event.name} (/events/{event.slug}/)"))
         self.stdout.write("演示账号 Demo accounts (用户名 / 密码 / 角色):")
         for username, password, _role, display in accounts:
             self.stdout.write(f"  {username:<10} {password:<16} {display}")

@@ -28,7 +28,7 @@ def read_parts(folder):
 
 
 class Command(BaseCommand):
-    help = "编译翻译目录 (.po → .mo)。Compile translation catalogues."
+    help = "Compile the translation catalogues (.po → .mo)."
 
     def add_arguments(self, parser):
         parser.add_argument("--merge-parts", action="store_true", help="fill from locale/parts/*.tsv first")

@@ -3,14 +3,14 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from common.errors import UserError
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.registry import PRINTOUTS, get_printout
 from tournament.printouts.services import build_printout, find_event
 
 
 class Command(BaseCommand):
-    help = ("打印 PDF：赛程、记分表、对阵图、成绩单、排名、判罚记录、奖项、抽签。"
-            "Print a PDF (kinds: " + ", ".join(PRINTOUTS) + ").")
+    help = "Print a PDF (kinds: " + ", ".join(PRINTOUTS) + ")."
 
     def add_arguments(self, parser):
         parser.add_argument("kind", help="printout kind: " + ", ".join(PRINTOUTS))
@@ -26,8 +26,8 @@ class Command(BaseCommand):
             found = find_event(event)
             print_options = PrintOptions(round=round, match=match, lang=lang)
             pdf = build_printout(kind, found, print_options)
-        except ValueError as exc:
-            raise CommandError(str(exc)) from exc
+        except UserError as exc:  # the option at fault, then the reason in the active language
+            raise CommandError(f"--{exc.field}: {exc}" if exc.field else str(exc)) from exc
         path = Path(output)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pdf)
