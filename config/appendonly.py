@@ -5,18 +5,32 @@ updates and deletes in the application; :func:`append_only_trigger` gives a migr
 makes PostgreSQL itself refuse them too.
 """
 from django.db import migrations, models
+from django.utils.translation import gettext, gettext_noop
+
+CHANGE_REFUSED = gettext_noop("%(model)s records are append-only: they cannot be changed.")
+DELETE_REFUSED = gettext_noop("%(model)s records are append-only: they cannot be deleted.")
 
 
 class AppendOnlyError(Exception):
-    """Raised on an attempt to change or delete an append-only record."""
+    """Raised on an attempt to change or delete an append-only record (a programming error, not a user's).
+
+    ``message`` is an English msgid with ``%(model)s``; ``str(error)`` reads in the active language.
+    """
+
+    def __init__(self, message, model):
+        self.message, self.model = message, model
+        super().__init__(message, model)
+
+    def __str__(self):
+        return gettext(self.message) % {"model": self.model}
 
 
 class AppendOnlyQuerySet(models.QuerySet):
     def update(self, **kwargs):
-        raise AppendOnlyError(f"{self.model.__name__} 记录只能追加，不能修改 (append-only)")
+        raise AppendOnlyError(CHANGE_REFUSED, self.model.__name__)
 
     def delete(self):
-        raise AppendOnlyError(f"{self.model.__name__} 记录只能追加，不能删除 (append-only)")
+        raise AppendOnlyError(DELETE_REFUSED, self.model.__name__)
 
 
 class AppendOnlyModel(models.Model):
@@ -27,11 +41,11 @@ class AppendOnlyModel(models.Model):
 
     def save(self, *args, **kwargs):
         if not self._state.adding:
-            raise AppendOnlyError(f"{type(self).__name__} 记录只能追加，不能修改 (append-only)")
+            raise AppendOnlyError(CHANGE_REFUSED, type(self).__name__)
         super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
-        raise AppendOnlyError(f"{type(self).__name__} 记录只能追加，不能删除 (append-only)")
+        raise AppendOnlyError(DELETE_REFUSED, type(self).__name__)
 
 
 def append_only_trigger(table):

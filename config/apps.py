@@ -1,5 +1,6 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from common.errors import install_translator
 
@@ -9,7 +10,7 @@ class ConfigAppConfig(AppConfig):
 
     name = "config"
     label = "config"
-    verbose_name = "系统 (System)"
+    verbose_name = _("System")
 
     def ready(self):
         install_translator(gettext)  # user errors raised by pure code read in the active language

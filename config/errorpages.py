@@ -32,3 +32,8 @@ def page_not_found(request, exception=None):
 def server_error(request):
     return _page(request, 500, _("Something went wrong"),
                  _("The server could not finish this request. Nothing was half-saved: try again in a moment."))
+
+
+def refused(request, exception):
+    """A refused action that reached no form: its reason, with the status it carries (400 or 409)."""
+    return _page(request, exception.status, _("This could not be done"), str(exception))

@@ -3,7 +3,8 @@
 A client (a referee's phone on a flaky venue network) sends ``Idempotency-Key: <uuid>`` with a POST,
 PUT, PATCH or DELETE under ``/api/``. The first request runs and its answer is stored; a retry with the
 same key gets the stored answer and changes nothing. The same key with a different request is refused
-(422); a retry while the first is still running gets 409.
+(422); a retry while the first is still running gets 409. Its own refusals answer like the API's
+(``{"field": null, "detail": ...}``, the message in the request's language).
 
 The request runs inside one transaction with the storing of its answer, so a write is never committed
 without its answer (a retry after a lost connection cannot apply it twice). Answers that ask for a retry
@@ -18,8 +19,10 @@ import hashlib
 
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 
 from . import clock
+from .api_errors import error_body
 from .models import IdempotencyRecord
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
@@ -37,7 +40,8 @@ class IdempotencyKeyMiddleware:
         if not key or request.method not in UNSAFE or not request.path.startswith("/api/"):
             return self.get_response(request)
         if len(key) > 200:
-            return JsonResponse({"detail": "Idempotency-Key 过长 (at most 200 characters)"}, status=400)
+            return JsonResponse(error_body(None, _("The Idempotency-Key is too long (at most 200 characters).")),
+                                status=400)
         owner = self.owner(request)
         fingerprint = hashlib.sha256(
             request.method.encode() + b" " + request.path.encode() + b"\n" + request.body
@@ -108,14 +112,13 @@ class IdempotencyKeyMiddleware:
     def replay(record, fingerprint):
         """The answer to a request whose key is already claimed: the stored answer, 422 or 409."""
         if record is None:  # the first attempt failed and was removed in the meantime
-            return JsonResponse({"detail": "请重试 (please retry)"}, status=409)
+            return JsonResponse(error_body(None, _("Please try again.")), status=409)
         if record.fingerprint != fingerprint:
             return JsonResponse(
-                {"detail": "同一 Idempotency-Key 用于不同的请求 (key reused for a different request)"}, status=422
+                error_body(None, _("This Idempotency-Key was used for a different request.")), status=422
             )
         if record.status is None:
-            return JsonResponse({"detail": "相同请求正在处理中 (the same request is still being processed)"},
-                                status=409)
+            return JsonResponse(error_body(None, _("The same request is still being processed.")), status=409)
         response = HttpResponse(bytes(record.body), status=record.status, content_type=record.content_type)
         response["Idempotent-Replay"] = "true"
         return response

@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "config.idempotency.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.middleware.UserErrorPagesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -167,8 +168,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
-    "TITLE": "拖拉机赛事裁判与管理系统 API (Tractor tournament referee system)",
-    "DESCRIPTION": "赛事、报名、抽签、对阵、记分、判罚与申诉。Events, entries, draws, matches, hands, rulings and appeals.",
+    "TITLE": "Tractor tournament referee system API",
+    "DESCRIPTION": "Events, entries, draws, matches, hands, rulings and appeals.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # two choice sets named "kind": a stage's and a chief's result decision's

@@ -6,9 +6,9 @@ and levels leave the scores (the match's result is settled again).
 """
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
+from common.errors import ForbiddenError, gettext_noop
 from config import clock
 from rulings.engine import appeal_deadline, normalise_side
 from rulings.ledger import ledger_for, related_row
@@ -30,17 +30,17 @@ def file_appeal(ruling, user, side, grounds=""):
     side = engine_call(lambda side: normalise_side(side), side=side)
     deadline = appeal_deadline_for(ruling)
     if deadline is not None and clock.now() > deadline:
-        raise RulingError(f"申诉期限已过（截止 {deadline:%Y-%m-%d %H:%M}）（the appeal deadline has passed）",
-                          field="ruling")
+        raise RulingError(gettext_noop("The appeal deadline has passed (it was %(deadline)s)."), field="ruling",
+                          deadline=f"{deadline:%Y-%m-%d %H:%M}")
     if related_row(ruling, "void") is not None:
-        raise RulingError("不能对已作废的判罚申诉（the ruling is void）", field="ruling")
+        raise RulingError(gettext_noop("A void ruling cannot be appealed."), field="ruling")
     try:
         with transaction.atomic():
             lock_match(ruling.match_id)
             return Appeal.objects.create(ruling=ruling, side=side, grounds=grounds or "", filed_by=user,
                                          filed_at=clock.now())
     except IntegrityError as exc:
-        raise Conflict("该方已对此判罚提出申诉（this side already appealed）") from exc
+        raise Conflict(gettext_noop("This side has already appealed this ruling."), field="side") from exc
 
 
 def involved_in(ruling, user):
@@ -61,26 +61,28 @@ def decide_appeal(appeal, user, *, instance, outcome, reason=""):
     A reversal takes the ruling out of the replay, so its points and levels leave the scores.
     """
     if instance not in (1, 2):
-        raise RulingError("instance：应为 1（裁判长）或 2（仲裁组）（instance must be 1 or 2）", field="instance")
+        raise RulingError(gettext_noop("The instance must be 1 (the chief referee) or 2 (the arbitration group)."),
+                          field="instance")
     if outcome not in AppealDecision.Outcome.values:
-        raise RulingError("outcome：应为 upheld 或 reversed（outcome must be upheld or reversed）", field="outcome")
+        raise RulingError(gettext_noop("The outcome must be upheld or reversed."), field="outcome")
     if not access.may(user, access.DECIDE_FIRST if instance == 1 else access.DECIDE_SECOND,
                       match=appeal.ruling.match):
-        raise PermissionDenied("一审由裁判长决定，二审由仲裁组决定（wrong instance for your role）")
+        raise ForbiddenError(gettext_noop("The chief referee decides the first instance, the arbitration group the second."),
+                             field="instance")
     ruling = appeal.ruling
     if instance == 2 and involved_in(ruling, user):
-        raise PermissionDenied("参与过原判罚的仲裁组成员须回避（involved in the first ruling）")
+        raise ForbiddenError(gettext_noop("An arbitration member involved in the first ruling must stand aside."))
     try:
         with transaction.atomic():
             match = lock_match(ruling.match_id)
             decided = set(AppealDecision.objects.filter(appeal=appeal).values_list("instance", flat=True))
             if instance in decided:
-                raise RulingError("该审级已作出决定（already decided at this instance）", field="instance")
+                raise RulingError(gettext_noop("This instance has already decided."), field="instance")
             if instance == 2 and 1 not in decided:
-                raise RulingError("须先由裁判长作出一审决定（the chief referee decides first）", field="instance")
+                raise RulingError(gettext_noop("The chief referee must decide the first instance first."), field="instance")
             row = AppealDecision.objects.create(appeal=appeal, instance=instance, outcome=outcome,
                                                 reason=reason or "", decided_by=user, decided_at=clock.now())
             apply_match_result(match)
             return row
     except IntegrityError as exc:
-        raise Conflict("该审级刚被他人决定（conflict）") from exc
+        raise Conflict(gettext_noop("Someone else has just decided at this instance."), field="instance") from exc

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class RulingsConfig(AppConfig):
     name = "rulings"
-    verbose_name = "判罚 (Rulings)"
+    verbose_name = _("Rulings")

@@ -24,7 +24,10 @@ REJECTED = "rejected"    # the chief referee refused the match loss; the rest of
 VOID = "void"
 REVERSED = "reversed"    # reversed on appeal
 LIVE_STATES = (PENDING, IN_FORCE, REJECTED)  # the rulings the ledger counts
-STATE_LABELS = {PENDING: "待定", IN_FORCE: "生效", REJECTED: "未核准判负", VOID: "已作废", REVERSED: "申诉撤销"}
+# What a reader sees for each state (English msgids, translated by the presenters).
+STATE_LABELS = {PENDING: gettext_noop("Pending"), IN_FORCE: gettext_noop("In effect"),
+                REJECTED: gettext_noop("Forfeit not approved"), VOID: gettext_noop("Void"),
+                REVERSED: gettext_noop("Reversed on appeal")}
 
 
 def profile_table_source(profile):

@@ -1,4 +1,6 @@
 """Plain dicts for the API and the pages: a ruling with its derived state, a match's and an event's log."""
+from django.utils.translation import gettext
+
 from rulings.adjustments import table_state
 from rulings.appeals import appeal_deadline_for
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
@@ -39,7 +41,7 @@ def entry_data(entry):
         "choice": ruling.choice, "clause": ruling.clause, "profile": ruling.profile.slug,
         "profile_version": ruling.profile_version, "note": ruling.note,
         "recorded_by": _name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
-        "state": entry.state, "state_label": STATE_LABELS[entry.state],
+        "state": entry.state, "state_label": gettext(STATE_LABELS[entry.state]),
         "explanation": (current or ruling.sanction).get("explanation", ""),
         "sanction": current, "sanction_as_shown": ruling.sanction,
         "void": _act(void.voided_by, void.voided_at, void.reason) if void else None,

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
-from common.errors import ConflictError, UserError
+from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from common.seats import SEAT_SIDE
 from config import clock
 from config.db import lock_row
@@ -49,12 +48,24 @@ class Conflict(RulingError, ConflictError):
 # --- recording -----------------------------------------------------------------------------------
 
 def engine_call(func, **inputs):
-    """Call the engine and turn its UserError into a RulingError naming the field."""
+    """Call the engine and turn its refusal into a RulingError naming the field.
+
+    The engine raises :class:`UserError` with its ``field`` and a translatable message, passed on as
+    they are; a plain ValueError of older code (``"field：message"``) still works: the field is read
+    from the message's prefix when it names an input, and the prefix is left out of the message.
+    """
     try:
         return func(**inputs)
+    except UserError as exc:
+        raise RulingError(exc.message, field=exc.field, **exc.params) from exc
     except ValueError as exc:
+        message = str(exc)
         field = getattr(exc, "field", None)
-        raise RulingError(str(exc), field=field if field in inputs or field == "code" else None) from exc
+        if field is None and "：" in message:
+            prefix, rest = message.split("：", 1)
+            if prefix in inputs or prefix == "code":
+                field, message = prefix, rest
+        raise RulingError(message, field=field) from exc
 
 
 def _inputs(code, side, minutes, cards, choice, role):
@@ -125,7 +136,7 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
             existing = Ruling.objects.filter(match=match, idempotency_key=idempotency_key).first()
             if existing is not None:
                 return entry_of(match, existing)
-        raise Conflict("同时有另一条判罚写入，请刷新后重试（conflict）") from exc
+        raise Conflict(gettext_noop("Another ruling was recorded at the same time; reload and try again.")) from exc
 
 
 def _loaded(instance, relation):
@@ -147,7 +158,7 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
     ruling's entry is appended to theirs (it is the latest, so the earlier sanctions stay as they are).
     """
     if match.status in (Match.Status.BYE, Match.Status.WALKOVER) or match.ns_id is None or match.ew_id is None:
-        raise RulingError("本场比赛没有对局，不能记录判罚（no play at this table）", field="match")
+        raise RulingError(gettext_noop("There is no play at this table, so no ruling can be recorded."), field="match")
     ledger, entries = _replay_rulings(match, rulings)
     sanction = engine_call(ledger.record, **inputs)
     before = match_replay(match, entries)
@@ -204,20 +215,21 @@ def _with_declarer(state, declarer, sanction):
         return state
     if declarer:
         if declarer not in SEAT_SIDE:
-            raise RulingError(f"declarer：应为座位 N/E/S/W，收到 {declarer!r}（declarer must be a seat）",
-                              field="declarer")
+            raise RulingError(gettext_noop("The declarer must be a seat (N/E/S/W), not %(value)s."),
+                              field="declarer", value=repr(declarer))
         return dataclasses.replace(state, declarer=declarer)
     if _needs_seat(sanction.effect.award_kwargs(None)):
-        raise RulingError("declarer：本副尚无庄家记录，请填写本副庄家座位（the declarer seat is required）",
+        raise RulingError(gettext_noop("No declarer is recorded for this hand yet: give this hand's declarer seat."),
                           field="declarer")
     return state
 def _check_hand_number(value, in_play):
     """A ruling belongs to a recorded hand or to the hand in play (``in_play``), never to a later one."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RulingError(f"hand_number：应为正整数，收到 {value!r}（hand_number must be >= 1）", field="hand_number")
+        raise RulingError(gettext_noop("The hand number must be a whole number of at least 1, not %(value)s."),
+                          field="hand_number", value=repr(value))
     if value > in_play:
-        raise RulingError(f"hand_number：本桌正在进行第{in_play}副，不能记到第{value}副"
-                          f"（hand {value} has not started; the hand in play is {in_play}）", field="hand_number")
+        raise RulingError(gettext_noop("Hand %(number)s has not started: the table is playing hand %(in_play)s."),
+                          field="hand_number", number=value, in_play=in_play)
     return value
 
 
@@ -229,19 +241,19 @@ def void_ruling(ruling, user, reason=""):
     """
     decided_above = Approval.objects.filter(ruling=ruling).exists() or Appeal.objects.filter(ruling=ruling).exists()
     if decided_above and not access.may(user, access.APPROVE, match=ruling.match):
-        raise PermissionDenied("该判罚已经裁判长核准或正在申诉，只有裁判长可以作废"
-                               "（only a chief referee can void an approved or appealed ruling）")
+        raise ForbiddenError(gettext_noop("This ruling was approved or is under appeal: only a chief referee "
+                                          "can void it."))
     try:
         with transaction.atomic():
             match = lock_match(ruling.match_id)
             if RulingVoid.objects.filter(ruling=ruling).exists():
-                raise RulingError("该判罚已作废（already void）", field="ruling")
+                raise RulingError(gettext_noop("This ruling is already void."), field="ruling")
             row = RulingVoid.objects.create(ruling=ruling, reason=reason or "", voided_by=user,
                                             voided_at=clock.now())
             apply_match_result(match)
             return row
     except IntegrityError as exc:
-        raise Conflict("该判罚刚被作废（conflict: already void）") from exc
+        raise Conflict(gettext_noop("This ruling has just been voided by someone else."), field="ruling") from exc
 
 
 def last_live_ruling(match):
@@ -253,7 +265,7 @@ def void_last_ruling(match, user, reason=""):
     """Void the match's latest non-void ruling (the console's undo)."""
     ruling = last_live_ruling(match)
     if ruling is None:
-        raise RulingError("本场没有可作废的判罚（nothing to void）", field="ruling")
+        raise RulingError(gettext_noop("This match has no ruling to void."), field="ruling")
     return void_ruling(ruling, user, reason)
 
 
@@ -265,21 +277,21 @@ def approve(ruling, user, *, approved=True, note=""):
     The person who recorded the ruling may not decide on it. An approved forfeit ends the match.
     """
     if ruling.recorded_by_id == user.pk:
-        raise PermissionDenied("提出判罚的人不能核准自己的判罚（the proposer cannot approve）")
+        raise ForbiddenError(gettext_noop("Whoever recorded a ruling cannot approve it."))
     try:
         with transaction.atomic():
             match = lock_match(ruling.match_id)
             entry = entry_of(match, ruling)
             if entry.state in (VOID, REVERSED) or not entry.sanction.needs_approval:
-                raise RulingError("该判罚无需核准（nothing to approve）", field="ruling")
+                raise RulingError(gettext_noop("This ruling needs no approval."), field="ruling")
             if Approval.objects.filter(ruling=ruling).exists():
-                raise RulingError("该判罚已核准或驳回（already decided）", field="ruling")
+                raise RulingError(gettext_noop("This ruling has already been approved or rejected."), field="ruling")
             row = Approval.objects.create(ruling=ruling, approved=bool(approved), note=note or "",
                                           decided_by=user, decided_at=clock.now())
             apply_match_result(match)  # approved: the forfeit ends the match; rejected: the rest applies
             return row
     except IntegrityError as exc:
-        raise Conflict("该判罚刚被他人核准（conflict）") from exc
+        raise Conflict(gettext_noop("Someone else has just decided on this ruling."), field="ruling") from exc
 def record_choice(ruling, user, side, option):
     """Record which option the non-offending ``side`` chose; the sanction then takes effect."""
     side = engine_call(lambda side: normalise_side(side), side=side)
@@ -288,9 +300,9 @@ def record_choice(ruling, user, side, option):
             match = lock_match(ruling.match_id)
             entry = entry_of(match, ruling)
             if entry.sanction is None or not entry.sanction.pending_choice:
-                raise RulingError("该判罚无需选择（no choice pending）", field="ruling")
+                raise RulingError(gettext_noop("This ruling has no choice pending."), field="ruling")
             if side != entry.sanction.beneficiary:
-                raise RulingError("只有非违规方可以选择（only the non-offending side chooses）", field="side")
+                raise RulingError(gettext_noop("Only the non-offending side chooses."), field="side")
             ledger = ledger_for(match.profile)
             engine_call(ledger.preview, code=ruling.code, side=ruling.side, minutes=ruling.minutes,
                          cards=ruling.cards, choice=option, role=ruling.role or None)
@@ -299,7 +311,7 @@ def record_choice(ruling, user, side, option):
             apply_match_result(match)
             return row
     except IntegrityError as exc:
-        raise Conflict("该判罚的选择已记录（conflict: already chosen）") from exc
+        raise Conflict(gettext_noop("The choice on this ruling has already been recorded."), field="ruling") from exc
 
 def apply_match_result(match, entries=None, *, hands=None):
     """Settle the (locked) match's result after a ruling, inside the caller's transaction.

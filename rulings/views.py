@@ -3,6 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 
 from rulings.ledger import match_entries
 from rulings.presenters import entry_data, event_log, match_info, offence_menu
@@ -20,7 +21,7 @@ def console(request, match_id):
     """The mobile console of one table: levels, offence buttons, preview, this match's rulings."""
     match = _match(match_id)
     if not access.may(request.user, access.RECORD, match=match):
-        raise PermissionDenied("只有本桌当轮指派的裁判员或裁判长可以使用控制台（not your table）")
+        raise PermissionDenied(_("Only this table's referee this round or a chief referee may use its console."))
     entries = match_entries(match)
     data = {
         "match": match_info(match),
@@ -33,7 +34,7 @@ def console(request, match_id):
 
 def _readable(request, event):
     if not access.may(request.user, access.VIEW, event=event):
-        raise Http404("该赛事尚未公布（not published）")
+        raise Http404(_("This event has not been published yet."))
 
 
 def match_log_page(request, match_id):

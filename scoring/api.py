@@ -6,6 +6,7 @@ number is already taken, the match is over).
 """
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -21,8 +22,9 @@ from scoring.presenters import state_payload
 from tournament import access
 from tournament.models import Match
 
-WINNERS = [("defenders", "防家抠底 defenders"), ("declarers", "庄家方保底 declarers")]
-BURIERS = [("declarers", "庄家方扣底 declarers"), ("defenders", "防家反主后扣底 defenders")]
+WINNERS = [("defenders", _("Defenders (bottom captured)")), ("declarers", _("Declarers (bottom kept)"))]
+BURIERS = [("declarers", _("Declarers buried the bottom")),
+           ("defenders", _("Defenders buried the bottom after overturning the trump"))]
 
 
 # --------------------------------------------------------------------------------------------
@@ -54,7 +56,7 @@ class HandInputSerializer(serializers.Serializer):
     bottom_points = serializers.IntegerField(required=False, default=0)
     last_trick = LastTrickSerializer(required=False, allow_null=True, default=None)
     reclaim = serializers.BooleanField(required=False, default=False,
-                                       help_text="落实政策: return to the level after a J/A-capture restart")
+                                       help_text="the policy return: back to the level after a J/A-capture restart")
 
 
 class SupersededBySerializer(serializers.Serializer):
@@ -130,7 +132,7 @@ class MatchStateSerializer(serializers.Serializer):
     levels = serializers.DictField(child=serializers.CharField())
     declarer = serializers.CharField(allow_null=True, help_text="seat declaring the next hand (null before the first)")
     winner = serializers.CharField(allow_null=True, help_text='"NS", "EW" or null')
-    policy_pending = serializers.CharField(allow_null=True, help_text="落实政策: the level the declarers may return to")
+    policy_pending = serializers.CharField(allow_null=True, help_text="the policy return: the level the declarers may return to")
     next_number = serializers.IntegerField()
     hands = HandStateSerializer(many=True)
     actions = ActionsSerializer()
@@ -181,7 +183,7 @@ class MatchMixin:
 class MatchStateView(MatchMixin, APIView):
     """The state of a match: levels, declarer, winner, the hands with explanations, what you may do."""
 
-    @extend_schema(responses={200: MatchStateSerializer, 404: ERRORS[404]}, summary="比赛状态 (match state)")
+    @extend_schema(responses={200: MatchStateSerializer, 404: ERRORS[404]}, summary="match state")
     def get(self, request, match_id):
         match = self.get_match(match_id)
         return Response(MatchStateSerializer(state_payload(match, request.user)).data)
@@ -191,13 +193,13 @@ class HandListView(MatchMixin, APIView):
     """The hand history (every version, superseded ones with who and when), and recording the next hand."""
 
     @extend_schema(responses={200: HandSerializer(many=True), 404: ERRORS[404]},
-                   summary="记分历史 (hand history, corrections included)")
+                   summary="hand history, corrections included")
     def get(self, request, match_id):
         match = self.get_match(match_id)
         return Response(HandSerializer(hand_history(match), many=True).data)
 
     @extend_schema(request=HandInputSerializer, responses={201: RecordedSerializer, **ERRORS},
-                   summary="记录下一副 (record the next hand)")
+                   summary="record the next hand")
     def post(self, request, match_id):
         return self.write(match_id, services.record_hand)
 
@@ -206,7 +208,7 @@ class HandCorrectView(MatchMixin, APIView):
     """Correct the last hand: a new version supersedes it and the match is replayed."""
 
     @extend_schema(request=HandInputSerializer, responses={201: RecordedSerializer, **ERRORS},
-                   summary="更正最后一副 (correct the last hand)")
+                   summary="correct the last hand")
     def post(self, request, match_id, number):
         if request.data.get("number") not in (None, number):
             raise UserError(gettext_noop("The hand number in the body differs from the one in the address."),

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ScoringConfig(AppConfig):
     name = "scoring"
-    verbose_name = "记分与规则 (Scoring)"
+    verbose_name = _("Scoring and rules")

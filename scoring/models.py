@@ -2,6 +2,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from config.appendonly import AppendOnlyModel
@@ -10,7 +11,20 @@ from tournament.models import Event, Match
 
 
 class ProfileInUseError(Exception):
-    """Raised on an attempt to change a RuleProfile version that an event or a match already uses."""
+    """Raised on an attempt to change a RuleProfile version that an event or a match already uses.
+
+    ``str(error)`` reads in the active language.
+    """
+
+    message = gettext_noop("Rule profile %(profile)s is used by an event and cannot be changed; "
+                           "copy it as a new version.")
+
+    def __init__(self, profile):
+        self.profile = str(profile)
+        super().__init__(self.profile)
+
+    def __str__(self):
+        return gettext(self.message) % {"profile": self.profile}
 
 
 class RuleProfile(models.Model):
@@ -82,7 +96,7 @@ class RuleProfile(models.Model):
         except ValidationError as exc:
             raise ValueError("; ".join(exc.messages)) from exc
         if self.pk and not self._state.adding and self.changed_fields() and self.is_in_use:
-            raise ProfileInUseError(f"规则配置 {self} 已被赛事使用，不能修改，请复制为新版本（profile version in use）")
+            raise ProfileInUseError(self)
         super().save(*args, **kwargs)
 
     @classmethod

@@ -1,7 +1,7 @@
 """Appeals: the profile's deadline, the chief referee first, arbitration second, recusal, reversal."""
 import pytest
-from django.core.exceptions import PermissionDenied
 
+from common.errors import ForbiddenError
 from rulings import adjustments as adjustments_
 from rulings import appeals as appeals_
 from rulings import ledger as ledger_
@@ -76,7 +76,7 @@ def test_each_instance_belongs_to_its_body(penalty, role, instance):
     appeal = appeals_.file_appeal(ruling, users["chief"], "NS")
     if instance == 2:
         appeals_.decide_appeal(appeal, users["chief2"], instance=1, outcome="upheld")
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(ForbiddenError):
         appeals_.decide_appeal(appeal, users[role], instance=instance, outcome="reversed")
 
 
@@ -87,7 +87,7 @@ def test_an_arbiter_involved_in_the_first_ruling_may_not_sit(table, make_user):
     ruling = services.record_ruling(match, arbiter_referee, "failed_throw", "NS", cards=1, role="defenders")
     appeal = appeals_.file_appeal(ruling, users["chief"], "NS")
     appeals_.decide_appeal(appeal, users["chief"], instance=1, outcome="upheld")
-    with pytest.raises(PermissionDenied, match="回避"):
+    with pytest.raises(ForbiddenError, match="回避"):
         appeals_.decide_appeal(appeal, arbiter_referee, instance=2, outcome="reversed")
     appeals_.decide_appeal(appeal, users["arbiter"], instance=2, outcome="reversed")
 

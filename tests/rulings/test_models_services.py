@@ -1,8 +1,7 @@
 """Services: replay (repeat counts, escalation, voids), approvals, choices, effects on the match."""
 import pytest
-from django.core.exceptions import PermissionDenied
 
-from common.errors import UserError
+from common.errors import ForbiddenError, UserError
 from rulings import adjustments as adjustments_
 from rulings import ledger as ledger_
 from rulings import services
@@ -158,7 +157,7 @@ def test_both_sides_late_both_forfeit_and_nobody_wins(table):
 def test_the_proposer_cannot_approve_and_a_decision_is_taken_once(table, make_user):
     match, users = table
     ruling = services.record_ruling(match, users["referee"], "cheating", "NS")     # a table referee proposes
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(ForbiddenError):
         services.approve(ruling, users["referee"])
     services.approve(ruling, users["chief2"], approved=False, note="证据不足")
     assert ledger_.match_entries(match)[0].state == ledger_.REJECTED

@@ -1,8 +1,8 @@
 """Rulings after review: voids reopen a decided match, hand numbers stay in play, decisions taken
 above a table referee stay there, recusal covers whoever voided the ruling."""
 import pytest
-from django.core.exceptions import PermissionDenied
 
+from common.errors import ForbiddenError
 from rulings import appeals as appeals_
 from rulings import services
 from rulings.adjustments import match_replay
@@ -45,7 +45,7 @@ def test_a_table_referee_cannot_void_what_the_chief_referee_approved(table):
     match, users = table
     ruling = services.record_ruling(match, users["referee"], "cheating", "EW")
     services.approve(ruling, users["chief"])
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(ForbiddenError):
         services.void_ruling(ruling, users["referee"])
     services.void_ruling(ruling, users["chief2"])
     match.refresh_from_db()
@@ -56,7 +56,7 @@ def test_a_table_referee_cannot_void_a_ruling_under_appeal(table):
     match, users = table
     ruling = services.record_ruling(match, users["referee"], "failed_throw", "NS", cards=1, role="defenders")
     appeals_.file_appeal(ruling, users["chief"], "NS")
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(ForbiddenError):
         services.void_last_ruling(match, users["referee"])
 
 

@@ -4,7 +4,7 @@ from scoring.profile_store import sync_profiles
 
 
 class Command(BaseCommand):
-    help = "把 fixtures/profiles/ 下的规则配置文件载入数据库（变更的文件成为新版本）。Load rule profile files."
+    help = "Load the rule profile files under fixtures/profiles/ into the database (a changed file becomes a new version)."
 
     def handle(self, *args, **options):
         for profile in sync_profiles():
