@@ -6,10 +6,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from common.errors import ConflictError, ForbiddenError
-from rulings import appeal_route
+from rulings import appeal_route, services
 from rulings import appeals as appeals_
 from rulings import ledger as ledger_
-from rulings import services
 
 ROUTES = {
     "shenzhen-community": (["chief_referee", "organising_committee"], False, ("chief", "organiser")),

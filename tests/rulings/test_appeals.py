@@ -4,7 +4,6 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from common.errors import ForbiddenError
-
 from rulings import adjustments as adjustments_
 from rulings import appeals as appeals_
 from rulings import ledger as ledger_
