@@ -177,6 +177,7 @@
         return el("option", { value: t.match_id, text: fill(L.table, { n: t.table }) + " · " + t.ns + " – " + t.ew });
       }));
       if (keep) select.value = keep;
+      result.closest("section").hidden = data.round.closed || !select.options.length;  // nothing to decide
     }
     var appeal = document.getElementById("appeal-form");
     if (appeal) {

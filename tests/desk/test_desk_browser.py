@@ -1,10 +1,12 @@
 """The chief's desk in headless Chromium at 1366×768 (and on a 390×844 phone): tables with their state
 and alerts, a pending forfeit approved in place, a round that will not close while tables have no result,
 a chief's result for a table that could not play, then closing with the appeal deadline counting down."""
+import pathlib
+
 import pytest
 
 from rulings import services
-from rulings.models import Approval
+from rulings.models import AppealDecision, Approval
 from tests.conftest import login
 from tests.tournament.test_clock_fixtures import make_round
 from tournament.models import Match
@@ -26,7 +28,6 @@ def desk_round(transactional_db, make_user):
 
 @pytest.mark.browser
 def test_the_desk_approves_decides_and_closes(desk_round, live_server, page):
-    import pathlib
     pathlib.Path(SHOTS).mkdir(exist_ok=True)
     rnd, tables, referee, chief = desk_round
     page.set_viewport_size({"width": 1366, "height": 768})
@@ -66,7 +67,20 @@ def test_the_desk_approves_decides_and_closes(desk_round, live_server, page):
     page.click("#close-yes")
     page.wait_for_selector("#round-deadline:has-text('申诉截止还剩')")
     assert not page.is_visible("#close-round") and page.is_visible("#reopen-form")
+
+    page.select_option("#appeal-form select[name=side]", "EW")          # an appeal within the deadline
+    page.fill("#appeal-form input[name=grounds]", "迟到时间计算有误")
+    page.click("#appeal-form button[type=submit]")
+    item = page.locator("#appeals li[data-appeal]")
+    item.wait_for()
+    assert "迟到时间计算有误" in item.inner_text() and "等待裁判长裁决" in item.inner_text()
+    assert "有争议" in page.inner_text(f'#desk-tables tr[data-match-id="{tables[1].pk}"]')
     page.screenshot(path=f"{SHOTS}/desk-closed-1366.png", full_page=True)
+    item.locator("input[name=reason]").fill("按签到表确认")
+    item.locator("button.uphold").click()
+    page.wait_for_selector("#appeals-empty:not([hidden])")
+    decision = AppealDecision.objects.get()
+    assert (decision.instance, decision.outcome, decision.decided_by_id) == (1, "upheld", chief.pk)
 
     page.set_viewport_size({"width": 390, "height": 844})
     page.reload()

@@ -5,6 +5,7 @@ import pathlib
 import pytest
 
 from rulings import services
+from rulings.models import Appeal
 from scoring.services import record_hand
 from tests.conftest import login
 from tournament.competition import rounds
@@ -38,6 +39,14 @@ def test_a_finished_match_on_the_phone(transactional_db, live_server, page, make
     page.wait_for_selector("#ruling-list li")
     assert "已核准" in page.inner_text("#ruling-list") and "待裁判长核准" not in page.inner_text("#ruling-list")
     page.screenshot(path=str(SHOTS / "console-finished.png"), full_page=True)
+    page.click("#appeal-box summary")                 # the table referee files an appeal for a side
+    page.check("#appeal-form input[name=side][value=EW]")
+    page.fill("#appeal-form input[name=grounds]", "裁判长宣布的开始时间有误")
+    page.click("#appeal-form button[type=submit]")
+    page.wait_for_selector("#appeal-status.saved")
+    appeal = Appeal.objects.get()
+    assert (appeal.side, appeal.filed_by_id, appeal.grounds) == ("EW", referee.pk, "裁判长宣布的开始时间有误")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     page.context.clear_cookies()
     login(page, live_server, chief)
