@@ -198,9 +198,11 @@ def test_only_the_last_hand_can_be_corrected(client, match, referee):
     assert Hand.objects.count() == 2
 
 
-def test_correcting_the_winning_hand_reopens_the_match(client, match, referee):
+def test_correcting_the_winning_hand_reopens_the_match(client, match, referee, make_user):
     client.force_login(referee)
     win_match(client, match)
+    assert post_correction(client, match, 5, hand_body(5, 100)).status_code in (403, 409)  # over: not the referee's
+    client.force_login(make_user(roles.CHIEF_REFEREE))                                   # the chief corrects it
     response = post_correction(client, match, 5, hand_body(5, 100))
     assert response.status_code == 201
     match.refresh_from_db()

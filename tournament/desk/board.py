@@ -118,10 +118,9 @@ def desk_data(rnd, user) -> dict:
     event = rnd.stage.event
     live = display.live_clock(display.display_data(rnd.pk))
     time_up = bool(live.get("time_up"))
-    referees = {}
-    for match in Match.objects.filter(round=rnd).prefetch_related("referees"):
-        referees[match.pk] = [person(u) for u in match.referees.all()]
-    matches = {m.pk: m for m in Match.objects.filter(round=rnd).select_related("profile", "round", "ns", "ew")}
+    matches = {m.pk: m for m in Match.objects.filter(round=rnd).select_related("profile", "round", "ns", "ew")
+               .prefetch_related("referees")}
+    referees = {pk: [person(u) for u in match.referees.all()] for pk, match in matches.items()}
     grouped = _round_rulings(rnd)
     approvals, choices, appeals = [], [], []
     per_match = {}
