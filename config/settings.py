@@ -171,6 +171,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "赛事、报名、抽签、对阵、记分、判罚与申诉。Events, entries, draws, matches, hands, rulings and appeals.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Several models have a "kind" choice; name the chief's result decision's own enum.
+    "ENUM_NAME_OVERRIDES": {"ResultDecisionKindEnum": "tournament.models.competition.ResultDecision.Kind",
+                            "StageKindEnum": "tournament.models.competition.Stage.Kind"},
 }
 
 # Celery: Redis when configured, else kombu's filesystem transport under var/ (no server needed).

@@ -28,13 +28,13 @@ class ReopenSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=300)
 
 
-class DecisionInSerializer(serializers.Serializer):
+class ResultDecisionInSerializer(serializers.Serializer):
     winner = serializers.ChoiceField(choices=["NS", "EW"])
     reason = serializers.CharField(max_length=300)
     kind = serializers.ChoiceField(choices=ResultDecision.Kind.choices, default=ResultDecision.Kind.DECIDED)
 
 
-class DecisionOutSerializer(serializers.Serializer):
+class ResultDecisionOutSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     status = serializers.CharField()
     winner = serializers.CharField(allow_null=True, help_text='"NS", "EW" or null')
@@ -79,10 +79,10 @@ class MatchResultView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=DecisionInSerializer, responses={200: DecisionOutSerializer, **error_responses(400, 403, 404, 409)})
+    @extend_schema(request=ResultDecisionInSerializer, responses={200: ResultDecisionOutSerializer, **error_responses(400, 403, 404, 409)})
     def post(self, request, match_id):
         match = get_object_or_404(Match.objects.select_related("round__stage__event"), pk=match_id)
-        data = DecisionInSerializer(data=request.data)
+        data = ResultDecisionInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         row = results.decide_match(match, request.user, **data.validated_data)
         match.refresh_from_db()
