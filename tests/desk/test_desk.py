@@ -86,3 +86,15 @@ def test_the_arbitration_page_lists_what_the_route_gives_each_body(client, table
     assert data["waiting"][0]["decisions"][0]["outcome_label"] == "维持"
     client.force_login(users["arbiter"])
     assert client.get(url).status_code == 200  # a member of a body, though not on this route
+
+
+def test_the_desk_in_english_when_switched(client, table, settings):
+    match, users = table
+    client.force_login(users["chief"])
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(_desk(match))
+    html = page.content.decode()
+    assert "Chief&#x27;s desk" in html or "Chief's desk" in html
+    assert "裁判长工作台" not in html and "待核准的判罚" not in html
+    labels = page.context["labels"]
+    assert labels["approve"] == "Approve" and labels["open"] == "Open: results not published yet"
