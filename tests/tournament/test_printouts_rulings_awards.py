@@ -23,15 +23,18 @@ def flat(pdf):
 
 
 @pytest.fixture
-def ruled_match(event, chief):
-    """The match with the fixture's 迟到 ruling, plus a voided 拖延 and a 作弊 awaiting approval."""
+def ruled_match(event, chief, make_user):
+    """The match with the fixture's 迟到 ruling, plus a voided 拖延 and a 作弊 awaiting approval (proposed by
+    the table's referee: a chief referee's own would be decided at once)."""
     from rulings.models import Ruling
     from rulings.services import record_ruling, void_ruling
 
     match = Ruling.objects.get(match__round__stage__event=event).match
     voided = record_ruling(match, chief, "delay", "EW", hand_number=1, note="作废的一条")
     void_ruling(voided, chief, reason="记错桌")
-    record_ruling(match, chief, "cheating", "EW", hand_number=1)
+    referee = make_user("table_referee")
+    match.referees.add(referee)
+    record_ruling(match, referee, "cheating", "EW", hand_number=1)
     return match
 
 
