@@ -1,20 +1,21 @@
 """Appeals against rulings: filing within the profile's deadline, and decisions by instance.
 
-The route: instance 1 by the chief referee, instance 2 by the arbitration group; an arbitration member
-involved in the first ruling may not sit. A reversal takes the ruling out of the replay, so its points
+The route is the profile's (``rulings.appeal_route``): who sits on the first instance and on the second,
+or none (the first is final); an arbitration member involved in the first ruling may not sit. A reversal takes the ruling out of the replay, so its points
 and levels leave the scores (the match's result is settled again).
 """
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
-from common.errors import ForbiddenError, gettext_noop
+from common.errors import ConflictError, ForbiddenError, gettext_noop
 from config import clock
+from rulings import appeal_route
 from rulings.engine import appeal_deadline, normalise_side
 from rulings.ledger import ledger_for, related_row
 from rulings.models import Appeal, AppealDecision
 from rulings.services import Conflict, RulingError, apply_match_result, engine_call, lock_match
-from tournament import access
 from tournament.models import Round
 
 
@@ -55,9 +56,9 @@ def involved_in(ruling, user):
 
 
 def decide_appeal(appeal, user, *, instance, outcome, reason=""):
-    """Decide an appeal: instance 1 by the chief referee, then instance 2 by the arbitration group.
+    """Decide an appeal at ``instance`` by the body the profile's route names (``rulings.appeal_route``).
 
-    Instance 2 needs instance 1 first; an arbitration member involved in the first ruling may not sit.
+    Instance 2 needs instance 1 first and exists only where the route has one; an arbitration member involved in the first ruling may not sit.
     A reversal takes the ruling out of the replay, so its points and levels leave the scores.
     """
     if instance not in (1, 2):
@@ -65,12 +66,15 @@ def decide_appeal(appeal, user, *, instance, outcome, reason=""):
                           field="instance")
     if outcome not in AppealDecision.Outcome.values:
         raise RulingError(gettext_noop("The outcome must be upheld or reversed."), field="outcome")
-    if not access.may(user, access.DECIDE_FIRST if instance == 1 else access.DECIDE_SECOND,
-                      match=appeal.ruling.match):
-        raise ForbiddenError(gettext_noop("The chief referee decides the first instance, the arbitration group the second."),
-                             field="instance")
     ruling = appeal.ruling
-    if instance == 2 and involved_in(ruling, user):
+    if instance > appeal_route.instances(ruling.profile):
+        raise ConflictError(gettext_noop("Under this event's rules the first decision on an appeal is final."),
+                            field="instance")
+    if not appeal_route.may_decide(user, ruling, instance):
+        raise ForbiddenError(gettext_noop("This instance of the appeal is decided by: %(body)s."), field="instance",
+                             body=_(appeal_route.BODY_LABELS[appeal_route.body_at(ruling.profile, instance)]))
+    if (instance == 2 or appeal_route.body_at(ruling.profile, instance) == "arbitration_group") \
+            and involved_in(ruling, user):
         raise ForbiddenError(gettext_noop("An arbitration member involved in the first ruling must stand aside."))
     try:
         with transaction.atomic():

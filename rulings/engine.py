@@ -224,6 +224,7 @@ class AppealRule:
     to: str
     then: str | None
     clause: str
+    organiser_choice: bool | None = False  # the route is the project's default, chosen by the organiser
 
 
 def appeal_deadline(rule, published_at):

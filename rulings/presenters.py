@@ -1,7 +1,9 @@
 """Plain dicts for the API and the pages: a ruling with its derived state, a match's and an event's log."""
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from rulings.adjustments import table_state
+from rulings.appeal_route import OUTCOME_LABELS
 from rulings.appeals import appeal_deadline_for
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 from rulings.models import Ruling
@@ -9,6 +11,28 @@ from rulings.models import Ruling
 
 def _name(user):
     return user.get_username() if user is not None else ""
+
+
+def display_name(user):
+    """A person as the pages name them: the full name, else the username."""
+    return (user.get_full_name() or user.get_username()) if user is not None else ""
+
+
+# The engine's words for a sanction that waits for the chief referee, and what they become once decided.
+AWAITING = "（待裁判长核准）"
+
+
+def decided_text(explanation, approval):
+    """The sanction's explanation as decided: an approved one no longer reads as waiting."""
+    if approval is None or AWAITING not in explanation:
+        return explanation
+    return explanation.replace(AWAITING, "（已核准）" if approval.approved else "（未核准）")
+
+
+def in_force_text(explanation):
+    """The explanation of a sanction applied to the hands or the result (so approved, or decided by the
+    chief referee who recorded it): never reads as waiting."""
+    return explanation.replace(AWAITING, "（已核准）")
 
 
 def _act(by, at, note=""):
@@ -20,6 +44,7 @@ def _appeal(appeal, deadline):
         "id": appeal.pk, "ruling": appeal.ruling_id, "side": appeal.side, "grounds": appeal.grounds,
         "by": _name(appeal.filed_by), "at": appeal.filed_at, "deadline": deadline,
         "decisions": [{"id": d.pk, "instance": d.instance, "outcome": d.outcome, "reason": d.reason,
+                       "outcome_label": _(OUTCOME_LABELS.get(d.outcome, d.outcome)),
                        "by": _name(d.decided_by), "at": d.decided_at}
                       for d in sorted(appeal.decisions.all(), key=lambda d: d.instance)],
     }
@@ -42,7 +67,8 @@ def entry_data(entry):
         "profile_version": ruling.profile_version, "note": ruling.note,
         "recorded_by": _name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
         "state": entry.state, "state_label": gettext(STATE_LABELS[entry.state]),
-        "explanation": (current or ruling.sanction).get("explanation", ""),
+        "explanation": decided_text((current or ruling.sanction).get("explanation", ""), approval),
+        "proposer": display_name(ruling.recorded_by),
         "sanction": current, "sanction_as_shown": ruling.sanction,
         "void": _act(void.voided_by, void.voided_at, void.reason) if void else None,
         "approval": ({**_act(approval.decided_by, approval.decided_at, approval.note), "approved": approval.approved}

@@ -65,7 +65,7 @@ CHOOSERS = ("referee", "other_side")
 
 TOP_KEYS = {"source", "other_side_may_choose", "penalties_waivable_by_agreement", "appeal",
             "escalation", "points_clamp", "shared", "offences"}
-APPEAL_KEYS = {"deadline_minutes", "counted_from", "to", "then", "clause"}
+APPEAL_KEYS = {"deadline_minutes", "counted_from", "to", "then", "clause", "organiser_choice"}
 APPEAL_FROM = ("round_results_published",)
 APPEAL_BODIES = ("chief_referee", "arbitration_group", "referee_group", "organising_committee")
 ESCALATION_KEYS = {"warning_becomes_violation_from", "match_forfeit_at_violations", "clause",
@@ -172,6 +172,8 @@ class _Checker:
         if appeal.get("then") is not None:
             self.choice_of(appeal["then"], APPEAL_BODIES, "appeal.then")
         self.text(appeal.get("clause"), "appeal.clause")
+        if not isinstance(appeal.get("organiser_choice", False), bool):
+            self.fail("appeal.organiser_choice", "应为 true 或 false（expected true or false）")
 
     def escalation(self, escalation):
         self.mapping(escalation, "escalation")

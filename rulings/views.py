@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from rulings.ledger import match_entries
 from rulings.presenters import entry_data, event_log, match_info, offence_menu
 from tournament import access
+from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Event, Match
 
 
@@ -29,7 +30,10 @@ def console(request, match_id):
         "rulings": [entry_data(e) for e in entries],
         "chief": access.may(request.user, access.APPROVE, match=match),
     }
-    return render(request, "rulings/console.html", {"match": match, "console": data, "entries": entries})
+    return render(request, "rulings/console.html", {"match": match, "console": data, "entries": entries,
+                                                    "life": match_lifecycle(match, request.user),
+                                                    "may_appeal": access.may(request.user, access.FILE_APPEAL,
+                                                                             match=match)})
 
 
 def _readable(request, event):

@@ -5,11 +5,13 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from common.seats import side_of
+from rulings.presenters import in_force_text
 from scoring.hands import hand_history
 from scoring.models import SEAT_CHOICES, Hand
 from scoring.presenters import state_payload
 from scoring.profile_store import engine_profile
 from tournament import access
+from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Match
 
 
@@ -30,6 +32,7 @@ def table(request, match_id):
             older[hand.number].append(hand)
     for entry in state["hands"]:
         entry["superseded"] = older.get(entry["number"], [])
+        entry["explanation"] = [in_force_text(line) for line in entry["explanation"]]
     declaring_side = side_of(state["declarer"])
     return render(request, "scoring/table.html", {
         "match": match,
@@ -41,4 +44,5 @@ def table(request, match_id):
         "seats": SEAT_CHOICES,
         "trumps": Hand.Trump.choices,
         "capture_ranks": sorted({rc.rank for rc in engine_profile(match.profile).rank_captures.values()}),
+        "life": match_lifecycle(match, request.user, top_winner=state["winner"]),
     })

@@ -63,19 +63,31 @@
   function renderTables(el, feed) {
     var list = el.querySelector("[data-clock-tables]");
     if (!list) return;
-    var rows = (feed.data.tables || []).filter(function (t) { return t.playing; });
+    // Every table with two entries, finished ones kept with their winner; after time-up, the results.
+    var rows = (feed.data.tables || []).filter(function (t) { return t.playing || t.ended; });
+    var heading = el.querySelector("[data-clock-tables-title]");
+    if (heading) {
+      heading.textContent = label(el, feed.data.time_up ? "results" : "tables");
+      heading.hidden = !rows.length;
+    }
     list.textContent = "";
     rows.forEach(function (t) {
       var li = document.createElement("li");
+      li.className = t.ended ? "ended" : "playing";
+      li.setAttribute("data-match-id", t.match_id);
       var b = document.createElement("b");
       b.textContent = label(el, "table", t.table == null ? "" : t.table);
       var pairs = document.createElement("span");
       pairs.className = "pairs";
       pairs.textContent = t.ns + " – " + t.ew;
+      var levels = document.createElement("span");
+      levels.className = "levels";
+      levels.textContent = t.ns_level || t.ew_level ? t.ns_level + " : " + t.ew_level : "";
       var hands = document.createElement("span");
       hands.className = "hands";
-      if (t.hands_left != null) hands.textContent = label(el, "hands-left", t.hands_left);
-      li.appendChild(b); li.appendChild(pairs); li.appendChild(hands);
+      if (t.ended) hands.textContent = t.winner ? label(el, "winner", t.winner) : label(el, "no-result");
+      else if (t.hands_left != null) hands.textContent = label(el, "hands-left", t.hands_left);
+      li.appendChild(b); li.appendChild(pairs); li.appendChild(levels); li.appendChild(hands);
       list.appendChild(li);
     });
   }

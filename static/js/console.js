@@ -208,7 +208,7 @@
       var item = document.createElement("li");
       item.className = STATE_CLASS[r.state] || "";
       item.dataset.id = r.id;
-      item.textContent = "第" + r.hand_number + "副 · " + r.side + " · " + r.explanation + " ";
+      item.textContent = "第" + r.hand_number + "副 · " + r.side + " · " + r.explanation + " · " + r.proposer + " ";
       var state = document.createElement("span");
       state.className = "state " + r.state;
       state.textContent = r.state_label;
@@ -218,6 +218,38 @@
     var live = rulings.filter(function (r) { return r.state !== "void"; });
     document.getElementById("void-last").hidden = !live.length;
     renderPending(rulings);
+    renderAppealChoices(live);
+  }
+
+  /* The appeal form: every ruling not void, by hand and sanction. */
+  function renderAppealChoices(live) {
+    var form = document.getElementById("appeal-form");
+    if (!form) { return; }
+    var select = form.elements.ruling, keep = select.value;
+    select.textContent = "";
+    live.forEach(function (r) {
+      var option = document.createElement("option");
+      option.value = r.id;
+      option.textContent = "第" + r.hand_number + "副 · " + r.side + " · " + r.explanation;
+      select.appendChild(option);
+    });
+    if (keep) { select.value = keep; }
+    document.getElementById("appeal-box").hidden = !live.length;
+  }
+
+  var appealForm = document.getElementById("appeal-form");
+  if (appealForm) {
+    appealForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var box = document.getElementById("appeal-status");
+      var body = { side: appealForm.elements.side.value, grounds: appealForm.elements.grounds.value };
+      post(appealForm.dataset.url.replace("/0/", "/" + appealForm.elements.ruling.value + "/"), body, newKey())
+        .then(function (result) {
+          box.textContent = result.ok ? appealForm.dataset.saved : "未保存：" + (result.json.detail || result.status);
+          box.className = "status " + (result.ok ? "saved" : "error");
+          if (result.ok) { appealForm.elements.grounds.value = ""; refresh(); }
+        }, function () { box.textContent = "未保存：网络不可用"; box.className = "status error"; });
+    });
   }
 
   function pendingButton(text, handler) {
@@ -235,7 +267,7 @@
     box.hidden = !waiting.length;
     waiting.forEach(function (r) {
       var row = document.createElement("div");
-      row.textContent = "待定：" + r.explanation + " ";
+      row.textContent = "待定：" + r.explanation + "（" + r.proposer + "提出）";
       var sanction = r.sanction || {};
       if (sanction.pending_choice) {
         sanction.options.forEach(function (option) {

@@ -1,4 +1,5 @@
-"""Appeals: the profile's deadline, the chief referee first, arbitration second, recusal, reversal."""
+"""Appeals: the profile's deadline, shenzhen's route (chief referee, then the organising committee), recusal,
+reversal. Every profile's route: test_appeal_routes.py."""
 import pytest
 
 from common.errors import ForbiddenError
@@ -57,20 +58,21 @@ def test_a_reversal_by_the_chief_referee_takes_the_points_out_of_the_scores(pena
     assert adjustments_.hand_adjustments(match) == {}
 
 
-def test_arbitration_decides_second_and_its_decision_stands(penalty):
+def test_the_organising_committee_decides_second_and_its_decision_stands(penalty, make_user):
     match, users, ruling = penalty
     appeal = appeals_.file_appeal(ruling, users["chief"], "NS")
     with pytest.raises(services.RulingError):  # instance 2 before instance 1
-        appeals_.decide_appeal(appeal, users["arbiter"], instance=2, outcome="reversed")
+        appeals_.decide_appeal(appeal, users["organiser"], instance=2, outcome="reversed")
     appeals_.decide_appeal(appeal, users["chief"], instance=1, outcome="upheld")
     assert ledger_.match_entries(match)[0].state == ledger_.IN_FORCE
-    appeals_.decide_appeal(appeal, users["arbiter"], instance=2, outcome="reversed")
+    appeals_.decide_appeal(appeal, users["organiser"], instance=2, outcome="reversed")
     assert ledger_.match_entries(match)[0].state == ledger_.REVERSED
     with pytest.raises(services.RulingError):
-        appeals_.decide_appeal(appeal, users["arbiter2"], instance=2, outcome="upheld")
+        appeals_.decide_appeal(appeal, make_user("organiser"), instance=2, outcome="upheld")
 
 
-@pytest.mark.parametrize("role, instance", [("chief", 2), ("arbiter", 1), ("referee", 1), ("organiser", 1)])
+@pytest.mark.parametrize("role, instance", [("chief", 2), ("arbiter", 2), ("arbiter", 1), ("referee", 1),
+                                            ("organiser", 1)])
 def test_each_instance_belongs_to_its_body(penalty, role, instance):
     match, users, ruling = penalty
     appeal = appeals_.file_appeal(ruling, users["chief"], "NS")
@@ -80,11 +82,13 @@ def test_each_instance_belongs_to_its_body(penalty, role, instance):
         appeals_.decide_appeal(appeal, users[role], instance=instance, outcome="reversed")
 
 
-def test_an_arbiter_involved_in_the_first_ruling_may_not_sit(table, make_user):
-    match, users = table
+def test_an_arbiter_involved_in_the_first_ruling_may_not_sit(table, make_match, make_user):
+    users = table[1]
+    match = make_match("two-deck-standard")  # chief referee, then the arbitration group
+    match.referees.add(users["referee"])
     arbiter_referee = make_user("arbitration")
     arbiter_referee.groups.add(*users["chief"].groups.all())  # also serves as a chief referee
-    ruling = services.record_ruling(match, arbiter_referee, "failed_throw", "NS", cards=1, role="defenders")
+    ruling = services.record_ruling(match, arbiter_referee, "exposed_card", "NS")
     appeal = appeals_.file_appeal(ruling, users["chief"], "NS")
     appeals_.decide_appeal(appeal, users["chief"], instance=1, outcome="upheld")
     with pytest.raises(ForbiddenError, match="回避"):

@@ -46,7 +46,7 @@ ENDPOINTS = {
     "decide_first": ("post", lambda m, u: f"/api/appeals/{_appeal(m, u).pk}/decisions/",
                      {"instance": 1, "outcome": "upheld"}, {"chief"}, 201),
     "decide_second": ("post", lambda m, u: f"/api/appeals/{_appeal(m, u, decided=True).pk}/decisions/",
-                      {"instance": 2, "outcome": "reversed"}, {"arbiter"}, 201),
+                      {"instance": 2, "outcome": "reversed"}, {"organiser"}, 201),  # shenzhen 第十九条（三）
     "event_log": ("get", lambda m, u: f"/api/events/{m.round.stage.event.slug}/rulings/", None, set(ROLES), 200),
     "assign": ("post", lambda m, u: f"/api/matches/{m.pk}/referees/", lambda u: {"referee": u["other_referee"].pk},
                {"organiser"}, 200),

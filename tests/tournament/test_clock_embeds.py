@@ -12,7 +12,7 @@ from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round
 from tournament.clocks import display as display_
 from tournament.clocks import services as cs
 from tournament.clocks.records import current_clock_round
-from tournament.models import ClockEvent, Match
+from tournament.models import ClockEvent, EventClockSettings, Match
 
 COUNTDOWN = re.compile(r"(\d+小时)?\d+分\d\d秒")
 
@@ -96,6 +96,7 @@ def test_schedule_shows_the_running_round_clock_only_while_it_runs(client, chief
 def test_current_clock_round_is_the_latest_started_of_the_event(chief):
     first = make_round(tables=1)
     second = first.stage.rounds.create(number=2, name="第二轮")
+    EventClockSettings.objects.create(event=first.stage.event, parallel_rounds=True)  # two halls
     cs.start_clock(first, chief)
     with clock.frozen(clock.now() + dt.timedelta(minutes=1)):
         cs.start_clock(second, chief)

@@ -444,8 +444,10 @@ def test_chief_page_runs_the_clock_and_shows_the_overview(client, db, frozen_now
     client.force_login(chief)
     page = client.get(url).content.decode()
     assert "no limit yet" in page or "尚无限制" in page
-    assert client.post(url, {"action": "start"}).status_code == 302
-    client.post(url, {"action": "table_extra", "match": t2.pk, "minutes": "5"})
+    asked = client.post(url, {"action": "start"})  # the page asks first
+    assert asked.status_code == 200 and "confirm-box" in asked.content.decode() and not ClockEvent.objects.exists()
+    assert client.post(url, {"action": "start", "confirmed": "1"}).status_code == 302
+    client.post(url, {"action": "table_extra", "match": t2.pk, "minutes": "5"})  # five minutes: no question
     response = client.post(url, {"action": "add", "minutes": "x"}, follow=True)
     assert "请填写整数分钟" in response.content.decode()
     assert list(ClockEvent.objects.values_list("kind", "seconds", "match")) == [

@@ -31,6 +31,7 @@ from config.db import lock_row
 from rulings.adjustments import match_replay
 from tournament.clocks import arithmetic as clocks
 from tournament.clocks import cache as display_cache
+from tournament.clocks import safety
 from tournament.clocks.records import (
     clock_rule,
     hands_recorded,
@@ -91,7 +92,9 @@ def change_clock(rnd, user, kind, *, seconds=0, match=None, note="") -> ClockEve
 
 
 def start_clock(rnd, user):
-    """Start the round's hall clock."""
+    """Start the round's hall clock (refused while another round of the event runs, unless the event
+    allows parallel rounds: ``tournament.clocks.safety``)."""
+    safety.check_parallel(round_with_event(rnd))
     return change_clock(rnd, user, clocks.START)
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _l
 from common.errors import UserError
 from tournament import access
 from tournament.access import visible_events
-from tournament.clocks import display, services
+from tournament.clocks import display, safety, services
 from tournament.models import Event, EventClockSettings, Match, Round, RoundClock
 from tournament.permissions import organiser_event
 
@@ -37,13 +37,20 @@ def chief_clock(request, event_slug, round_id):
     if not access.may(request.user, access.RUN_CLOCK, event=event):
         raise PermissionDenied(_("Only the chief referee can run the clock."))
     rnd = _round_of(event, round_id)
+    confirm = None
     if request.method == "POST":
-        _post_action(request, rnd)
-        return redirect(request.path)
+        question = "" if request.POST.get("confirmed") == "1" else safety.confirmation(
+            rnd, request.POST.get("action", ""), request.POST.get("minutes") or None)
+        if not question:
+            _post_action(request, rnd)
+            return redirect(request.path)
+        confirm = {"question": question, "fields": [(k, request.POST.get(k, "")) for k in
+                                                    ("action", "minutes", "match", "note") if k in request.POST]}
     data = display.live_clock(display.build_display_data(rnd.pk))
     matches = Match.objects.filter(round=rnd, ns__isnull=False, ew__isnull=False).order_by("table", "id")
     return render(request, "tournament/clock/chief.html", {
         "event": event, "round": rnd, "clock": data, "tables": data["tables"], "matches": matches,
+        "confirm": confirm,
     })
 
 
@@ -135,6 +142,10 @@ def clock_settings(request, slug):
     round_id = request.GET.get("round", "")
     rnd = _round_of(event, round_id) if round_id.isdigit() else None
     target = rnd or event
+    if request.method == "POST" and "parallel_rounds" in request.POST and rnd is None:
+        safety.set_parallel_rounds(event, request.POST["parallel_rounds"] == "true")
+        messages.success(request, _("Clock settings saved."))
+        return redirect(request.get_full_path())
     if request.method == "POST":
         form = ClockSettingsForm(request.POST)
         if form.is_valid():
@@ -151,4 +162,5 @@ def clock_settings(request, slug):
         form = ClockSettingsForm(initial=ClockSettingsForm.initial_from(row))
     return render(request, "tournament/clock/settings.html", {
         "event": event, "round": rnd, "form": form, "rules": _rule_rows(event),
+        "parallel_rounds": safety.parallel_allowed(event.pk),
     })

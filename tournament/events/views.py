@@ -30,4 +30,5 @@ def event_detail(request, slug):
         "my_tables": my_tables,
         "is_organiser": access.may(request.user, access.MANAGE, event=event),
         "is_chief": access.may(request.user, access.RUN_CLOCK, event=event),
+        "is_arbiter": access.may(request.user, access.DECIDE_SECOND, event=event),
     })

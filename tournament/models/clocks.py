@@ -39,6 +39,7 @@ class EventClockSettings(ClockSettingsBase):
 
     event = models.OneToOneField("tournament.Event", on_delete=models.CASCADE, related_name="clock_settings",
                                  verbose_name=_("event"))
+    parallel_rounds = models.BooleanField(_("rounds may run at the same time (several halls)"), default=False)
 
     class Meta:
         verbose_name = _("event clock settings")

@@ -1,0 +1,267 @@
+/* The chief's desk: renders the round from its JSON (embedded at load, then polled every few seconds)
+   and posts the decisions to the API (approve / reject, close / reopen, a table's result, appeals).
+   No framework, no build step. */
+(function () {
+  "use strict";
+  var root = document.getElementById("desk");
+  if (!root) return;
+  var L = JSON.parse(document.getElementById("desk-labels").textContent);
+  var rights = JSON.parse(document.getElementById("desk-rights").textContent);
+  var data = JSON.parse(document.getElementById("desk-data").textContent);
+  var offset = 0;                                   // server clock minus this device's clock (ms)
+  var poll = (parseInt(root.dataset.poll, 10) || 4) * 1000;
+
+  function fill(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key] == null ? "" : values[key]; });
+  }
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") node.textContent = attrs[k];
+      else if (k === "cls") node.className = attrs[k];
+      else node.setAttribute(k, attrs[k]);
+    });
+    (children || []).forEach(function (c) { if (c) node.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return node;
+  }
+  function csrf() { return root.querySelector("input[name=csrfmiddlewaretoken]").value; }
+  function time(iso) {
+    if (!iso) return "";
+    var d = new Date(iso);
+    return d.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+  }
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function mmss(seconds) {
+    var s = Math.max(0, Math.ceil(seconds));
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+    return (h ? h + ":" + pad(m) : m) + ":" + pad(s % 60);
+  }
+
+  function post(url, body, errorEl) {
+    if (errorEl) errorEl.textContent = "";
+    return fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
+      body: JSON.stringify(body || {})
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (json) {
+        if (!r.ok) {
+          var detail = json.detail || Object.keys(json).map(function (k) { return [].concat(json[k]).join(" "); }).join(" ");
+          throw new Error(detail || String(r.status));
+        }
+        return json;
+      });
+    }).then(function (json) { refresh(); return json; }, function (err) {
+      if (errorEl) errorEl.textContent = fill(L.error, { detail: err.message });
+      throw err;
+    });
+  }
+
+  // --- the tables ------------------------------------------------------------------------------
+  function remaining(t) {
+    if (data.clock.status === "running" && t.ends_at) return (Date.parse(t.ends_at) - (Date.now() + offset)) / 1000;
+    return t.remaining_seconds;
+  }
+  function tableRow(t) {
+    var hands = (t.recorded == null ? "–" : t.recorded) + " / " + (t.hands_left == null ? L.no_limit : t.hands_left);
+    var secs = remaining(t);
+    var timeText = secs == null ? "–" : (secs <= 0 ? L.time_up : mmss(secs));
+    var timeCell = el("td", { cls: "t-time", "data-match-id": t.match_id }, [timeText]);
+    if (t.extra_seconds) timeCell.appendChild(el("span", { cls: "extra", text: " " + fill(L.extra, { n: Math.round(t.extra_seconds / 60) }) }));
+    var state = el("td", { cls: "t-state" }, [el("span", { cls: "badge s-" + t.state, text: t.state_label })]);
+    if (t.winner) state.appendChild(el("div", { cls: "winner", text: fill(L.winner, { who: t.winner }) }));
+    if (t.how && t.ended) state.appendChild(el("div", { cls: "muted how", text: t.how }));
+    var alerts = el("td", { cls: "t-alerts" }, t.alerts.map(function (a) { return el("div", { cls: "alert", text: a }); }));
+    var links = el("td", { cls: "t-links" }, [
+      el("a", { href: t.table_url, text: L.table_page }), el("br"), el("a", { href: t.console_url, text: L.console })]);
+    var tr = el("tr", { "data-match-id": t.match_id, cls: "st-" + t.state + (t.alerts.length ? " has-alerts" : "") }, [
+      el("td", { text: t.table == null ? "–" : String(t.table) }),
+      el("td", { cls: "pairs" }, [el("div", { text: t.ns }), el("div", { text: t.ew })]),
+      el("td", { cls: "levels", text: t.has_entries && (t.ns_level || t.ew_level) ? t.ns_level + " : " + t.ew_level : "–" }),
+      el("td", { cls: "hands", text: hands }),
+      timeCell,
+      el("td", { cls: "refs", text: t.referees.length ? t.referees.join("、") : L.nobody }),
+      state, alerts, links]);
+    return tr;
+  }
+
+  function renderTables() {
+    var body = root.querySelector("#desk-tables tbody");
+    body.replaceChildren.apply(body, data.tables.map(tableRow));
+  }
+  function tickTimes() {
+    data.tables.forEach(function (t) {
+      var cell = root.querySelector('td.t-time[data-match-id="' + t.match_id + '"]');
+      var secs = remaining(t);
+      if (cell && secs != null) cell.firstChild.nodeValue = secs <= 0 ? L.time_up : mmss(secs);
+    });
+    renderDeadline();
+  }
+
+  // --- approvals and appeals ----------------------------------------------------------------------
+  function approvalItem(a) {
+    var li = el("li", { "data-ruling": a.id }, [
+      el("strong", { text: fill(L.table, { n: a.table }) + " · " + fill(L.hand, { n: a.hand }) }), " ",
+      el("span", { text: a.offence }),
+      el("div", { cls: "muted proposer", text: fill(L.proposed_by, { who: a.proposer, at: time(a.at) }) })]);
+    if (rights.approve && !a.mine) {
+      var err = el("p", { cls: "error", role: "alert" });
+      var yes = el("button", { type: "button", cls: "primary approve", text: L.approve });
+      var no = el("button", { type: "button", cls: "reject", text: L.reject });
+      yes.addEventListener("click", function () { yes.disabled = no.disabled = true; post("/api/rulings/" + a.id + "/approval/", { approved: true }, err).catch(function () { yes.disabled = no.disabled = false; }); });
+      no.addEventListener("click", function () { yes.disabled = no.disabled = true; post("/api/rulings/" + a.id + "/approval/", { approved: false }, err).catch(function () { yes.disabled = no.disabled = false; }); });
+      li.appendChild(el("div", { cls: "actions" }, [yes, " ", no]));
+      li.appendChild(err);
+    } else if (a.mine) {
+      li.appendChild(el("div", { cls: "muted", text: L.own }));
+    }
+    return li;
+  }
+  function appealItem(a) {
+    var li = el("li", { "data-appeal": a.id }, [
+      el("strong", { text: fill(L.table, { n: a.table }) + " · " + fill(L.hand, { n: a.hand }) }), " ",
+      el("span", { text: a.offence }),
+      el("div", { cls: "muted", text: fill(L.filed_by, { who: a.filed_by, side: a.side_label, grounds: a.grounds }) }),
+      el("div", { cls: "muted", text: fill(L.waiting, { body: a.body_label }) })]);
+    if (a.body && rights.bodies.indexOf(a.body) >= 0) {
+      var reason = el("input", { name: "reason", maxlength: "4000", placeholder: L.reason, "aria-label": L.reason });
+      var err = el("p", { cls: "error", role: "alert" });
+      var buttons = ["upheld", "reversed"].map(function (outcome) {
+        var b = el("button", { type: "button", cls: outcome === "upheld" ? "uphold" : "reverse", text: L[outcome] });
+        b.addEventListener("click", function () {
+          post("/api/appeals/" + a.id + "/decisions/", { instance: a.waiting_instance, outcome: outcome, reason: reason.value }, err);
+        });
+        return b;
+      });
+      li.appendChild(el("div", { cls: "actions" }, [reason, buttons[0], " ", buttons[1]]));
+      li.appendChild(err);
+    }
+    return li;
+  }
+  function renderList(id, items, make) {
+    var list = document.getElementById(id);
+    list.replaceChildren.apply(list, items.map(make));
+    document.getElementById(id + "-empty").hidden = items.length > 0;
+  }
+
+  // --- the round: closed or open, deadline --------------------------------------------------------
+  function renderDeadline() {
+    var box = document.getElementById("round-deadline");
+    var end = data.round.appeal_deadline;
+    box.hidden = !end;
+    if (!end) return;
+    var left = (Date.parse(end) - (Date.now() + offset)) / 1000;
+    box.textContent = left > 0 ? fill(L.deadline, { left: mmss(left) }) : fill(L.deadline_passed, { at: time(end) });
+    box.classList.toggle("passed", left <= 0);
+  }
+  function renderRound() {
+    var closed = data.round.closed;
+    var state = document.getElementById("round-state");
+    state.textContent = closed ? fill(L.closed, { at: time(data.round.results_published_at) }) : L.open;
+    if (!closed && data.undecided.length) {
+      state.appendChild(el("div", { cls: "muted", text: fill(L.undecided, { tables: data.undecided.join("、") }) }));
+    }
+    var closeBox = document.getElementById("close-box");
+    if (closeBox) closeBox.hidden = closed;
+    var reopen = document.getElementById("reopen-form");
+    if (reopen) reopen.hidden = !closed;
+    renderDeadline();
+    document.getElementById("route").textContent = data.route.join(" → ");
+  }
+
+  function renderForms() {
+    var result = document.getElementById("result-form");
+    if (result) {
+      var select = result.elements.match, keep = select.value;
+      select.replaceChildren.apply(select, data.tables.filter(function (t) { return t.has_entries && !t.winner; }).map(function (t) {
+        return el("option", { value: t.match_id, text: fill(L.table, { n: t.table }) + " · " + t.ns + " – " + t.ew });
+      }));
+      if (keep) select.value = keep;
+      result.closest("section").hidden = data.round.closed || !select.options.length;  // nothing to decide
+    }
+    var appeal = document.getElementById("appeal-form");
+    if (appeal) {
+      var rs = appeal.elements.ruling, keepR = rs.value, options = [];
+      data.tables.forEach(function (t) {
+        t.rulings.forEach(function (r) {
+          options.push(el("option", { value: r.id, text: fill(L.table, { n: t.table }) + " · " + fill(L.hand, { n: r.hand }) + " · " + r.offence }));
+        });
+      });
+      rs.replaceChildren.apply(rs, options);
+      if (keepR) rs.value = keepR;
+    }
+  }
+
+  function render() {
+    renderRound();
+    renderTables();
+    renderList("approvals", data.approvals, approvalItem);
+    renderList("appeals", data.appeals, appealItem);
+    renderForms();
+  }
+
+  // --- polling -------------------------------------------------------------------------------------
+  var busy = false;
+  function refresh() {
+    if (busy) return;
+    busy = true;
+    var sent = Date.now();
+    fetch(root.dataset.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (json) {
+        offset = Date.parse(json.server_now) - (sent + Date.now()) / 2;
+        rights = json.rights || rights;
+        var focused = document.activeElement && root.contains(document.activeElement) &&
+          /INPUT|SELECT|TEXTAREA/.test(document.activeElement.tagName) && !document.activeElement.closest("#desk-tables");
+        data = json;
+        if (focused) { renderRound(); renderTables(); } else { render(); }
+        root.classList.remove("offline");
+        document.getElementById("round-error").textContent = "";
+      })
+      .catch(function () { root.classList.add("offline"); document.getElementById("round-error").textContent = L.offline; })
+      .then(function () { busy = false; });
+  }
+
+  // --- actions --------------------------------------------------------------------------------------
+  var closeBtn = document.getElementById("close-round");
+  if (closeBtn) {
+    var confirmBox = document.getElementById("close-confirm");
+    closeBtn.addEventListener("click", function () { confirmBox.hidden = false; closeBtn.hidden = true; });
+    document.getElementById("close-no").addEventListener("click", function () { confirmBox.hidden = true; closeBtn.hidden = false; });
+    document.getElementById("close-yes").addEventListener("click", function () {
+      confirmBox.hidden = true; closeBtn.hidden = false;
+      post(root.dataset.closeUrl, {}, document.getElementById("round-error")).catch(function () {});
+    });
+  }
+  var reopenForm = document.getElementById("reopen-form");
+  if (reopenForm) {
+    reopenForm.addEventListener("submit", function (e) {
+      e.preventDefault();
+      post(root.dataset.reopenUrl, { reason: reopenForm.elements.reason.value }, document.getElementById("round-error"))
+        .then(function () { reopenForm.reset(); }, function () {});
+    });
+  }
+  var resultForm = document.getElementById("result-form");
+  if (resultForm) {
+    resultForm.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var f = resultForm.elements;
+      post("/api/matches/" + f.match.value + "/result/", { winner: f.winner.value, kind: f.kind.value, reason: f.reason.value },
+        resultForm.querySelector("[data-error]")).then(function () { f.reason.value = ""; }, function () {});
+    });
+  }
+  var appealForm = document.getElementById("appeal-form");
+  if (appealForm) {
+    appealForm.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var f = appealForm.elements;
+      post("/api/rulings/" + f.ruling.value + "/appeals/", { side: f.side.value, grounds: f.grounds.value },
+        appealForm.querySelector("[data-error]")).then(function () { f.grounds.value = ""; }, function () {});
+    });
+  }
+
+  offset = Date.parse(data.server_now) - Date.now();
+  render();
+  setInterval(refresh, poll);
+  setInterval(tickTimes, 1000);
+})();

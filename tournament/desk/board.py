@@ -1,0 +1,204 @@
+"""The chief's desk, read only: every table of a round with its state and alerts, the rulings waiting
+for an approval or a choice, the appeals waiting for a decision, the round's closure and appeal deadline.
+
+    desk_data(rnd, user) -> dict          what the desk page renders and its JSON poll returns
+    arbitration_data(event, user) -> dict the appeals waiting for an instance the user's body decides
+    person(user) -> str                   a person's display name (full name, else the username)
+
+Plain values (JSON-ready); the texts are in the active language. The tables' clock and levels come from
+the hall display's cached data (``tournament.clocks.display``); the rulings are read once per round.
+"""
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from config import clock
+from rulings import appeal_route
+from rulings.appeals import appeal_deadline_for
+from rulings.engine import appeal_deadline
+from rulings.ledger import PENDING, STATE_LABELS, ledger_for, match_entries, related_row
+from rulings.models import Ruling
+from rulings.presenters import decided_text, display_name
+from tournament.clocks import display
+from tournament.models import Match
+
+# A table's state on the desk.
+NOT_STARTED, PLAYING, LAST_HANDS, FINISHED, NO_RESULT, DISPUTED = (
+    "not_started", "playing", "last_hands", "finished", "no_result", "disputed")
+STATE_LABELS_DESK = {
+    NOT_STARTED: gettext_noop("Not started"), PLAYING: gettext_noop("Playing"), LAST_HANDS: gettext_noop("Last hands"), FINISHED: gettext_noop("Finished"),
+    NO_RESULT: gettext_noop("No result"), DISPUTED: gettext_noop("Disputed"),
+}
+
+
+person = display_name
+
+
+def _iso(value):
+    return value.isoformat(timespec="seconds") if value is not None else None
+
+
+def _round_rulings(rnd):
+    """Every ruling of the round, grouped by match, with what the ledger's replay reads."""
+    query = (Ruling.objects.filter(match__round=rnd)
+             .select_related("void", "approval", "choice_made", "recorded_by", "profile", "match__profile",
+                             "match__round", "match__ns", "match__ew")
+             .prefetch_related("appeals__decisions__decided_by", "appeals__filed_by")
+             .order_by("match__table", "sequence"))
+    grouped = {}
+    for ruling in query:
+        grouped.setdefault(ruling.match_id, []).append(ruling)
+    return grouped
+
+
+def _ruling_text(ruling, sanction):
+    explanation = (sanction.explanation if sanction is not None else "") or ruling.sanction.get("explanation", "")
+    return decided_text(explanation, related_row(ruling, "approval")) or ruling.code
+
+
+def _appeal_row(appeal, ruling, sanction, match):
+    waiting = appeal_route.waiting_instance(appeal, ruling.profile)
+    body = appeal_route.body_at(ruling.profile, waiting) if waiting else None
+    return {
+        "id": appeal.pk, "ruling": ruling.pk, "match": match.pk, "table": match.table,
+        "side": appeal.side, "side_label": _("North–South") if appeal.side == "NS" else _("East–West"),
+        "grounds": appeal.grounds, "filed_by": person(appeal.filed_by), "filed_at": _iso(appeal.filed_at),
+        "offence": _ruling_text(ruling, sanction), "hand": ruling.hand_number,
+        "waiting_instance": waiting, "body": body, "body_label": _(appeal_route.BODY_LABELS[body]) if body else "",
+        "decisions": [{"instance": d.instance, "outcome": d.outcome, "outcome_label": _(appeal_route.OUTCOME_LABELS[d.outcome]),
+                       "reason": d.reason, "by": person(d.decided_by), "at": _iso(d.decided_at)}
+                      for d in sorted(appeal.decisions.all(), key=lambda d: d.instance)],
+    }
+
+
+def _rulings_of_match(match, rulings):
+    """(pending approvals, pending choices, appeals, every ruling) of one match from its replay."""
+    approvals, choices, appeals, listed = [], [], [], []
+    for entry in match_entries(match, rulings):
+        ruling, sanction = entry.ruling, entry.sanction
+        row = {"id": ruling.pk, "match": match.pk, "table": match.table, "hand": ruling.hand_number,
+               "offence": _ruling_text(ruling, sanction), "side": ruling.side,
+               "proposer": person(ruling.recorded_by), "proposer_id": ruling.recorded_by_id,
+               "at": _iso(ruling.recorded_at), "state": entry.state, "state_label": STATE_LABELS[entry.state]}
+        listed.append(row)
+        if entry.state == PENDING and sanction is not None:
+            if sanction.needs_approval and related_row(ruling, "approval") is None:
+                approvals.append(row)
+            elif sanction.pending_choice:
+                choices.append(row)
+        for appeal in ruling.appeals.all():
+            appeals.append(_appeal_row(appeal, ruling, sanction, match))
+    return approvals, choices, appeals, listed
+
+
+def _state(table, time_up, appeals_open):
+    if appeals_open:
+        return DISPUTED
+    if table["ended"]:
+        return FINISHED if table["winner"] else NO_RESULT
+    if time_up and not table["recorded"]:
+        return NO_RESULT
+    if table["hands_left"] is not None:
+        return LAST_HANDS
+    if table["recorded"] or table["status"] == Match.Status.PLAYING:
+        return PLAYING
+    return NOT_STARTED
+
+
+def _how(status, note):
+    """How the match was decided: forfeit, walkover or bye by its status, else the result's note."""
+    if status in Match.NOT_BY_HANDS:
+        return str(Match.Status(status).label)
+    return note or ""
+
+
+def desk_data(rnd, user) -> dict:
+    """Everything the desk of round ``rnd`` shows (``user``: the chief or organiser looking)."""
+    event = rnd.stage.event
+    live = display.live_clock(display.display_data(rnd.pk))
+    time_up = bool(live.get("time_up"))
+    matches = {m.pk: m for m in Match.objects.filter(round=rnd).select_related("profile", "round", "ns", "ew")
+               .prefetch_related("referees")}
+    referees = {pk: [person(u) for u in match.referees.all()] for pk, match in matches.items()}
+    grouped = _round_rulings(rnd)
+    approvals, choices, appeals = [], [], []
+    per_match = {}
+    for match_id, rulings in grouped.items():
+        mine = _rulings_of_match(matches[match_id], rulings)
+        approvals += mine[0]
+        choices += mine[1]
+        appeals += mine[2]
+        per_match[match_id] = mine
+    tables = []
+    for table in live["tables"]:
+        mid = table["match_id"]
+        match = matches.get(mid)
+        pending_a, pending_c, match_appeals, _listed = per_match.get(mid, ([], [], [], []))
+        open_appeals = [a for a in match_appeals if a["waiting_instance"] == 1]
+        has_entries = bool(match and match.ns_id and match.ew_id)
+        state = _state(table, time_up, open_appeals) if has_entries else NOT_STARTED
+        alerts = []
+        if has_entries and state == NO_RESULT:
+            alerts.append(_("No result at time-up"))
+        if has_entries and not referees.get(mid) and not table["ended"]:
+            alerts.append(_("No referee"))
+        if pending_a:
+            alerts.append(_("A ruling waits for approval"))
+        if pending_c:
+            alerts.append(_("A ruling waits for a side's choice"))
+        if open_appeals:
+            alerts.append(_("An appeal waits"))
+        tables.append({
+            **table, "state": state, "state_label": _(STATE_LABELS_DESK[state]),
+            "how": _how(table["status"], match.result_note if match else ""), "has_entries": has_entries,
+            "referees": referees.get(mid, []), "alerts": alerts,
+            "table_url": f"/tables/{mid}/", "console_url": f"/tables/{mid}/console/",
+            "decidable": has_entries and state == NO_RESULT and rnd.results_published_at is None,
+            "rulings": [r for r in per_match.get(mid, ([], [], [], []))[3] if r["state"] != "void"],
+        })
+    deadline = None
+    if rnd.results_published_at is not None and event.profile_id:
+        deadline = appeal_deadline(ledger_for(event.profile).appeal, rnd.results_published_at)
+    return {
+        "round": {"id": rnd.pk, "name": str(rnd), "closed": rnd.results_published_at is not None,
+                  "results_published_at": _iso(rnd.results_published_at), "appeal_deadline": _iso(deadline)},
+        "server_now": _iso(clock.now()),
+        "clock": {key: live.get(key) for key in ("status", "remaining_seconds", "ends_at", "time_up", "banner",
+                                                 "announced")},
+        "tables": tables,
+        "approvals": [dict(a, mine=a["proposer_id"] == user.pk) for a in approvals],
+        "choices": choices,
+        "appeals": [a for a in appeals if a["waiting_instance"] == 1],
+        "appeals_all": appeals,
+        "route": [_(appeal_route.BODY_LABELS[b]) for b in appeal_route.route(event.profile)] if event.profile_id else [],
+        "undecided": [t["table"] for t in tables if t["has_entries"] and t["state"] in (NO_RESULT, PLAYING,
+                                                                                       LAST_HANDS, NOT_STARTED)],
+    }
+
+
+def arbitration_data(event, user) -> dict:
+    """The event's appeals, those waiting for an instance one of ``user``'s bodies decides first."""
+    bodies = appeal_route.bodies_of(user, event)
+    rulings = (Ruling.objects.filter(match__round__stage__event=event, appeals__isnull=False).distinct()
+               .select_related("void", "approval", "choice_made", "recorded_by", "profile", "match__profile",
+                               "match__round__stage", "match__ns", "match__ew")
+               .prefetch_related("appeals__decisions__decided_by", "appeals__filed_by")
+               .order_by("match__round__stage__order", "match__round__number", "match__table", "sequence"))
+    grouped = {}
+    for ruling in rulings:
+        grouped.setdefault(ruling.match_id, []).append(ruling)
+    waiting, done = [], []
+    for rulings_of in grouped.values():
+        match = rulings_of[0].match
+        for entry in match_entries(match, rulings_of):
+            for appeal in entry.ruling.appeals.all():
+                row = _appeal_row(appeal, entry.ruling, entry.sanction, match)
+                row["round"] = str(match.round)
+                row["deadline"] = _iso(appeal_deadline_for(entry.ruling))
+                row["mine"] = row["body"] in bodies
+                (waiting if row["waiting_instance"] else done).append(row)
+    return {"waiting": waiting, "done": done, "bodies": sorted(bodies),
+            "route": [_(appeal_route.BODY_LABELS[b]) for b in appeal_route.route(event.profile)]
+            if event.profile_id else [],
+            "organiser_choice": bool(event.profile_id and appeal_route.is_organiser_choice(event.profile))}

@@ -1,0 +1,101 @@
+"""Where a match stands, for the table page and the console (read only): over or not, the winner and how
+it was decided, whether this user may still write, and the round's closure with its appeal deadline.
+
+    match_lifecycle(match, user, *, top_winner=None) -> dict
+
+``top_winner``: the side past the top level by the hands ("NS"/"EW"/None) when the caller replayed them.
+"""
+from __future__ import annotations
+
+from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from rulings.engine import appeal_deadline
+from rulings.ledger import ledger_for
+from rulings.presenters import display_name, in_force_text
+from tournament import access
+from tournament.models import HandAllowance, Match, ResultDecision
+
+HOW = {
+    "forfeit": gettext_noop("Forfeit (by a ruling)"),
+    "walkover": gettext_noop("Walkover"),
+    "bye": gettext_noop("Bye"),
+    "decision": gettext_noop("Chief referee's decision"),
+    "time": gettext_noop("Time is up: decided by level"),
+    "hands": gettext_noop("Last allowed hand played: decided by level"),
+    "top": gettext_noop("Decided by the hands"),
+}
+
+
+def _how(match, top_winner, decision):
+    if match.status == Match.Status.FORFEIT:
+        return "forfeit"
+    if match.status == Match.Status.WALKOVER:
+        return "walkover"
+    if match.status == Match.Status.BYE:
+        return "bye"
+    if top_winner is not None:
+        return "top"
+    if decision is not None:
+        return "decision"
+    allowance = HandAllowance.objects.filter(match_id=match.pk).first()
+    if allowance is not None:
+        return "time" if allowance.reason == HandAllowance.Reason.TIME_UP else "hands"
+    return "top"
+
+
+def _next_match(match):
+    """The knock-out match the winner goes on to (None outside a bracket)."""
+    if not match.bracket_key:
+        return None
+    code = f"W:{match.bracket_key}"
+    return (Match.objects.filter(round__stage_id=match.round.stage_id)
+            .filter(Q(ns_source=code) | Q(ew_source=code)).select_related("round").first())
+
+
+def match_lifecycle(match, user, *, top_winner=None) -> dict:
+    """The banner and the rights of ``user`` at ``match`` (its round and event read with it)."""
+    rnd = match.round
+    event = rnd.stage.event
+    chief = access.may(user, access.DECIDE_RESULT, match=match)
+    over = match.is_over
+    data = {"over": over, "chief": chief, "closed": rnd.results_published_at is not None,
+            "published_at": rnd.results_published_at, "appeal_deadline": None}
+    if data["closed"] and event.profile_id:
+        data["appeal_deadline"] = appeal_deadline(ledger_for(event.profile).appeal, rnd.results_published_at)
+    if not over:
+        return {**data, "form_allowed": True}
+    decision = None
+    if match.status == Match.Status.FINISHED:
+        decision = ResultDecision.objects.filter(match_id=match.pk).select_related("decided_by").order_by(
+            "-decided_at", "-id").first()
+    how = _how(match, top_winner, decision)
+    side = {match.ns_id: "NS", match.ew_id: "EW"}.get(match.winner_id) if match.winner_id else None
+    following = _next_match(match)
+    begun = bool(following and (following.status in Match.PLAYED or following.started_at))
+    return {
+        **data,
+        "form_allowed": chief,            # a finished match is corrected by a chief referee only
+        "winner": str(match.winner) if match.winner_id else "", "winner_side": side,
+        "winner_side_label": {"NS": _("North–South"), "EW": _("East–West")}.get(side, ""),
+        "how": how, "how_label": _(HOW[how]), "note": in_force_text(match.result_note or ""),
+        "decision": ({"by": display_name(decision.decided_by), "at": decision.decided_at, "reason": decision.reason}
+                     if decision is not None else None),
+        "next_match": str(following) if following is not None else "",
+        "next_begun": begun,
+        "correction_warning": _warning(str(match.winner) if match.winner_id else "", following, begun),
+    }
+
+
+def _warning(winner, following, begun):
+    """What a chief's correction of a finished match may change, in one sentence."""
+    if following is None:
+        if winner:
+            return _("A correction may change the winner (now %(who)s).") % {"who": winner}
+        return _("A correction may change the result.")
+    if begun:
+        return _("A correction may change the winner (now %(who)s); the next match, %(next)s, has already begun, "
+                 "so a change of winner will be refused.") % {"who": winner, "next": following}
+    return _("A correction may change the winner (now %(who)s) and who plays in the next match, %(next)s.") % {
+        "who": winner, "next": following}

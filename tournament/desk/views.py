@@ -1,0 +1,77 @@
+"""The chief's desk (one page per round, polled as JSON) and the arbitration page. Thin views over
+``tournament.desk.board`` (reading); every decision posts to the existing API (tournament.desk.api,
+rulings.api), whose services check the rights again."""
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from rulings import appeal_route
+from tournament import access
+from tournament.desk import board
+from tournament.models import Event, Round
+
+
+def _desk_round(request, event_slug, round_id):
+    event = get_object_or_404(Event.objects.select_related("profile"), slug=event_slug)
+    if not access.may(request.user, access.CLOSE_ROUND, event=event):
+        raise PermissionDenied(_("The desk is for the chief referees and organisers of the event."))
+    rnd = get_object_or_404(Round.objects.select_related("stage__event__profile"), pk=round_id, stage__event=event)
+    return event, rnd
+
+
+def _rights(user, event):
+    return {"approve": access.may(user, access.APPROVE, event=event),
+            "decide_result": access.may(user, access.DECIDE_RESULT, event=event),
+            "close": access.may(user, access.CLOSE_ROUND, event=event),
+            "file_appeal": access.may(user, access.DECIDE_FIRST, event=event),
+            "bodies": sorted(appeal_route.bodies_of(user, event))}
+
+
+def _labels():
+    """The desk script's words, in the active language."""
+    return {
+        "table": _("Table %(n)s"), "open": _("Open: results not published yet"),
+        "closed": _("Closed: results published at %(at)s"), "deadline": _("Appeals close in %(left)s"),
+        "deadline_passed": _("The appeal deadline has passed (%(at)s)"), "approve": _("Approve"),
+        "reject": _("Reject"), "proposed_by": _("Proposed by %(who)s at %(at)s"), "hand": _("hand %(n)s"),
+        "own": _("You proposed it: another chief referee decides."), "table_page": _("Table page"),
+        "console": _("Console"), "no_limit": _("no limit"), "time_up": _("Time is up"), "saved": _("Saved."),
+        "filed_by": _("Filed by %(who)s for %(side)s: %(grounds)s"), "waiting": _("Waits for: %(body)s"),
+        "upheld": _("Upheld"), "reversed": _("Reversed"), "reason": _("Reason"), "nobody": _("none"),
+        "undecided": _("Still without a result: table(s) %(tables)s"), "not_yours": _("Decided by: %(body)s"),
+        "error": _("Could not save: %(detail)s"), "offline": _("Connection lost: retrying"),
+        "winner": _("Winner: %(who)s"), "extra": _("+%(n)s min"),
+    }
+
+
+@login_required
+def desk(request, event_slug, round_id):
+    """The chief's desk of one round: every table, the pending approvals and appeals, close / reopen."""
+    event, rnd = _desk_round(request, event_slug, round_id)
+    data = board.desk_data(rnd, request.user)
+    rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
+    return render(request, "tournament/desk/desk.html", {
+        "event": event, "round": rnd, "desk": data, "rights": _rights(request.user, event), "rounds": rounds,
+        "labels": _labels(),
+    })
+
+
+@login_required
+def desk_state(request, event_slug, round_id):
+    """The desk's JSON, polled every few seconds."""
+    event, rnd = _desk_round(request, event_slug, round_id)
+    return JsonResponse({**board.desk_data(rnd, request.user), "rights": _rights(request.user, event)})
+
+
+@login_required
+def arbitration(request, event_slug):
+    """The appeals of the event for the bodies that decide them (arbitration group, organising committee,
+    chief referees), those the user's body decides first."""
+    event = get_object_or_404(Event.objects.select_related("profile"), slug=event_slug)
+    if not appeal_route.bodies_of(request.user, event):
+        raise PermissionDenied(_("The arbitration page is for the bodies that decide appeals."))
+    return render(request, "tournament/desk/arbitration.html", {
+        "event": event, "data": board.arbitration_data(event, request.user),
+    })
