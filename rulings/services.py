@@ -57,9 +57,9 @@ def engine_call(func, **inputs):
         raise RulingError(str(exc), field=field if field in inputs or field == "code" else None) from exc
 
 
-def _inputs(code, side, minutes, cards, choice, role):
+def _inputs(code, side, minutes, cards, choice, role, seconds=None):
     return {"code": code, "side": side, "minutes": minutes, "cards": cards,
-            "choice": choice or None, "role": role or None}
+            "choice": choice or None, "role": role or None, "seconds": seconds}
 
 
 def _offender_role(side, role, state):
@@ -72,10 +72,10 @@ def _offender_role(side, role, state):
     return "declarers" if declaring == side else "defenders"
 
 
-def preview(match, code, side, *, minutes=None, cards=None, choice=None, role=None):
+def preview(match, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None):
     """The sanction that recording this offence now would give (nothing is stored)."""
     ledger = _live_ledger(match, _match_rulings(match))
-    return engine_call(ledger.preview, **_inputs(code, side, minutes, cards, choice, role))
+    return engine_call(ledger.preview, **_inputs(code, side, minutes, cards, choice, role, seconds))
 
 
 def lock_match(match_id, profile=None):
@@ -96,7 +96,7 @@ def lock_match(match_id, profile=None):
 
 
 def record_ruling(match, user, code, side, *, minutes=None, cards=None, choice=None, role=None,
-                  hand_number=None, declarer=None, note="", idempotency_key=""):
+                  hand_number=None, declarer=None, note="", idempotency_key="", seconds=None):
     """Store a ruling and return it; the same ``idempotency_key`` again returns the stored one.
 
     ``declarer`` (a seat) is needed only when the sanction moves the stage or the levels while the
@@ -104,11 +104,11 @@ def record_ruling(match, user, code, side, *, minutes=None, cards=None, choice=N
     """
     return record_ruling_entry(match, user, code, side, minutes=minutes, cards=cards, choice=choice, role=role,
                                hand_number=hand_number, declarer=declarer, note=note,
-                               idempotency_key=idempotency_key).ruling
+                               idempotency_key=idempotency_key, seconds=seconds).ruling
 
 
 def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, choice=None, role=None,
-                        hand_number=None, declarer=None, note="", idempotency_key="") -> Entry:
+                        hand_number=None, declarer=None, note="", idempotency_key="", seconds=None) -> Entry:
     """:func:`record_ruling`, returning the ruling as an :class:`Entry` (its sanction in force and state),
     from the one replay of the match's rulings the write needed anyway."""
     try:
@@ -118,7 +118,7 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
             existing = _with_key(rulings, idempotency_key)
             if existing is not None:  # presented in full: read the match's rulings as the log does
                 return entry_of(locked, existing)
-            return _create_ruling(locked, user, _inputs(code, side, minutes, cards, choice, role),
+            return _create_ruling(locked, user, _inputs(code, side, minutes, cards, choice, role, seconds),
                                   hand_number, declarer, note, idempotency_key, rulings)
     except IntegrityError as exc:
         if idempotency_key:
@@ -160,7 +160,7 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
     ruling = mark_new(Ruling.objects.create(
         match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side,
         role=inputs["role"] or "", offender_role=_offender_role(side, inputs["role"], state),
-        minutes=inputs["minutes"], cards=inputs["cards"], choice=inputs["choice"] or "",
+        minutes=inputs["minutes"], seconds=inputs["seconds"], cards=inputs["cards"], choice=inputs["choice"] or "",
         sanction=sanction_dict(sanction), clause=sanction.clause[:120], table=match.table,
         profile=match.profile, profile_version=match.profile.version,
         context={"declarer": state.declarer, "levels": state.levels, "level_played": state.level_played,
@@ -193,9 +193,18 @@ def _touches_scores(ruling, hands):
     the hand is recorded)."""
     snapshot = ruling.sanction
     effect = snapshot.get("effect", {})
+    if _automatic_forfeit(snapshot):
+        return True
     if effect.get("stage") or effect.get("levels") or effect.get("drop_to") or effect.get("levels_per_points"):
         return True
     return bool(snapshot.get("points")) and any(hand.number == ruling.hand_number for hand in hands)
+
+
+def _automatic_forfeit(snapshot) -> bool:
+    """A match forfeit the document applies without approval (000/002/003 lateness): it ends the match
+    as soon as it is recorded (a chief referee can still void it)."""
+    kinds = set(snapshot.get("kinds") or ())
+    return bool(kinds & {"match_forfeit", "disqualification"}) and not snapshot.get("needs_approval")
 
 
 def _with_declarer(state, declarer, sanction):
@@ -224,10 +233,12 @@ def _check_hand_number(value, in_play):
 def void_ruling(ruling, user, reason=""):
     """Void a ruling (a new RulingVoid row); later sanctions are recomputed by the replay.
 
-    A ruling the chief referee approved or that is under appeal is voided by a chief referee only: a
-    table referee cannot undo a decision taken above them.
+    A ruling the chief referee approved, that is under appeal or that forfeited the match by itself
+    (an automatic lateness forfeit) is voided by a chief referee only: a table referee cannot undo a
+    decision taken above them, nor reopen a finished match.
     """
-    decided_above = Approval.objects.filter(ruling=ruling).exists() or Appeal.objects.filter(ruling=ruling).exists()
+    decided_above = (_automatic_forfeit(ruling.sanction or {}) or Approval.objects.filter(ruling=ruling).exists()
+                     or Appeal.objects.filter(ruling=ruling).exists())
     if decided_above and not access.may(user, access.APPROVE, match=ruling.match):
         raise PermissionDenied("该判罚已经裁判长核准或正在申诉，只有裁判长可以作废"
                                "（only a chief referee can void an approved or appealed ruling）")
@@ -293,7 +304,7 @@ def record_choice(ruling, user, side, option):
                 raise RulingError("只有非违规方可以选择（only the non-offending side chooses）", field="side")
             ledger = ledger_for(match.profile)
             engine_call(ledger.preview, code=ruling.code, side=ruling.side, minutes=ruling.minutes,
-                         cards=ruling.cards, choice=option, role=ruling.role or None)
+                         cards=ruling.cards, choice=option, role=ruling.role or None, seconds=ruling.seconds)
             row = ChoiceMade.objects.create(ruling=ruling, side=side, option=str(option), recorded_by=user,
                                             recorded_at=clock.now())
             apply_match_result(match)
