@@ -31,6 +31,7 @@ def table(request, match_id):
     for entry in state["hands"]:
         entry["superseded"] = older.get(entry["number"], [])
     declaring_side = side_of(state["declarer"])
+    profile = engine_profile(match.profile)
     return render(request, "scoring/table.html", {
         "match": match,
         "event": match.round.stage.event,
@@ -40,5 +41,6 @@ def table(request, match_id):
         "declaring_side": declaring_side,
         "seats": SEAT_CHOICES,
         "trumps": Hand.Trump.choices,
-        "capture_ranks": sorted({rc.rank for rc in engine_profile(match.profile).rank_captures.values()}),
+        "capture_ranks": sorted({rc.rank for rc in profile.rank_captures.values()}),
+        "points_total": profile.points_total, "bottom_max": profile.bottom_max,  # the inputs' max
     })

@@ -12,6 +12,22 @@
     el.className = "form-status" + (kind ? " " + kind : "");
   }
 
+  /* Clear the messages shown next to the fields. */
+  function clearFieldErrors(form) {
+    form.querySelectorAll(".field-error").forEach(function (el) { el.textContent = ""; el.hidden = true; });
+    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+  }
+
+  /* Show the server's message next to the field it names; false when the page has no place for it. */
+  function showFieldError(form, field, detail) {
+    var place = field ? document.getElementById("error-" + field) : null;
+    if (!place || !form.contains(place)) { return false; }
+    place.textContent = detail;
+    place.hidden = false;
+    if (form.elements[field]) { form.elements[field].setAttribute("aria-invalid", "true"); form.elements[field].focus(); }
+    return true;
+  }
+
   function newKey() {
     if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
     return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
@@ -68,6 +84,7 @@
     if (body !== pendingBody) { pendingKey = newKey(); pendingBody = body; }
     var button = form.querySelector("button[type=submit]");
     button.disabled = true;
+    clearFieldErrors(form);
     status(statusEl.dataset.saving, "");
     fetch(url, {
       method: "POST",
@@ -87,7 +104,8 @@
             .then(function () { status(statusEl.dataset.saved, "ok"); });
         }
         button.disabled = false;
-        status(data.detail || ("HTTP " + response.status), "error");
+        status(data.detail || ("HTTP " + response.status), "error");   // by the button, and by the field
+        showFieldError(form, data.field, data.detail || "");
       });
     }).catch(function () {
       button.disabled = false;
