@@ -43,4 +43,6 @@ def table(request, match_id):
         "trumps": Hand.Trump.choices,
         "capture_ranks": sorted({rc.rank for rc in profile.rank_captures.values()}),
         "points_total": profile.points_total, "bottom_max": profile.bottom_max,  # the inputs' max
+        # 000 第五条: a deal nobody declared trump in is redealt (not before the first hand)
+        "redeal": profile.rotation_no_trump is not None and bool(state["declarer"]) and bool(state["hands"]),
     })

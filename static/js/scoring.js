@@ -74,17 +74,20 @@
 
   function submit(event) {
     var form = event.target;
-    if (form.id !== "hand-form") { return; }
+    if (form.id !== "hand-form" && form.id !== "redeal-form") { return; }
     event.preventDefault();
     var statusEl = document.getElementById("form-status");
-    var correcting = form.elements.correct && form.elements.correct.checked;
+    var redeal = form.id === "redeal-form";   // 000 第五条: nobody declared trump, no score
+    if (redeal && !window.confirm(form.dataset.confirm)) { return; }
+    var correcting = !redeal && form.elements.correct && form.elements.correct.checked;
     var number = parseInt(correcting ? form.dataset.last : form.dataset.next, 10);
     var url = correcting ? form.dataset.correctUrl : form.dataset.recordUrl;
-    var body = JSON.stringify(collect(form, number));
+    var body = JSON.stringify(redeal ? { number: number, outcome: "redeal" } : collect(form, number));
     if (body !== pendingBody) { pendingKey = newKey(); pendingBody = body; }
     var button = form.querySelector("button[type=submit]");
     button.disabled = true;
-    clearFieldErrors(form);
+    var handForm = document.getElementById("hand-form");
+    if (handForm) { clearFieldErrors(handForm); }
     status(statusEl.dataset.saving, "");
     fetch(url, {
       method: "POST",
@@ -105,7 +108,7 @@
         }
         button.disabled = false;
         status(data.detail || ("HTTP " + response.status), "error");   // by the button, and by the field
-        showFieldError(form, data.field, data.detail || "");
+        if (handForm) { showFieldError(handForm, data.field, data.detail || ""); }
       });
     }).catch(function () {
       button.disabled = false;
