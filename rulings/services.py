@@ -35,6 +35,7 @@ from rulings.models import Appeal, Approval, ChoiceMade, Ruling, RulingVoid
 from scoring.models import RuleProfile
 from tournament import access
 from tournament.competition import results
+from tournament.entries import removals
 from tournament.models import Match
 
 
@@ -170,6 +171,8 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
     entry = Entry(ruling, sanction, ruling_state(ruling, sanction))
     if decided or _touches_scores(ruling, before.hands):
         apply_match_result(match, [*entries, entry], hands=before.hands)
+    if decided:
+        _remove_from_event(match, user, ruling, sanction)
     return entry
 
 
@@ -185,6 +188,17 @@ def _chief_decides(match, user, ruling, sanction) -> bool:
     row = Approval.objects.create(ruling=ruling, approved=True, decided_by=user, decided_at=ruling.recorded_at)
     Ruling.approval.related.set_cached_value(ruling, row)
     return True
+
+
+def _remove_from_event(match, user, ruling, sanction):
+    """A disqualification (or 停赛, 000 第十七条（八）) the chief referee decided takes the offending pair out
+    of the event's remaining play, not only this match (``tournament.entries.removals``)."""
+    if "disqualification" not in sanction.kinds:
+        return
+    pair = match.ns if sanction.side == "NS" else match.ew
+    if pair is not None and pair.status == pair.Status.ACTIVE:
+        removals.remove_pair(pair, user, kind=removals.kind_of_sanction(sanction), reason=sanction.explanation[:500],
+                             ruling=ruling)
 
 
 def _touches_scores(ruling, hands):
@@ -288,6 +302,8 @@ def approve(ruling, user, *, approved=True, note=""):
             row = Approval.objects.create(ruling=ruling, approved=bool(approved), note=note or "",
                                           decided_by=user, decided_at=clock.now())
             apply_match_result(match)  # approved: the forfeit ends the match; rejected: the rest applies
+            if row.approved:
+                _remove_from_event(match, user, ruling, entry.sanction)
             return row
     except IntegrityError as exc:
         raise Conflict("该判罚刚被他人核准（conflict）") from exc
