@@ -28,6 +28,7 @@ from django.db.models import Q
 
 from common.errors import UserError
 from tournament.competition import results
+from tournament.entries import limits
 from tournament.models import Draw, Event, Match, Pair, Player, Registration, Team, Unit
 
 GENDER_WORDS = {
@@ -150,6 +151,7 @@ def _clean_pair(data: PairData) -> PairData:
         raise EntryError(f"种子号必须是正整数，收到“{seed}”", "seed")
     name = (data.name or "").strip() or f"{p1.name}/{p2.name}"
     team = (data.team or "").strip()
+    limits.check_lengths(EntryError, unit=unit, name=name, team=team)   # the form's limits, for imports too
     if data.reserve and not team:
         raise EntryError("候补对必须属于一支队伍，请填写队伍", "team")
     return PairData(unit, p1, p2, name, seed, team, bool(data.reserve))
