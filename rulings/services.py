@@ -11,7 +11,7 @@ import dataclasses
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
-from common.errors import ConflictError, UserError
+from common.errors import ConflictError, UserError, gettext_noop
 from common.seats import SEAT_SIDE
 from config import clock
 from config.db import lock_row
@@ -37,6 +37,8 @@ from tournament import access
 from tournament.competition import results
 from tournament.entries import removals
 from tournament.models import Match
+
+NOTE_MAX = 2000   # a ruling's note: the referees' own (never on the public log)
 
 
 class RulingError(UserError):
@@ -149,6 +151,8 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
     """
     if match.status in (Match.Status.BYE, Match.Status.WALKOVER) or match.ns_id is None or match.ew_id is None:
         raise RulingError("本场比赛没有对局，不能记录判罚（no play at this table）", field="match")
+    if len(note or "") > NOTE_MAX:   # the API's and the console's limit, for every caller
+        raise RulingError(gettext_noop("The note may be at most %(max)s characters."), field="note", max=NOTE_MAX)
     ledger, entries = _replay_rulings(match, rulings)
     sanction = engine_call(ledger.record, **inputs)
     before = match_replay(match, entries)
