@@ -171,6 +171,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "赛事、报名、抽签、对阵、记分、判罚与申诉。Events, entries, draws, matches, hands, rulings and appeals.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # distinct names for choice sets whose fields share a name with another API's
+    "ENUM_NAME_OVERRIDES": {
+        "HandOutcomeEnum": "scoring.models.Hand.Outcome",
+        "PairRemovalKindEnum": ["suspended", "disqualified"],
+    },
 }
 
 # Celery: Redis when configured, else kombu's filesystem transport under var/ (no server needed).

@@ -85,13 +85,15 @@ def test_the_chief_cannot_overrule_what_the_hands_decide_and_a_referee_cannot_de
 def test_a_chief_recorded_forfeit_decides_at_once_and_a_referee_proposed_one_waits(knockout, chief, referee):
     semi, other = row(knockout, "R1-M1"), row(knockout, "R1-M2")
     referees.assign_referee(other, referee)
-    ruling = rulings.record_ruling(semi, chief, "late", "EW", minutes=9)     # 000 第十七条: over 5 minutes
+    ruling = rulings.record_ruling(semi, chief, "cheating", "EW")     # 000 第十六条: a 判负 the chief approves
     assert entry_of(semi, ruling).state == IN_FORCE and ruling.approval.decided_by == chief
     semi = row(knockout, "R1-M1")
     assert semi.status == Match.Status.FORFEIT and semi.winner_id == semi.ns_id
-    proposed = rulings.record_ruling(other, referee, "late", "EW", minutes=9)
+    proposed = rulings.record_ruling(other, referee, "cheating", "EW")
     assert entry_of(other, proposed).state == PENDING
     assert row(knockout, "R1-M2").status != Match.Status.FORFEIT
+    late = rulings.record_ruling(other, referee, "late", "NS", minutes=9)  # 000 第十七条（一）: automatic, no approval
+    assert entry_of(other, late).state == IN_FORCE and row(knockout, "R1-M2").status == Match.Status.FORFEIT
 
 
 def test_a_round_closes_only_when_every_table_has_a_result_then_referees_cannot_write(knockout, chief, referee):
