@@ -172,9 +172,13 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Events, entries, draws, matches, hands, rulings and appeals.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    # two choice sets named "kind": a stage's and a chief's result decision's
-    "ENUM_NAME_OVERRIDES": {"ResultDecisionKindEnum": "tournament.models.competition.ResultDecision.Kind",
-                            "StageKindEnum": "tournament.models.competition.Stage.Kind"},
+    # distinct names for choice sets whose fields share a name with another API's
+    "ENUM_NAME_OVERRIDES": {
+        "ResultDecisionKindEnum": "tournament.models.competition.ResultDecision.Kind",
+        "StageKindEnum": "tournament.models.competition.Stage.Kind",
+        "HandOutcomeEnum": "scoring.models.Hand.Outcome",
+        "PairRemovalKindEnum": ["suspended", "disqualified"],
+    },
 }
 
 # Celery: Redis when configured, else kombu's filesystem transport under var/ (no server needed).

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import error_responses
-from rulings import appeals, services
+from rulings import appeals, previews, services
 from rulings import permissions as perms
 from rulings.ledger import entry_of, sanction_dict
 from rulings.models import Appeal, Ruling
@@ -99,8 +99,8 @@ class PreviewView(_MatchView):
     def post(self, request, match_id):
         match = self.get_match()
         data = _valid(OffenceSerializer, request)
-        sanction = services.preview(match, **data)
-        return Response({"sanction": sanction_dict(sanction)})
+        sanction, impact = previews.preview_with_impact(match, **data)
+        return Response({"sanction": sanction_dict(sanction), "impact": impact})
 
 
 class MatchRulingsView(_MatchView):

@@ -17,7 +17,7 @@ ROLE_CHOICES = [("declarers", _("Declarers (on stage)")), ("defenders", _("Defen
 class Ruling(AppendOnlyModel):
     """One offence the table referee (or the chief referee) ruled on, with its sanction as shown.
 
-    ``minutes``/``cards``/``choice``/``role`` are the engine inputs; ``offender_role`` is the
+    ``minutes``/``seconds``/``cards``/``choice``/``role`` are the engine inputs; ``offender_role`` is the
     offending side's role in that hand (given or read from the table), used to sign the points;
     ``sanction`` is the engine's answer when the ruling was stored (a snapshot for the audit; the
     sanction in force is recomputed by replaying the match's rulings). ``context`` holds the table
@@ -34,6 +34,7 @@ class Ruling(AppendOnlyModel):
     offender_role = models.CharField(_("offender's role in the hand"), max_length=10, choices=ROLE_CHOICES,
                                      blank=True)
     minutes = models.PositiveSmallIntegerField(_("minutes"), null=True, blank=True)
+    seconds = models.PositiveSmallIntegerField(_("seconds"), null=True, blank=True)
     cards = models.PositiveSmallIntegerField(_("cards"), null=True, blank=True)
     choice = models.CharField(_("option chosen by the referee"), max_length=40, blank=True)
     sanction = models.JSONField(_("sanction as shown"))

@@ -62,7 +62,8 @@ def entry_data(entry):
     return {
         "id": ruling.pk, "match": ruling.match_id, "table": ruling.table, "sequence": ruling.sequence,
         "hand_number": ruling.hand_number, "code": ruling.code, "side": ruling.side, "role": ruling.role,
-        "offender_role": ruling.offender_role, "minutes": ruling.minutes, "cards": ruling.cards,
+        "offender_role": ruling.offender_role, "minutes": ruling.minutes, "seconds": ruling.seconds,
+        "cards": ruling.cards,
         "choice": ruling.choice, "clause": ruling.clause, "profile": ruling.profile.slug,
         "profile_version": ruling.profile_version, "note": ruling.note,
         "recorded_by": _name(ruling.recorded_by), "recorded_at": ruling.recorded_at,

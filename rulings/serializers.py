@@ -14,6 +14,7 @@ class OffenceSerializer(serializers.Serializer):
     code = serializers.CharField(max_length=30)
     side = serializers.ChoiceField(choices=SIDES)
     minutes = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=999)
+    seconds = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=59)
     cards = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
     choice = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=40)
     role = serializers.ChoiceField(choices=ROLES, required=False, allow_null=True, allow_blank=True)
@@ -63,8 +64,21 @@ class SanctionSerializer(serializers.Serializer):
     pending_choice = serializers.BooleanField()
 
 
+class ImpactSerializer(serializers.Serializer):
+    """What recording the ruling now does to the match: the hand it goes to and the current levels."""
+
+    hand_number = serializers.IntegerField()
+    hand_in_play = serializers.IntegerField()
+    earlier_hand = serializers.BooleanField(help_text="the ruling changes a hand already recorded")
+    levels_before = serializers.DictField(child=serializers.CharField())
+    levels_after = serializers.DictField(child=serializers.CharField())
+    winner_after = serializers.CharField(allow_null=True)
+    text = serializers.CharField(allow_blank=True)
+
+
 class SanctionPreviewSerializer(serializers.Serializer):
     sanction = SanctionSerializer()
+    impact = ImpactSerializer()
 
 
 class RulingActSerializer(serializers.Serializer):
@@ -120,6 +134,7 @@ class RulingOutSerializer(serializers.Serializer):
     role = serializers.CharField(allow_blank=True)
     offender_role = serializers.CharField(allow_blank=True)
     minutes = serializers.IntegerField(allow_null=True)
+    seconds = serializers.IntegerField(allow_null=True)
     cards = serializers.IntegerField(allow_null=True)
     choice = serializers.CharField(allow_blank=True)
     clause = serializers.CharField(allow_blank=True)

@@ -34,7 +34,10 @@ from rulings.models import Appeal, Approval, ChoiceMade, Ruling, RulingVoid
 from scoring.models import RuleProfile
 from tournament import access
 from tournament.competition import results
+from tournament.entries import removals
 from tournament.models import Match
+
+NOTE_MAX = 2000   # a ruling's note: the referees' own (never on the public log)
 
 
 class RulingError(UserError):
@@ -68,9 +71,9 @@ def engine_call(func, **inputs):
         raise RulingError(message, field=field) from exc
 
 
-def _inputs(code, side, minutes, cards, choice, role):
+def _inputs(code, side, minutes, cards, choice, role, seconds=None):
     return {"code": code, "side": side, "minutes": minutes, "cards": cards,
-            "choice": choice or None, "role": role or None}
+            "choice": choice or None, "role": role or None, "seconds": seconds}
 
 
 def _offender_role(side, role, state):
@@ -83,10 +86,10 @@ def _offender_role(side, role, state):
     return "declarers" if declaring == side else "defenders"
 
 
-def preview(match, code, side, *, minutes=None, cards=None, choice=None, role=None):
+def preview(match, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None):
     """The sanction that recording this offence now would give (nothing is stored)."""
     ledger = _live_ledger(match, _match_rulings(match))
-    return engine_call(ledger.preview, **_inputs(code, side, minutes, cards, choice, role))
+    return engine_call(ledger.preview, **_inputs(code, side, minutes, cards, choice, role, seconds))
 
 
 def lock_match(match_id, profile=None):
@@ -107,7 +110,7 @@ def lock_match(match_id, profile=None):
 
 
 def record_ruling(match, user, code, side, *, minutes=None, cards=None, choice=None, role=None,
-                  hand_number=None, declarer=None, note="", idempotency_key=""):
+                  hand_number=None, declarer=None, note="", idempotency_key="", seconds=None):
     """Store a ruling and return it; the same ``idempotency_key`` again returns the stored one.
 
     ``declarer`` (a seat) is needed only when the sanction moves the stage or the levels while the
@@ -115,11 +118,11 @@ def record_ruling(match, user, code, side, *, minutes=None, cards=None, choice=N
     """
     return record_ruling_entry(match, user, code, side, minutes=minutes, cards=cards, choice=choice, role=role,
                                hand_number=hand_number, declarer=declarer, note=note,
-                               idempotency_key=idempotency_key).ruling
+                               idempotency_key=idempotency_key, seconds=seconds).ruling
 
 
 def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, choice=None, role=None,
-                        hand_number=None, declarer=None, note="", idempotency_key="") -> Entry:
+                        hand_number=None, declarer=None, note="", idempotency_key="", seconds=None) -> Entry:
     """:func:`record_ruling`, returning the ruling as an :class:`Entry` (its sanction in force and state),
     from the one replay of the match's rulings the write needed anyway."""
     try:
@@ -129,7 +132,7 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
             existing = _with_key(rulings, idempotency_key)
             if existing is not None:  # presented in full: read the match's rulings as the log does
                 return entry_of(locked, existing)
-            return _create_ruling(locked, user, _inputs(code, side, minutes, cards, choice, role),
+            return _create_ruling(locked, user, _inputs(code, side, minutes, cards, choice, role, seconds),
                                   hand_number, declarer, note, idempotency_key, rulings)
     except IntegrityError as exc:
         if idempotency_key:
@@ -159,6 +162,8 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
     """
     if match.status in (Match.Status.BYE, Match.Status.WALKOVER) or match.ns_id is None or match.ew_id is None:
         raise RulingError(gettext_noop("There is no play at this table, so no ruling can be recorded."), field="match")
+    if len(note or "") > NOTE_MAX:   # the API's and the console's limit, for every caller
+        raise RulingError(gettext_noop("The note may be at most %(max)s characters."), field="note", max=NOTE_MAX)
     ledger, entries = _replay_rulings(match, rulings)
     sanction = engine_call(ledger.record, **inputs)
     before = match_replay(match, entries)
@@ -171,7 +176,7 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
     ruling = mark_new(Ruling.objects.create(
         match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side,
         role=inputs["role"] or "", offender_role=_offender_role(side, inputs["role"], state),
-        minutes=inputs["minutes"], cards=inputs["cards"], choice=inputs["choice"] or "",
+        minutes=inputs["minutes"], seconds=inputs["seconds"], cards=inputs["cards"], choice=inputs["choice"] or "",
         sanction=sanction_dict(sanction), clause=sanction.clause[:120], table=match.table,
         profile=match.profile, profile_version=match.profile.version,
         context={"declarer": state.declarer, "levels": state.levels, "level_played": state.level_played,
@@ -181,6 +186,8 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
     entry = Entry(ruling, sanction, ruling_state(ruling, sanction))
     if decided or _touches_scores(ruling, before.hands):
         apply_match_result(match, [*entries, entry], hands=before.hands)
+    if decided:
+        _remove_from_event(match, user, ruling, sanction)
     return entry
 
 
@@ -198,15 +205,35 @@ def _chief_decides(match, user, ruling, sanction) -> bool:
     return True
 
 
+def _remove_from_event(match, user, ruling, sanction):
+    """A disqualification (or 停赛, 000 第十七条（八）) the chief referee decided takes the offending pair out
+    of the event's remaining play, not only this match (``tournament.entries.removals``)."""
+    if "disqualification" not in sanction.kinds:
+        return
+    pair = match.ns if sanction.side == "NS" else match.ew
+    if pair is not None and pair.status == pair.Status.ACTIVE:
+        removals.remove_pair(pair, user, kind=removals.kind_of_sanction(sanction), reason=sanction.explanation[:500],
+                             ruling=ruling)
+
+
 def _touches_scores(ruling, hands):
     """Does a new ruling change the replayed match now? Levels and stage do; points only when their
     hand is already recorded (``hands``: the current hands; else the scoring layer counts them when
     the hand is recorded)."""
     snapshot = ruling.sanction
     effect = snapshot.get("effect", {})
+    if _automatic_forfeit(snapshot):
+        return True
     if effect.get("stage") or effect.get("levels") or effect.get("drop_to") or effect.get("levels_per_points"):
         return True
     return bool(snapshot.get("points")) and any(hand.number == ruling.hand_number for hand in hands)
+
+
+def _automatic_forfeit(snapshot) -> bool:
+    """A match forfeit the document applies without approval (000/002/003 lateness): it ends the match
+    as soon as it is recorded (a chief referee can still void it)."""
+    kinds = set(snapshot.get("kinds") or ())
+    return bool(kinds & {"match_forfeit", "disqualification"}) and not snapshot.get("needs_approval")
 
 
 def _with_declarer(state, declarer, sanction):
@@ -236,10 +263,12 @@ def _check_hand_number(value, in_play):
 def void_ruling(ruling, user, reason=""):
     """Void a ruling (a new RulingVoid row); later sanctions are recomputed by the replay.
 
-    A ruling the chief referee approved or that is under appeal is voided by a chief referee only: a
-    table referee cannot undo a decision taken above them.
+    A ruling the chief referee approved, that is under appeal or that forfeited the match by itself
+    (an automatic lateness forfeit) is voided by a chief referee only: a table referee cannot undo a
+    decision taken above them, nor reopen a finished match.
     """
-    decided_above = Approval.objects.filter(ruling=ruling).exists() or Appeal.objects.filter(ruling=ruling).exists()
+    decided_above = (_automatic_forfeit(ruling.sanction or {}) or Approval.objects.filter(ruling=ruling).exists()
+                     or Appeal.objects.filter(ruling=ruling).exists())
     if decided_above and not access.may(user, access.APPROVE, match=ruling.match):
         raise ForbiddenError(gettext_noop("This ruling was approved or is under appeal: only a chief referee "
                                           "can void it."))
@@ -289,6 +318,8 @@ def approve(ruling, user, *, approved=True, note=""):
             row = Approval.objects.create(ruling=ruling, approved=bool(approved), note=note or "",
                                           decided_by=user, decided_at=clock.now())
             apply_match_result(match)  # approved: the forfeit ends the match; rejected: the rest applies
+            if row.approved:
+                _remove_from_event(match, user, ruling, entry.sanction)
             return row
     except IntegrityError as exc:
         raise Conflict(gettext_noop("Someone else has just decided on this ruling."), field="ruling") from exc
@@ -305,7 +336,7 @@ def record_choice(ruling, user, side, option):
                 raise RulingError(gettext_noop("Only the non-offending side chooses."), field="side")
             ledger = ledger_for(match.profile)
             engine_call(ledger.preview, code=ruling.code, side=ruling.side, minutes=ruling.minutes,
-                         cards=ruling.cards, choice=option, role=ruling.role or None)
+                         cards=ruling.cards, choice=option, role=ruling.role or None, seconds=ruling.seconds)
             row = ChoiceMade.objects.create(ruling=ruling, side=side, option=str(option), recorded_by=user,
                                             recorded_at=clock.now())
             apply_match_result(match)

@@ -5,6 +5,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from rulings import public_log
 from rulings.ledger import match_entries
 from rulings.presenters import entry_data, event_log, match_info, offence_menu
 from tournament import access
@@ -45,7 +46,7 @@ def match_log_page(request, match_id):
     """The match's penalty log: staff always, the public once the event is published."""
     match = _match(match_id)
     _readable(request, match.round.stage.event)
-    rows = [entry_data(e) for e in match_entries(match)]
+    rows = public_log.log_rows([entry_data(e) for e in match_entries(match)], request.user)
     return render(request, "rulings/match_log.html", {"match": match, "rows": rows})
 
 
@@ -53,4 +54,5 @@ def event_log_page(request, slug):
     """The event's penalty log, table by table."""
     event = get_object_or_404(Event, slug=slug)
     _readable(request, event)
-    return render(request, "rulings/event_log.html", {"event": event, "rows": event_log(event)["rulings"]})
+    rows = public_log.log_rows(event_log(event)["rulings"], request.user)
+    return render(request, "rulings/event_log.html", {"event": event, "rows": rows})

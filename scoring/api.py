@@ -51,12 +51,23 @@ class HandInputSerializer(serializers.Serializer):
     number = serializers.IntegerField(min_value=1, help_text="the hand's number: the next one (or the last, to correct)")
     declarer = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_null=True, default=None,
                                        help_text="the declarer's seat; needed for the first hand only")
-    trump = serializers.ChoiceField(choices=Hand.Trump.choices)
-    defender_points = serializers.IntegerField()
+    outcome = serializers.ChoiceField(choices=Hand.Outcome.choices, required=False, default=Hand.Outcome.PLAYED,
+                                      help_text='"redeal": nobody declared trump (shenzhen 第五条), no score; '
+                                                "trump and points are then not sent")
+    trump = serializers.ChoiceField(choices=Hand.Trump.choices, required=False)
+    defender_points = serializers.IntegerField(required=False)
     bottom_points = serializers.IntegerField(required=False, default=0)
     last_trick = LastTrickSerializer(required=False, allow_null=True, default=None)
     reclaim = serializers.BooleanField(required=False, default=False,
                                        help_text="the policy return: back to the level after a J/A-capture restart")
+
+    def validate(self, attrs):
+        """A played hand needs its trump and points (a redeal has neither)."""
+        if attrs.get("outcome") != Hand.Outcome.REDEAL:
+            missing = [name for name in ("trump", "defender_points") if name not in attrs]
+            if missing:
+                raise serializers.ValidationError({missing[0]: self.fields[missing[0]].error_messages["required"]})
+        return attrs
 
 
 class SupersededBySerializer(serializers.Serializer):
@@ -79,7 +90,7 @@ class HandSerializer(serializers.ModelSerializer):
     class Meta:
         model = Hand
         fields = ["id", "number", "version", "current", "declarer_seat", "trump", "trump_label",
-                  "defender_points", "bottom_points", "last_trick", "reclaim", "penalty_points",
+                  "defender_points", "bottom_points", "last_trick", "reclaim", "penalty_points", "outcome",
                   "level_played", "final_points", "declarer_keeps", "ns_level", "ew_level", "next_declarer",
                   "match_won", "explanation", "recorded_by", "recorded_at", "superseded_by"]
 
@@ -98,7 +109,8 @@ class HandStateSerializer(serializers.Serializer):
     """One hand as the replay sees it now (a ruling may have changed its outcome since it was stored)."""
 
     number = serializers.IntegerField()
-    kind = serializers.CharField(help_text='"hand", "award" (decided by a ruling) or "forfeit"')
+    kind = serializers.CharField(help_text='"hand", "award" (decided by a ruling), "redeal" (nobody declared '
+                                           'trump) or "forfeit"')
     declarer_seat = serializers.CharField(allow_null=True)
     trump = serializers.CharField(allow_null=True)
     trump_label = serializers.CharField(allow_null=True)

@@ -68,6 +68,8 @@ def _play(state, hand_inputs, adjustment):
     award = adjustment.get("award")
     if award:
         state = state.award(**award)
+    elif hand_inputs is not None and get("outcome") == Hand.Outcome.REDEAL:
+        state = state.redeal()
     elif hand_inputs is not None:
         state = state.play(
             defender_points=get("defender_points"),

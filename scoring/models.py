@@ -118,7 +118,8 @@ SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _(
 class Hand(AppendOnlyModel):
     """One hand played at a table, as recorded by a referee; never edited.
 
-    A correction is a new version (``supersedes`` the previous one, ``version`` + 1). The inputs are
+    A correction is a new version (``supersedes`` the previous one, ``version`` + 1). ``outcome`` "redeal":
+    nobody declared trump (000 第五条), no trump and no points, replayed with ``MatchState.redeal``. The inputs are
     what the referee saw; the result fields (levels after the hand, next declarer, explanation) are
     the engine's answer when the hand was stored, computed from all current hands of the match and
     the rulings then known. The authoritative current state is always a replay
@@ -132,6 +133,10 @@ class Hand(AppendOnlyModel):
         DIAMONDS = "D", _("Diamonds")
         NO_TRUMP = "NT", _("No trump")
 
+    class Outcome(models.TextChoices):
+        PLAYED = "played", _("Played")
+        REDEAL = "redeal", _("No trump declared: redealt")  # 000 第五条: 庄家下台，重洗重抓，下家坐庄
+
     match = models.ForeignKey("tournament.Match", on_delete=models.PROTECT, related_name="hands",
                               verbose_name=_("match"))
     number = models.PositiveSmallIntegerField(_("hand number"))
@@ -140,7 +145,8 @@ class Hand(AppendOnlyModel):
                                       related_name="superseded_by", verbose_name=_("supersedes"))
     # what the referee entered
     declarer_seat = models.CharField(_("declarer seat"), max_length=1, choices=SEAT_CHOICES)
-    trump = models.CharField(_("trump"), max_length=2, choices=Trump.choices)
+    outcome = models.CharField(_("outcome"), max_length=8, choices=Outcome.choices, default=Outcome.PLAYED)
+    trump = models.CharField(_("trump"), max_length=2, choices=Trump.choices, blank=True)  # blank: a redeal
     defender_points = models.SmallIntegerField(_("defender trick points"))
     bottom_points = models.SmallIntegerField(_("bottom points"), default=0)
     last_trick = models.JSONField(_("last trick"), null=True, blank=True)

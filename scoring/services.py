@@ -91,8 +91,23 @@ def _hand_inputs(trump, defender_points, declarer=None, bottom_points=0, last_tr
     return {
         "trump": trump, "defender_points": defender_points, "declarer_seat": declarer,
         "bottom_points": bottom_points, "last_trick": dict(last_trick) if last_trick else None,
-        "reclaim": bool(reclaim),
+        "reclaim": bool(reclaim), "outcome": Hand.Outcome.PLAYED,
     }
+
+
+def _redeal_inputs():
+    """A hand nobody declared trump in (000 第五条): no trump, no points; the engine moves the deal on."""
+    return {"trump": "", "defender_points": 0, "declarer_seat": None, "bottom_points": 0, "last_trick": None,
+            "reclaim": False, "outcome": Hand.Outcome.REDEAL}
+
+
+def _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim):
+    if outcome == Hand.Outcome.REDEAL:
+        return _redeal_inputs()
+    if outcome not in (None, Hand.Outcome.PLAYED):
+        raise UserError(gettext_noop("Unknown outcome: choose one of %(choices)s."), field="outcome",
+                        choices="/".join(Hand.Outcome.values))
+    return _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
 
 
 def _store(match, user, number, inputs, state, adjustment, supersedes=None):
@@ -104,6 +119,7 @@ def _store(match, user, number, inputs, state, adjustment, supersedes=None):
         version=supersedes.version + 1 if supersedes else 1,
         declarer_seat=result.declarer_seat or inputs["declarer_seat"] or "",
         trump=inputs["trump"], defender_points=inputs["defender_points"],
+        outcome=inputs.get("outcome", Hand.Outcome.PLAYED),
         bottom_points=inputs["bottom_points"], last_trick=inputs["last_trick"], reclaim=inputs["reclaim"],
         penalty_points=adjustment.get("penalty_points", 0),
         level_played=result.declarer_level_before, final_points=result.defender_points,
@@ -169,29 +185,30 @@ def _write(match, user, number, inputs, *, correcting) -> HandWritten:
         return HandWritten(hand, match, done)
 
 
-def record_hand(match, user, *, number, trump, defender_points, declarer=None, bottom_points=0,
-                last_trick=None, reclaim=False) -> HandWritten:
+def record_hand(match, user, *, number, trump=None, defender_points=None, declarer=None, bottom_points=0,
+                last_trick=None, reclaim=False, outcome=Hand.Outcome.PLAYED) -> HandWritten:
     """Record the next hand of ``match`` and settle the match's result.
 
     Raises HandRefused (user not allowed), HandConflict (``number`` already recorded, match over) or
-    UserError naming the field (out of sequence, bad input: the engine's messages).
+    UserError naming the field (out of sequence, bad input: the engine's messages). ``outcome`` "redeal":
+    nobody declared trump (000 第五条), recorded with no score; the other inputs are not read.
     """
-    inputs = _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
+    inputs = _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim)
     try:
         return _write(match, user, number, inputs, correcting=False)
     except IntegrityError as exc:
         raise _taken(number) from exc
 
 
-def correct_last_hand(match, user, *, number, trump, defender_points, declarer=None, bottom_points=0,
-                      last_trick=None, reclaim=False) -> HandWritten:
+def correct_last_hand(match, user, *, number, trump=None, defender_points=None, declarer=None, bottom_points=0,
+                      last_trick=None, reclaim=False, outcome=Hand.Outcome.PLAYED) -> HandWritten:
     """Store a new version of the last hand (``number`` must be it) and settle the match's result again.
 
     Refused for a match ended by walkover, forfeit or bye, and once the round's results are published.
     A correction may reopen a match the corrected hand had won, or give it to the other side: the
     result service then moves the bracket (or refuses, naming the next match already begun).
     """
-    inputs = _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
+    inputs = _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim)
     try:
         return _write(match, user, number, inputs, correcting=True)
     except IntegrityError as exc:

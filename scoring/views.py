@@ -34,6 +34,7 @@ def table(request, match_id):
         entry["superseded"] = older.get(entry["number"], [])
         entry["explanation"] = [in_force_text(line) for line in entry["explanation"]]
     declaring_side = side_of(state["declarer"])
+    profile = engine_profile(match.profile)
     return render(request, "scoring/table.html", {
         "match": match,
         "event": match.round.stage.event,
@@ -43,6 +44,9 @@ def table(request, match_id):
         "declaring_side": declaring_side,
         "seats": SEAT_CHOICES,
         "trumps": Hand.Trump.choices,
-        "capture_ranks": sorted({rc.rank for rc in engine_profile(match.profile).rank_captures.values()}),
+        "capture_ranks": sorted({rc.rank for rc in profile.rank_captures.values()}),
+        "points_total": profile.points_total, "bottom_max": profile.bottom_max,  # the inputs' max
+        # 000 第五条: a deal nobody declared trump in is redealt (not before the first hand)
+        "redeal": profile.rotation_no_trump is not None and bool(state["declarer"]) and bool(state["hands"]),
         "life": match_lifecycle(match, request.user, top_winner=state["winner"]),
     })

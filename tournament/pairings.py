@@ -128,7 +128,9 @@ def elimination_slots(
     lowest seed band (seeds N/2+1..n, the ones that face a top-half seed) are
     moved, and only between matches that both have two entries, so every seed
     1..N/2 keeps its place, byes stay with the top seeds and the guarantee
-    "seeds 1..2^k meet only when 2^k remain" holds. For a clash of unit u the
+    "seeds 1..2^k meet only when 2^k remain" holds. Byes count too: bye holders
+    that would meet in round 2 (their first real match) are separated the same
+    way among the bye holders of seeds N/4+1..N/2 (:func:`_separate_bye_holders`). For a clash of unit u the
     exchange partner is the nearest seed number (weaker first) whose match
     has no entry of u; each exchange removes at least one clash and adds
     none, so the result has the fewest clashes possible: max(0, c_u - M) for
@@ -145,7 +147,25 @@ def elimination_slots(
     positions = bracket_positions(size)
     if unit is not None:
         _separate_units(by_seed, size, n, unit)
+        _separate_bye_holders(by_seed, size, n, unit)
     return [(by_seed[positions[i] - 1], by_seed[positions[i + 1] - 1]) for i in range(0, size, 2)]
+
+
+def _separate_bye_holders(by_seed: list, size: int, n: int, unit: Callable) -> None:
+    """Byes count: two entries with byes whose first real match is in round 2 are separated too.
+
+    Seeds 1..k (k = size - n) have byes; in round 2 seed s meets seed size/2+1-s, so seeds s and
+    size/2+1-s both holding byes meet in their first real match (e.g. an 18-entry draw in 32 places:
+    seeds 3..14). That round is a first round of size/2 among the bye holders: the same exchange
+    (:func:`_separate_units`) among the bye holders of its lower band (seeds size/4+1..k) removes the
+    clashes, keeping seeds 1..size/4 in place and every bye with an entry of the top half.
+    """
+    k, half = size - n, size // 2
+    if size < 4 or k <= half // 2:
+        return
+    virtual = by_seed[:k] + [None] * (half - k)   # seeds k+1..size/2 meet round-1 winners: unknown
+    _separate_units(virtual, half, k, unit)
+    by_seed[:k] = virtual[:k]
 
 
 def _separate_units(by_seed: list, size: int, n: int, unit: Callable) -> None:

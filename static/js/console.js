@@ -84,6 +84,7 @@
     var body = { code: current.code, side: radioValue("side") };
     if (current.options.length) { body.choice = selectedOption(); }
     if (wanted.indexOf("minutes") >= 0 && field("minutes").value !== "") { body.minutes = parseInt(field("minutes").value, 10); }
+    if (wanted.indexOf("minutes") >= 0 && field("seconds").value !== "") { body.seconds = parseInt(field("seconds").value, 10); }
     if (wanted.indexOf("cards") >= 0 && field("cards").value !== "") { body.cards = parseInt(field("cards").value, 10); }
     if (wanted.indexOf("role") >= 0 && radioValue("role")) { body.role = radioValue("role"); }
     return body;
@@ -163,6 +164,14 @@
       if (result.ok) {
         previewBox.textContent = "处罚预览：" + result.json.sanction.explanation +
           (result.json.sanction.needs_approval ? "（须裁判长核准）" : "");
+        if (result.json.impact && result.json.impact.text) {
+          var impact = document.createElement("span");
+          impact.className = "impact" + (result.json.impact.earlier_hand ? " earlier" : "");
+          impact.id = "preview-impact";
+          impact.textContent = result.json.impact.text;
+          previewBox.appendChild(document.createElement("br"));
+          previewBox.appendChild(impact);
+        }
         previewBox.className = "preview";
         confirmButton.disabled = false;
       } else {

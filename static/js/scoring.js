@@ -12,6 +12,22 @@
     el.className = "form-status" + (kind ? " " + kind : "");
   }
 
+  /* Clear the messages shown next to the fields. */
+  function clearFieldErrors(form) {
+    form.querySelectorAll(".field-error").forEach(function (el) { el.textContent = ""; el.hidden = true; });
+    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+  }
+
+  /* Show the server's message next to the field it names; false when the page has no place for it. */
+  function showFieldError(form, field, detail) {
+    var place = field ? document.getElementById("error-" + field) : null;
+    if (!place || !form.contains(place)) { return false; }
+    place.textContent = detail;
+    place.hidden = false;
+    if (form.elements[field]) { form.elements[field].setAttribute("aria-invalid", "true"); form.elements[field].focus(); }
+    return true;
+  }
+
   function newKey() {
     if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
     return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
@@ -58,16 +74,20 @@
 
   function submit(event) {
     var form = event.target;
-    if (form.id !== "hand-form") { return; }
+    if (form.id !== "hand-form" && form.id !== "redeal-form") { return; }
     event.preventDefault();
     var statusEl = document.getElementById("form-status");
-    var correcting = form.elements.correct && form.elements.correct.checked;
+    var redeal = form.id === "redeal-form";   // 000 第五条: nobody declared trump, no score
+    if (redeal && !window.confirm(form.dataset.confirm)) { return; }
+    var correcting = !redeal && form.elements.correct && form.elements.correct.checked;
     var number = parseInt(correcting ? form.dataset.last : form.dataset.next, 10);
     var url = correcting ? form.dataset.correctUrl : form.dataset.recordUrl;
-    var body = JSON.stringify(collect(form, number));
+    var body = JSON.stringify(redeal ? { number: number, outcome: "redeal" } : collect(form, number));
     if (body !== pendingBody) { pendingKey = newKey(); pendingBody = body; }
     var button = form.querySelector("button[type=submit]");
     button.disabled = true;
+    var handForm = document.getElementById("hand-form");
+    if (handForm) { clearFieldErrors(handForm); }
     status(statusEl.dataset.saving, "");
     fetch(url, {
       method: "POST",
@@ -87,7 +107,8 @@
             .then(function () { status(statusEl.dataset.saved, "ok"); });
         }
         button.disabled = false;
-        status(data.detail || ("HTTP " + response.status), "error");
+        status(data.detail || ("HTTP " + response.status), "error");   // by the button, and by the field
+        if (handForm) { showFieldError(handForm, data.field, data.detail || ""); }
       });
     }).catch(function () {
       button.disabled = false;

@@ -133,8 +133,6 @@ def test_a_match_forfeit_ends_the_match_only_once_approved(table):
     assert adjustments_.hand_adjustments(match)[1]["forfeit"]["winner"] == "NS"
 
 
-@pytest.mark.xfail(strict=True, reason="services side of issue 13: record_ruling does not yet apply a match "
-                   "forfeit that needs no approval (rulings.services._touches_scores); the engine marks it automatic")
 def test_a_lateness_forfeit_applies_without_approval(table):
     """000 第十七条（一）: 迟到超过5分钟，算该方弃权，其对手获胜 — automatic, nothing to approve."""
     match, users = table
@@ -144,9 +142,21 @@ def test_a_lateness_forfeit_applies_without_approval(table):
     assert (match.status, match.winner) == (Match.Status.FORFEIT, match.ns)
 
 
-@pytest.mark.xfail(strict=True, reason="services side of issue 13: record_ruling does not yet apply a match "
-                   "forfeit that needs no approval (rulings.services._touches_scores); the engine marks it automatic")
+def test_an_automatic_forfeit_is_voided_by_a_chief_only_and_the_match_reopens(table):
+    """000 第十七条（一） applies at once; the chief referee can still void it (a wrong time, a wrong table)."""
+    match, users = table
+    ruling = services.record_ruling(match, users["referee"], "late", "EW", minutes=5, seconds=30)
+    match.refresh_from_db()
+    assert (match.status, match.winner) == (Match.Status.FORFEIT, match.ns)
+    with pytest.raises(ForbiddenError):
+        services.void_ruling(ruling, users["referee"], "看错表")
+    services.void_ruling(ruling, users["chief"], "看错表")
+    match.refresh_from_db()
+    assert (match.status, match.winner) == (Match.Status.SCHEDULED, None)
+
+
 def test_both_sides_late_both_forfeit_and_nobody_wins(table):
+    """000 第十七条（一）: each side more than 5 minutes late forfeits; both forfeit, nobody wins."""
     match, users = table
     for side in ("NS", "EW"):
         services.record_ruling(match, users["referee"], "late", side, minutes=7)

@@ -92,6 +92,8 @@ def test_a_chief_recorded_forfeit_decides_at_once_and_a_referee_proposed_one_wai
     proposed = rulings.record_ruling(other, referee, "cheating", "EW")
     assert entry_of(other, proposed).state == PENDING
     assert row(knockout, "R1-M2").status != Match.Status.FORFEIT
+    late = rulings.record_ruling(other, referee, "late", "NS", minutes=9)  # 000 第十七条（一）: automatic, no approval
+    assert entry_of(other, late).state == IN_FORCE and row(knockout, "R1-M2").status == Match.Status.FORFEIT
 
 
 def test_a_round_closes_only_when_every_table_has_a_result_then_referees_cannot_write(knockout, chief, referee):

@@ -158,7 +158,15 @@ def test_export_schedule_and_results_read_matches_as_stored(event):
 
 
 def test_import_template_is_importable(event):
-    import_entries(event, import_template(), "template.xlsx")
+    """Its headers are read; its example row, left in, is refused (issue 13), an edited one imports."""
+    with pytest.raises(ImportFailed) as refused:
+        import_entries(event, import_template(), "template.xlsx")
+    assert "示例行" in refused.value.errors[0].message and not event.pairs.exists()
+    book = load_workbook(io.BytesIO(import_template()))
+    book.worksheets[0]["C2"] = "周九"
+    out = io.BytesIO()
+    book.save(out)
+    import_entries(event, out.getvalue(), "template.xlsx")
     assert event.pairs.get().name == "示例一队"
 
 

@@ -31,7 +31,7 @@ from config.db import lock_row
 from rulings.adjustments import match_replay
 from tournament.clocks import arithmetic as clocks
 from tournament.clocks import cache as display_cache
-from tournament.clocks import safety
+from tournament.clocks import leads, safety
 from tournament.clocks.records import (
     clock_rule,
     hands_recorded,
@@ -297,7 +297,10 @@ def _fire_table(rule, marks, now, match) -> bool:
     reading = clocks.read(rule, marks, now, table=match.pk)
     if rule.announces and reading.announce_due:
         recorded = hands_recorded(match)
-        last = clocks.last_allowed_hand(recorded, rule.hands_after, rule.hand_in_play_counts)
+        # 000 第十五条: only a hand whose first lead was made is "in play"; a table still dealing or
+        # bidding counts the hand it is about to play as the first of the hands after
+        counts = rule.hand_in_play_counts or not leads.lead_made(match, recorded + 1)
+        last = clocks.last_allowed_hand(recorded, rule.hands_after, counts)
         return _create_once(HandAllowance, match=match, reason=HandAllowance.Reason.ANNOUNCE,
                             hand_in_play=recorded + 1, last_hand=last, fired_at=now)
     if not rule.announces and reading.end_due:

@@ -2,9 +2,11 @@
 from django.urls import path
 
 from tournament.clocks import api as api_clock
+from tournament.clocks import lead_api
 from tournament.clocks import views as views_clock
 
 urlpatterns = [
+    path("api/matches/<int:match_id>/lead/", lead_api.MatchLeadView.as_view(), name="api-match-lead"),
     path("events/<slug:slug>/rounds/<int:round_id>/display/", views_clock.hall_display, name="clock-display"),
     path("manage/<slug:event_slug>/rounds/<int:round_id>/clock/", views_clock.chief_clock, name="clock-chief"),
     path("manage/<slug:slug>/clock-settings/", views_clock.clock_settings, name="clock-settings"),

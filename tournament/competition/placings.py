@@ -8,11 +8,11 @@ from django.utils.translation import gettext_lazy as _
 from tournament.competition.progress import bracket_state
 from tournament.competition.ranking import Award, EntryInfo, FinalPlace, StageStandings, event_standings
 from tournament.competition.stages import profile_format
-from tournament.models import Stage
+from tournament.models import Pair, Stage
 
 
 def _entry_infos(event) -> dict[int, EntryInfo]:
-    return {pid: EntryInfo(pid, name, unit, status == "withdrawn") for pid, name, unit, status in
+    return {pid: EntryInfo(pid, name, unit, status in Pair.GONE) for pid, name, unit, status in
             event.pairs.values_list("id", "name", "unit__name", "status")}
 
 

@@ -79,7 +79,7 @@ def bracket_state(stage: Stage) -> BracketView | None:
     label_of = {pid: label for label, pid in labels.items() if pid is not None}
     results = {key: label_of[m.winner_id] for key, m in rows.items()
                if m.status in Match.DECIDED and m.winner_id in label_of}
-    gone = set(Pair.objects.filter(pk__in=list(label_of), status=Pair.Status.WITHDRAWN).values_list("pk", flat=True))
+    gone = set(Pair.objects.filter(pk__in=list(label_of), status__in=Pair.GONE).values_list("pk", flat=True))
     withdrawn = [label_of[pid] for pid in gone]
     state = bracket.resolve(results, withdrawn=withdrawn, strict=False)
     return BracketView(stage, draw, bracket, state, labels, rows)

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from common.errors import gettext_noop
 from tournament import standings as pure
 from tournament.competition.stages import CompetitionError
-from tournament.models import Draw, Group, GroupEntry, Match, Stage
+from tournament.models import Draw, Group, GroupEntry, Match, Pair, Stage
 
 TIE_BREAK_NAMES = {"shared_place": "shared"}  # profile name -> pure standings name
 TERMINAL_LABELS = {"lot": "抽签", "shared": "并列名次"}
@@ -190,7 +190,7 @@ def _load_stages(event, stage_filter: dict) -> list[StageStandings]:
     for gid, pid, name, unit, status in (
             GroupEntry.objects.filter(group_id__in=group_ids).order_by("group_id", "position")
             .values_list("group_id", "pair_id", "pair__name", "pair__unit__name", "pair__status")):
-        entries[gid].append(EntryInfo(pid, name, unit, status == "withdrawn"))
+        entries[gid].append(EntryInfo(pid, name, unit, status in Pair.GONE))
     matches = defaultdict(list)
     for row in (Match.objects.filter(group_id__in=group_ids).order_by("round_id", "table", "id")
                 .values_list("group_id", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status")):

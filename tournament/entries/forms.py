@@ -2,6 +2,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournament.entries.limits import LIMITS
 from tournament.entries.services import EntryError, PairData, PlayerData
 from tournament.models import Player
 
@@ -17,8 +18,8 @@ def apply_entry_error(form: forms.Form, error: EntryError) -> None:
 class PairForm(forms.Form):
     """A pair with its two players, optional seed, team and reserve flag."""
 
-    unit = forms.CharField(label=_("Unit"), max_length=200)
-    name = forms.CharField(label=_("Pair name"), max_length=200, required=False,
+    unit = forms.CharField(label=_("Unit"), max_length=LIMITS["unit"])
+    name = forms.CharField(label=_("Pair name"), max_length=LIMITS["name"], required=False,
                            help_text=_("Leave empty to use the two players' names."))
     player1 = forms.CharField(label=_("Player 1"), max_length=100)
     gender1 = forms.ChoiceField(label=_("Gender of player 1"), choices=GENDERS)
@@ -29,7 +30,7 @@ class PairForm(forms.Form):
     phone2 = forms.CharField(label=_("Phone of player 2"), max_length=30, required=False,
                              widget=forms.TextInput(attrs=TEL))
     seed = forms.IntegerField(label=_("Seed"), min_value=1, required=False)
-    team = forms.CharField(label=_("Team"), max_length=200, required=False)
+    team = forms.CharField(label=_("Team"), max_length=LIMITS["team"], required=False)
     reserve = forms.BooleanField(label=_("Reserve pair"), required=False)
 
     @classmethod
@@ -70,7 +71,7 @@ class IndividualForm(forms.Form):
     player1 = forms.CharField(label=_("Name"), max_length=100)
     gender1 = forms.ChoiceField(label=_("Gender"), choices=GENDERS)
     phone1 = forms.CharField(label=_("Phone"), max_length=30, required=False, widget=forms.TextInput(attrs=TEL))
-    team = forms.CharField(label=_("Team"), max_length=200, required=False)
+    team = forms.CharField(label=_("Team"), max_length=LIMITS["team"], required=False)
     reserve = forms.BooleanField(label=_("Reserve"), required=False)
     pool = forms.CharField(label=_("Draw pool"), max_length=40, required=False,
                            help_text=_("Players are drawn only with players of the same unit, team, reserve flag "

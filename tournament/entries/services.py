@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
 from tournament.competition import results
+from tournament.entries import limits
 from tournament.models import Draw, Event, Match, Pair, Player, Registration, Team, Unit
 
 GENDER_WORDS = {
@@ -170,6 +171,7 @@ def _clean_pair(data: PairData) -> PairData:
                          value=seed)
     name = (data.name or "").strip() or f"{p1.name}/{p2.name}"
     team = (data.team or "").strip()
+    limits.check_lengths(EntryError, unit=unit, name=name, team=team)   # the form's limits, for imports too
     if data.reserve and not team:
         raise EntryError(gettext_noop("A reserve pair must belong to a team: enter the team."), "team")
     return PairData(unit, p1, p2, name, seed, team, bool(data.reserve))

@@ -17,7 +17,16 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
-from tournament.entries.services import EntryError, PairData, PlayerData, add_pair, clean_gender, team_problems
+from common.errors import UserError, gettext_noop
+from tournament.entries.services import (
+    EntryError,
+    PairData,
+    PlayerData,
+    add_pair,
+    clean_gender,
+    team_problems,
+    team_rule,
+)
 from tournament.models import Event, Match, Pair
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
@@ -169,10 +178,18 @@ def import_entries(event: Event, raw: bytes, filename: str) -> list[Pair]:
     errors: list[RowError] = []
     created: list[Pair] = []
     team_rows: dict[str, list[int]] = {}
+    teams_needed = team_rule(event) is not None
     with transaction.atomic():
         for number, values in table:
             if values.get("status", "").lower() in WITHDRAWN_WORDS:
                 continue
+            if _is_example(values):    # the template's example row, left in: not an entry
+                errors.append(RowError(number, "", str(UserError(gettext_noop(
+                    "This is the template's example row: delete it before importing.")))))
+                continue
+            if teams_needed and not values.get("team"):   # reported with the row's other problems
+                errors.append(RowError(number, COLUMNS["team"][0], str(UserError(gettext_noop(
+                    "This is a team event: every pair needs its team.")))))
             created.extend(_import_row(event, number, values, errors))
             if values.get("team"):
                 team_rows.setdefault(values["team"], []).append(number)
@@ -275,7 +292,15 @@ def export_results(event: Event) -> bytes:
     return _workbook([("成绩", RESULT_HEADER, rows)])
 
 
+#: The template's example row; a file that still holds it is refused (the row is named).
+EXAMPLE_ROW = ["示例单位", "示例一队", "张三", "男", "13800000001", "李四", "女", "", "", "", "否", ""]
+
+
+def _is_example(values: dict) -> bool:
+    return (values.get("unit"), values.get("player1"), values.get("player2")) == (
+        EXAMPLE_ROW[0], EXAMPLE_ROW[2], EXAMPLE_ROW[5])
+
+
 def import_template() -> bytes:
     """An empty import sheet with the Chinese headers and one example row."""
-    example = ["示例单位", "示例一队", "张三", "男", "13800000001", "李四", "女", "", "", "", "否", ""]
-    return _workbook([("报名", ENTRY_HEADER, [example])])
+    return _workbook([("报名", ENTRY_HEADER, [EXAMPLE_ROW])])

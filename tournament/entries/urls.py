@@ -2,6 +2,7 @@
 from django.urls import path
 
 from tournament.entries import api as api_entries
+from tournament.entries import cleanup_views, removal_api, removal_views
 from tournament.entries import views as v
 
 urlpatterns = [
@@ -13,5 +14,8 @@ urlpatterns = [
     path("manage/<slug:event_slug>/entries/individuals/", v.individuals, name="entries_individuals"),
     path("manage/<slug:event_slug>/entries/import/", v.import_entries, name="entries_import"),
     path("manage/<slug:event_slug>/entries/export/<slug:what>.xlsx", v.export, name="entries_export"),
+    path("manage/<slug:event_slug>/entries/<int:pk>/delete/", cleanup_views.pair_delete, name="entries_delete"),
+    path("manage/<slug:event_slug>/entries/<int:pk>/remove/", removal_views.pair_remove, name="entries_remove"),
+    path("api/pairs/<int:pk>/removal/", removal_api.PairRemovalView.as_view(), name="api_pair_removal"),
     path("api/events/<slug:event_slug>/entries/", api_entries.EntryListCreate.as_view(), name="api_entries"),
 ]

@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tournament import access
 from tournament.entries import individuals as signups
 from tournament.entries import services as svc
 from tournament.entries import spreadsheets
@@ -56,7 +57,8 @@ def entries_list(request, event):
         units.setdefault(pair.unit.name, []).append(pair)
     return _page(request, event, "list.html", units=units, problems=svc.team_problems(event),
                  rule=svc.team_rule(event), active=sum(p.status == Pair.Status.ACTIVE for p in pairs),
-                 waiting=event.registrations.filter(status="active", pair__isnull=True).count())
+                 waiting=event.registrations.filter(status="active", pair__isnull=True).count(),
+                 may_remove=access.may(request.user, access.APPROVE, event=event))
 
 
 @organiser_required

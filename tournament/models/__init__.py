@@ -3,4 +3,6 @@ from tournament.models.clocks import *  # noqa: F401,F403
 from tournament.models.competition import *  # noqa: F401,F403
 from tournament.models.entries import *  # noqa: F401,F403
 from tournament.models.event import *  # noqa: F401,F403
+from tournament.models.leads import *  # noqa: F401,F403
 from tournament.models.printouts import *  # noqa: F401,F403
+from tournament.models.removals import *  # noqa: F401,F403

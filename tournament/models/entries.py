@@ -4,6 +4,7 @@ The pair draw (``tournament.entries.individuals.draw_individual_pairs``) turns t
 into :class:`Pair` rows and records a ``Draw`` of kind "pairs" with its seed.
 """
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.event import Event
@@ -69,6 +70,12 @@ class Pair(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", _("Active")
         WITHDRAWN = "withdrawn", _("Withdrawn")
+        SUSPENDED = "suspended", _("Suspended")          # 停赛 (000 第十七条（八）), decided by the chief referee
+        DISQUALIFIED = "disqualified", _("Disqualified")  # 取消比赛资格, decided by the chief referee
+
+    # out of the event's remaining play: its matches still to play are walkovers
+    GONE = (Status.WITHDRAWN, Status.SUSPENDED, Status.DISQUALIFIED)
+    REMOVED = (Status.SUSPENDED, Status.DISQUALIFIED)
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pairs", verbose_name=_("event"))
     name = models.CharField(_("name"), max_length=200)
@@ -93,6 +100,9 @@ class Pair(models.Model):
         ]
 
     def __str__(self):
+        """The name; a suspended or disqualified pair says so wherever it is shown."""
+        if self.status in self.REMOVED:
+            return gettext("%(name)s (%(status)s)") % {"name": self.name, "status": self.get_status_display()}
         return self.name
 
 

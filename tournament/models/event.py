@@ -25,6 +25,9 @@ class Event(models.Model):
     )
     format = models.CharField(_("format"), max_length=30, choices=Format.choices, default=Format.GROUPS_ELIMINATION)
     published = models.BooleanField(_("published"), default=False)
+    # the organiser's readings of the profile's organiser choices ({choice: reading}); applied through the
+    # event's own profile version (tournament.events.rule_choices)
+    rule_choices = models.JSONField(_("organiser choices"), default=dict, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -1,0 +1,66 @@
+"""The organisers' page of organiser choices: each choice with its clause, both readings and the one in
+force, editable before play starts, applied to the event's matches (scoring and sanction engines)."""
+import pytest
+
+from common.errors import ConflictError, ForbiddenError
+from rulings import services as rulings
+from rulings.adjustments import match_state
+from scoring import services as scoring
+from tournament.events import rule_choices
+from tournament.models import Event
+
+
+def test_the_page_lists_clause_both_readings_and_the_one_in_force(table, client):
+    match, users = table
+    event = match.round.stage.event
+    client.force_login(users["organiser"])
+    html = client.get(f"/manage/{event.slug}/rule-choices/").content.decode()
+    assert "第十三条（只写“不够80”“超过80”）" in html                    # shenzhen exactly_80's clause
+    assert "恰好80分台下方上台" in html and "庄家守庄，不升级" in html      # both readings, in Chinese
+    assert html.count('class="reading in-force"') == len(rule_choices.choice_rows(event))
+
+
+def test_exactly_80_declarers_keep_applies_to_the_events_matches(table, client):
+    """000 第十三条 only says 不够80 / 超过80: with declarers_keep, 80 keeps the stage with no level."""
+    match, users = table
+    event = match.round.stage.event
+    client.force_login(users["organiser"])
+    answer = client.post(f"/manage/{event.slug}/rule-choices/", {"exactly_80": "declarers_keep"})
+    assert answer.status_code == 302
+    event.refresh_from_db()
+    match.refresh_from_db()
+    assert event.rule_choices == {"exactly_80": "declarers_keep"} and match.profile == event.profile
+    assert event.profile.based_on is not None and event.profile.data["choices"] == {"exactly_80": "declarers_keep"}
+    written = scoring.record_hand(match, users["referee"], number=1, trump="S", defender_points=80, declarer="N")
+    assert written.hand.declarer_keeps and match_state(match).levels == {"NS": "2", "EW": "2"}
+    html = client.get(f"/manage/{event.slug}/rule-choices/").content.decode()
+    assert "已开赛" in html or "can no longer" in html
+    with pytest.raises(ConflictError):
+        rule_choices.set_choices(event, users["organiser"], {"exactly_80": "takeover"})
+
+
+def test_the_default_reading_takes_over_at_80(table):
+    match, users = table
+    written = scoring.record_hand(match, users["referee"], number=1, trump="S", defender_points=80, declarer="N")
+    assert not written.hand.declarer_keeps
+
+
+def test_a_sanction_choice_reaches_the_rulings(make_match, make_user):
+    """000 第十六条（二） 第二次给予警告: second_only gives a warning again at the third."""
+    match = make_match()
+    event = match.round.stage.event
+    organiser, chief = make_user("organiser"), make_user("chief_referee")
+    rule_choices.set_choices(event, organiser, {"escalation_warnings": "second_only"})
+    rule_choices.set_choices(Event.objects.get(pk=event.pk), organiser, {})       # back to the file's reading
+    event.refresh_from_db()
+    assert event.rule_choices == {} and event.profile.slug == "shenzhen-community" and event.profile.based_on is None
+    rule_choices.set_choices(event, organiser, {"escalation_warnings": "second_only"})
+    match.refresh_from_db()
+    kinds = [rulings.record_ruling(match, chief, "delay", "NS").sanction["kinds"] for _ in range(3)]
+    assert kinds == [["warning"], ["violation"], ["warning"]]
+
+
+def test_only_organisers_choose(table):
+    match, users = table
+    with pytest.raises(ForbiddenError):
+        rule_choices.set_choices(match.round.stage.event, users["chief"], {"exactly_80": "declarers_keep"})

@@ -1,0 +1,45 @@
+"""The table's answer to "was the first lead of the hand in play made?" (000 第十五条 已开始出牌), which the
+clock reads when the announcement reaches the table (:func:`tournament.clocks.services._fire_table`).
+
+    lead_made(match, hand_number) -> bool        the latest report for that hand; True without one
+    report_lead(match, user, *, hand_number, made) -> LeadReport
+    lead_status(match) -> dict                   the hand in play and what was reported for it
+"""
+from __future__ import annotations
+
+from common.errors import ForbiddenError, UserError, gettext_noop
+from config import clock
+from tournament import access
+from tournament.clocks.records import hands_recorded
+from tournament.models import LeadReport
+
+
+def _latest(match, hand_number):
+    return LeadReport.objects.filter(match=match, hand_number=hand_number).order_by("-reported_at", "-pk").first()
+
+
+def lead_made(match, hand_number) -> bool:
+    """Was the first lead of ``hand_number`` made? Without a report: yes (the hand after the last recorded
+    one is taken as in play, as before the question was asked)."""
+    report = _latest(match, hand_number)
+    return True if report is None else report.lead_made
+
+
+def lead_status(match) -> dict:
+    """{"hand_number": the hand in play, "made": bool, "reported": whether the referee said so}."""
+    number = hands_recorded(match) + 1
+    report = _latest(match, number)
+    return {"hand_number": number, "made": True if report is None else report.lead_made,
+            "reported": report is not None}
+
+
+def report_lead(match, user, *, hand_number, made) -> LeadReport:
+    """The table's referee says whether the first lead of the hand in play was made."""
+    if not access.may(user, access.RECORD, match=match):
+        raise ForbiddenError(gettext_noop("Only this table's referees and the chief referees may report this."))
+    in_play = hands_recorded(match) + 1
+    if hand_number != in_play:
+        raise UserError(gettext_noop("The hand in play is hand %(expected)s, not hand %(number)s."),
+                        field="hand_number", expected=in_play, number=hand_number)
+    return LeadReport.objects.create(match=match, hand_number=hand_number, lead_made=bool(made), reported_by=user,
+                                     reported_at=clock.now())

@@ -1,0 +1,32 @@
+"""A pair removed from the rest of an event by the chief referee: suspension (停赛, 000 第十七条（八）) or
+disqualification (取消比赛资格). Append-only: who decided, when, why, and the ruling it follows."""
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from config.appendonly import AppendOnlyModel
+from tournament.models.entries import Pair
+
+__all__ = ['PairRemoval']
+
+
+class PairRemoval(AppendOnlyModel):
+    """The decision that took a pair out of the event's remaining play (its status says which)."""
+
+    pair = models.OneToOneField(Pair, on_delete=models.CASCADE, related_name="removal", verbose_name=_("pair"))
+    kind = models.CharField(_("kind"), max_length=20,
+                            choices=[(Pair.Status.SUSPENDED, _("Suspended")),
+                                     (Pair.Status.DISQUALIFIED, _("Disqualified"))])
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+    ruling = models.ForeignKey("rulings.Ruling", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("ruling"))
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("decided by"))
+    decided_at = models.DateTimeField(_("decided at"))
+
+    class Meta:
+        verbose_name = _("pair removal")
+        verbose_name_plural = _("pair removals")
+
+    def __str__(self):
+        return f"{self.pair} · {self.get_kind_display()}"
