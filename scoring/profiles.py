@@ -30,7 +30,7 @@ POINTS_MIN, POINTS_MAX = -200, 400
 
 ROTATIONS = ("partner", "next", "same")
 TIME_UP_RULES = ("higher_level", "on_stage")
-TIE_BREAKS = ("points", "net_levels", "total_levels", "lot", "shared_place", "head_to_head")
+TIE_BREAKS = ("points", "net_levels", "total_levels", "lot", "shared_place", "head_to_head", "buchholz")
 STAGE_KINDS = ("timed_matches", "single_elimination", "round_robin", "groups_round_robin",
                "qualifiers_round_robin", "swiss")
 ROLES = ("chief_referee", "table_referee", "referee_group", "arbitration_group", "logistics_group")
@@ -92,6 +92,12 @@ SCHEMA = ("map", {
 })
 #: Top-level keys that may be missing (with their default).
 OPTIONAL_TOP = {"sanctions": {}, "organiser_defaults": []}
+#: Optional top-level keys kept only when the file has them (their schema): the unit (team) standings of a
+#: union meet, points per final place (1st, 2nd, ...), the best N pairs per unit that count (null: all),
+#: and the bonus for each placed women's pair (see :mod:`tournament.unit_standings`).
+OPTIONAL_SECTIONS = {
+    "unit_standings": ("map", {"points": ("list", "int"), "best_n": ("null", "int"), "women_bonus": "int"}),
+}
 
 
 def _check(value: Any, spec: Any, path: str, source: str) -> Any:
@@ -160,11 +166,14 @@ def validate_profile_dict(data: Any, source: str = "<dict>") -> dict:
     """Validate a profile mapping; return a normalised deep copy or raise :class:`ProfileError`."""
     if not isinstance(data, dict):
         raise ProfileError(source, "", "规则文件应为映射", "a profile must be a mapping")
-    body = {k: v for k, v in data.items() if k not in OPTIONAL_TOP}
+    body = {k: v for k, v in data.items() if k not in OPTIONAL_TOP and k not in OPTIONAL_SECTIONS}
     for key, default in OPTIONAL_TOP.items():
         body.setdefault(key, copy.deepcopy(data.get(key, default)))
     sanctions = body.pop("sanctions")
     out = _check(body, SCHEMA, "", source)
+    for key, spec in OPTIONAL_SECTIONS.items():
+        if data.get(key) is not None:
+            out[key] = _check(data[key], spec, key, source)
     out["sanctions"] = _check(sanctions if sanctions is not None else {}, "any_map", "sanctions", source)
     _check_ladder(out, source)
     _check_scoring(out["scoring"], source)

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import Count
 
 from tournament import pairings
-from tournament.competition import ranking
+from tournament.competition import ranking, swiss_standings
 from tournament.competition.progress import active_draw
 from tournament.competition.results import advance_bracket
 from tournament.competition.stages import (
@@ -207,18 +207,19 @@ def draw_bracket(stage: Stage, *, seed=None, entries=None, user=None) -> Draw:
             raise CompetitionError(f"{stage.name} 是循环赛，不能抽淘汰赛签位（bracket draw needs an elimination stage）")
         seed = clean_seed(seed)
         places = places_played(stage)
-        if stage.source_id and entries is None:
+        swiss_order = swiss_standings.knockout_entries(stage) if entries is None else None  # fed by a Swiss stage
+        if stage.source_id and entries is None and swiss_order is None:
             labels = _qualifier_labels(stage)
             if sum(len(g) for g in labels) < 2:
                 raise CompetitionError("出线者少于 2 个，不能编排淘汰赛（a bracket needs at least 2 entries）")
             first_round = _pure(pairings.cross_seed, labels)
             params = {"qualifiers": labels, "places_played": places}
         else:
-            pairs = _event_entries(stage, entries)
+            pairs = _event_entries(stage, swiss_order or entries)
             if len(pairs) < 2:
                 raise CompetitionError(
                     f"参赛对只有 {len(pairs)} 个，淘汰赛至少需要 2 个（a bracket needs at least 2 entries）")
-            order = _seed_order(pairs, seed)
+            order = swiss_order or _seed_order(pairs, seed)
             unit_of = {p.pk: p.unit_id for p in pairs}
             first_round = _pure(pairings.elimination_slots, order, unit_of.__getitem__)
             params = {"entries": order, "places_played": places, "units": {str(k): v for k, v in unit_of.items()}}

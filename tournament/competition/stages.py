@@ -121,7 +121,7 @@ def create_stage(event: Event, kind: str, *, name: str = "", source: Stage | Non
         raise CompetitionError(f"未知的阶段类型 kind={kind!r}（unknown stage kind）")
     if source is not None and source.event_id != event.pk:
         raise CompetitionError("出线来源 source 必须是本赛事的阶段（source must belong to this event）")
-    if source is not None and source.kind != Stage.Kind.ROUND_ROBIN:
+    if source is not None and source.kind not in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS):
         raise CompetitionError("出线来源 source 必须是循环赛阶段（source must be a round-robin stage）")
     clean = validate_settings(kind, settings or {})
     last = event.stages.order_by("-order").first()

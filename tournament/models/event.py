@@ -25,6 +25,8 @@ class Event(models.Model):
     )
     format = models.CharField(_("format"), max_length=30, choices=Format.choices, default=Format.GROUPS_ELIMINATION)
     published = models.BooleanField(_("published"), default=False)
+    unit_scoring = models.JSONField(_("unit scoring"), default=dict, blank=True,
+                                    help_text=_("The organiser's override of the profile's unit standings rules."))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
