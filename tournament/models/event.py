@@ -48,5 +48,15 @@ class Event(models.Model):
     def __str__(self):
         return self.name
 
+    @property
+    def has_swiss_stage(self) -> bool:
+        """Whether a stage of the event is a Swiss stage (the public pages then show its tab)."""
+        return self.stages.filter(kind="swiss").exists()
+
+    @property
+    def ranks_units(self) -> bool:
+        """Whether the event ranks its units (团体总分): the profile or the organiser sets the scoring."""
+        return bool((self.profile.data or {}).get("unit_standings") or self.unit_scoring)
+
     def get_absolute_url(self):
         return reverse("event_detail", args=[self.slug])

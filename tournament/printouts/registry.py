@@ -1,7 +1,19 @@
 """Every printout kind by name (KIND → :class:`~tournament.printouts.common.Printout`)."""
 from django.utils.translation import gettext as _
 
-from tournament.printouts import awards, bracket, crosstable, draw, penalties, results, schedule, scoresheets, standings
+from tournament.printouts import (
+    awards,
+    bracket,
+    crosstable,
+    draw,
+    penalties,
+    results,
+    schedule,
+    scoresheets,
+    standings,
+    swiss,
+    units,
+)
 
 PRINTOUTS = {p.kind: p for p in (
     bracket.PRINTOUT,
@@ -13,6 +25,8 @@ PRINTOUTS = {p.kind: p for p in (
     penalties.PRINTOUT,
     awards.PRINTOUT,
     draw.PRINTOUT,
+    swiss.PRINTOUT,
+    units.PRINTOUT,
 )}
 
 
