@@ -14,6 +14,7 @@ from demo.clock import seed_clock
 from demo.competition import seed_competition
 from demo.hands import seed_hands
 from demo.rulings import seed_rulings
+from demo.swiss import seed_swiss_event, seed_union_event
 from scoring.profile_store import latest_profile
 from tournament import roles
 from tournament.competition.referees import assign_referee
@@ -110,4 +111,6 @@ def seed_demo():
     seed_hands(event)
     seed_rulings(event)
     seed_clock(event)
+    seed_swiss_event()
+    seed_union_event()
     return event, accounts
