@@ -91,7 +91,7 @@ def test_service_reads_the_final_ranking_and_is_provisional_until_complete(union
     assert sum(line.score for line in final.lines) == 9 + 7 + 6 + 5 + 4 + 3 + 2 + 1
     assert final.rules == {"points": (9, 7, 6, 5, 4, 3, 2, 1), "best_n": None, "women_bonus": 0}
     assert any("9-7-6-5-4-3-2-1" in line for line in final.rules_text)
-    assert final.lot_seed == f"{event.slug}:units" and final.lot_seed in final.rules_text[-1]
+    assert final.lot_seed == f"{event.slug}:团体" and final.lot_seed in final.rules_text[-1]
 
 
 def test_organiser_override_per_event_and_women_pairs_from_the_players(union_event):

@@ -4,7 +4,7 @@ A Swiss stage is one field: its entries are the ones drawn into its first round 
 of the round-1 pairing). The standings after round k count the results of rounds 1..k with the pure
 :func:`tournament.standings.compute_standings`: points from the profile (3/0 by default), then the
 profile's tie-breaks, with Buchholz (the sum of the opponents' points, ``buchholz``) added before the
-lot when the profile's order does not name it; the lot is drawn with the seed "<round-1 seed>:standings".
+lot when the profile's order does not name it; the lot is drawn with the seed "<round-1 seed>:名次".
 
 A bye (a Match with no opponent, status bye, the entry as winner) counts as a forfeit win against a
 phantom opponent (:data:`tournament.standings.BYE`): the points of a win and the walkover levels of the
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, UserError, gettext_noop
 from tournament import standings as pure
@@ -123,7 +125,7 @@ def stage_standings(stage: Stage, after_round: int | None = None) -> SwissStandi
     ladder = config["ladder"] or ["2", "A"]
     results = [r for r in (_result(row, ladder) for row in rows) if r is not None]
     decided = len(results) == len(rows)
-    lot_seed = f"{draw.seed}:standings" if draw else None
+    lot_seed = f"{draw.seed}:名次" if draw else None
     has_bye = any(r.b == pure.BYE for r in results)
     table = pure.compute_standings([*ids, pure.BYE] if has_bye else ids, results, lot_seed=lot_seed, **config)
     byes = {r.a for r in results if r.b == pure.BYE}
@@ -140,8 +142,16 @@ def stage_standings(stage: Stage, after_round: int | None = None) -> SwissStandi
             net_levels=int(r.values.get("net_levels", 0)), tie_note=tie_note(r, table.order, lot_seed),
             shared=r.shared))
     return SwissStandings(stage.pk, stage.name, after, paired, planned_rounds(stage, len(ids) or None),
-                          tuple(out), tuple(metric_label(n) for n in table.order), table.notes, lot_seed,
+                          tuple(out), tuple(metric_label(n) for n in table.order), _notes(out, lot_seed), lot_seed,
                           decided)
+
+
+def _notes(rows: list[SwissRow], lot_seed) -> tuple[str, ...]:
+    """The notes under the table in the active language (the pure notes mix both languages)."""
+    notes = []
+    if any(r.tie_note and lot_seed and lot_seed in r.tie_note for r in rows):
+        notes.append(_("Some places were drawn by lot (seed %(seed)s).") % {"seed": lot_seed})
+    return tuple(notes)
 
 
 def _rank_without_bye(table: pure.Standings, row: pure.StandingRow) -> int:

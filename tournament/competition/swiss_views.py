@@ -135,6 +135,6 @@ def manage_units(request, event):
             errors[exc.field or "points"] = str(exc)
     rules = unit_ranking.unit_rules(event)
     return render(request, "tournament/competition/manage_units.html", {
-        "event": event, "errors": errors, "rules": rules, "points_text": "-".join(str(p) for p in rules["points"]),
+        "event": event, "errors": errors, "rules": rules, "points_text": request.POST.get("points", "") if errors else "-".join(str(p) for p in rules["points"]),
         "profile_rules": unit_ranking.profile_rules(event), "seed": unit_ranking.lot_seed(event),
         "result": unit_ranking.event_unit_standings(event)}, status=400 if errors else 200)

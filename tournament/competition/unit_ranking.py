@@ -4,7 +4,7 @@ The rules come from the profile's ``unit_standings`` section (points per place, 
 bonus), overridden per event by the organiser (``Event.unit_scoring``, :func:`set_unit_rules`); the
 calculation is the pure :func:`tournament.unit_standings.unit_standings` over
 :func:`tournament.competition.placings.final_ranking`. Provisional (暂定) until that ranking is complete.
-The lot that ends a tie is drawn with ``Event.unit_scoring["lot_seed"]``, else "<event slug>:units",
+The lot that ends a tie is drawn with ``Event.unit_scoring["lot_seed"]``, else "<event slug>:团体",
 printed under the table.
 """
 from __future__ import annotations
@@ -67,7 +67,7 @@ def unit_rules(event: Event) -> dict:
 
 
 def lot_seed(event: Event) -> str:
-    return str((event.unit_scoring or {}).get("lot_seed") or f"{event.slug}:units")
+    return str((event.unit_scoring or {}).get("lot_seed") or f"{event.slug}:团体")
 
 
 @transaction.atomic
