@@ -14,6 +14,7 @@ from demo.clock import seed_clock
 from demo.competition import seed_competition
 from demo.hands import seed_hands
 from demo.rulings import seed_rulings
+from demo.swiss import seed_swiss_event, seed_union_event
 from scoring.profile_store import latest_profile
 from tournament import roles
 from tournament.competition.referees import assign_referee
@@ -95,8 +96,11 @@ def event_matches(event):
 
 
 @transaction.atomic
-def seed_demo():
+def seed_demo(*, more_events=False):
     """Everything a fresh ``make run`` shows; returns (event, accounts).
+
+    ``more_events`` (the ``seed_demo`` command sets it) adds the Swiss community event and the union
+    meet with its unit standings (:mod:`demo.swiss`), which take most of the time.
 
     Accounts and the event with its entries first; then the competition (groups drawn and played, the
     knock-out drawn with its first round played), referees at the open tables, a few hands in play
@@ -110,4 +114,7 @@ def seed_demo():
     seed_hands(event)
     seed_rulings(event)
     seed_clock(event)
+    if more_events:
+        seed_swiss_event()
+        seed_union_event()
     return event, accounts

@@ -18,7 +18,7 @@ POINTS_MIN, POINTS_MAX = -200, 400
 
 ROTATIONS = ("partner", "next", "same")
 TIME_UP_RULES = ("higher_level", "on_stage")
-TIE_BREAKS = ("points", "net_levels", "total_levels", "lot", "shared_place", "head_to_head")
+TIE_BREAKS = ("points", "net_levels", "total_levels", "lot", "shared_place", "head_to_head", "buchholz")
 STAGE_KINDS = ("timed_matches", "single_elimination", "round_robin", "groups_round_robin",
                "qualifiers_round_robin", "swiss")
 ROLES = ("chief_referee", "table_referee", "referee_group", "arbitration_group", "logistics_group")
@@ -100,6 +100,12 @@ SCHEMA = ("map", {
 })
 #: Top-level keys that may be missing (with their default). ``choices``: the organiser's picks.
 OPTIONAL_TOP = {"sanctions": {}, "organiser_defaults": [], "choices": {}}
+#: Optional top-level keys kept only when the file has them (their schema): the unit (team) standings of a
+#: union meet, points per final place (1st, 2nd, ...), the best N pairs per unit that count (null: all),
+#: and the bonus for each placed women's pair (see :mod:`tournament.unit_standings`).
+OPTIONAL_SECTIONS = {
+    "unit_standings": ("map", {"points": ("list", "int"), "best_n": ("null", "int"), "women_bonus": "int"}),
+}
 #: Keys added after profile versions were first stored: a stored version without them reads as it
 #: did before they existed (key path → value). Files must still give them.
 LATER_KEYS = {"cards": {"decks": 2, "bottom": 8}, "scoring.at_takeover": "takeover",
@@ -180,7 +186,7 @@ def validate_body(data: Any, source: str) -> dict:
     """Everything but the readings of the organiser choices (also used on a patched copy)."""
     if not isinstance(data, dict):
         raise ProfileError(source, "", gettext_noop("a profile must be a mapping"))
-    body = {k: v for k, v in data.items() if k not in OPTIONAL_TOP}
+    body = {k: v for k, v in data.items() if k not in OPTIONAL_TOP and k not in OPTIONAL_SECTIONS}
     for key, default in OPTIONAL_TOP.items():
         body.setdefault(key, copy.deepcopy(data.get(key, default)))
     sanctions, picks = body.pop("sanctions"), body.pop("choices")
@@ -190,6 +196,9 @@ def validate_body(data: Any, source: str) -> dict:
     out = _check(body, SCHEMA, "", source)
     out["sanctions"] = _check(sanctions if sanctions is not None else {}, "any_map", "sanctions", source)
     out["choices"] = _check(picks if picks is not None else {}, "any_map", "choices", source)
+    for key, spec in OPTIONAL_SECTIONS.items():
+        if data.get(key) is not None:
+            out[key] = _check(data[key], spec, key, source)
     _check_cards(out["cards"], source)
     _check_ladder(out, source)
     _check_scoring(out["scoring"], source)

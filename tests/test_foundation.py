@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from tests.conftest import REPO, wait_for
 from tournament import roles
+from tournament.competition.unit_ranking import event_unit_standings
 from tournament.models import Event
 
 
@@ -60,6 +61,13 @@ def test_seed_demo_is_idempotent(db, capsys):
     assert event.pairs.count() == 16 and event.units.count() == 4
     out = capsys.readouterr().out
     assert "organiser" in out and "demo-organiser" in out
+    # issue 14 "Done when": a community event runs 5 Swiss rounds into a top-8 knock-out; a union meet
+    # shows unit standings (run twice above: nothing doubled)
+    swiss = Event.objects.get(slug="demo-swiss")
+    assert swiss.stages.get(kind="swiss").rounds.count() == 5
+    assert swiss.draws.filter(kind="swiss").count() == 5 and swiss.draws.filter(kind="bracket").count() == 1
+    union = event_unit_standings(Event.objects.get(slug="demo-union"))
+    assert union.complete and len(union.lines) == 4 and union.lines[0].score > 0
 
 
 def test_login_and_logout(client, demo):

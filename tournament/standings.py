@@ -62,7 +62,11 @@ __all__ = [
     "compute_standings",
     "crosstable",
     "level_value",
+    "BYE",
 ]
+
+#: The opponent of a Swiss bye (a result against it is a forfeit win): counted in no one's Buchholz.
+BYE = "(bye)"
 
 
 
@@ -139,6 +143,13 @@ def _wins(table: _Table, block: Sequence[Any]) -> dict:
 def _head_to_head(table: _Table, block: Sequence[Any]) -> dict:
     inside = {e: True for e in block}
     return {e: sum(s.points for s in table.sides[e] if s.opponent in inside) for e in block}
+
+
+@register_metric("buchholz", "对手分")
+def _buchholz(table: _Table, block: Sequence[Any]) -> dict:
+    """Buchholz: the sum of the points of every opponent met (a bye's phantom opponent counts nothing)."""
+    points = {e: sum(s.points for s in sides) for e, sides in table.sides.items()}
+    return {e: sum(points.get(s.opponent, 0) for s in table.sides[e] if s.opponent != BYE) for e in block}
 
 
 @dataclass(frozen=True)

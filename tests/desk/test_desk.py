@@ -27,7 +27,7 @@ def test_the_desk_lists_a_pending_forfeit_with_its_proposer_and_alerts(client, t
     match, users = table
     users["referee"].first_name, users["referee"].last_name = "明", "王"
     users["referee"].save()
-    services.record_ruling(match, users["referee"], "late", "EW", minutes=9)
+    services.record_ruling(match, users["referee"], "cheating", "EW")   # a proposed 判负 waits for a chief
     client.force_login(users["chief"])
     data = client.get(_desk(match) + "state/").json()
     [approval] = data["approvals"]

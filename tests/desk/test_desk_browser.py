@@ -22,7 +22,7 @@ def desk_round(transactional_db, make_user):
     tables = list(Match.objects.filter(round=rnd).order_by("table"))
     for match in tables[:2]:
         match.referees.add(referee)
-    services.record_ruling(tables[1], referee, "late", "EW", minutes=9)  # a forfeit proposed: waits
+    services.record_ruling(tables[1], referee, "cheating", "EW")  # a forfeit proposed: waits
     return rnd, tables, referee, chief
 
 

@@ -47,6 +47,7 @@ def options_for(kind, round_id, match_id):
 EXPECTED_TITLE = {
     "bracket": "对阵图 · 淘汰赛", "schedule": "赛程", "scoresheets": "记分表", "results": "成绩单",
     "crosstable": "对阵成绩表", "standings": "排名", "penalties": "判罚记录", "awards": "获奖名单", "draw": "抽签记录",
+    "swiss": "瑞士制对阵与排名", "units": "团体总分",
 }
 
 

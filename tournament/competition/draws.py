@@ -25,7 +25,7 @@ from django.db.models import Count
 
 from common.errors import UserError, gettext_noop
 from tournament import pairings
-from tournament.competition import ranking
+from tournament.competition import ranking, swiss_standings
 from tournament.competition.progress import active_draw
 from tournament.competition.results import advance_bracket
 from tournament.competition.stages import (
@@ -219,7 +219,8 @@ def draw_bracket(stage: Stage, *, seed=None, entries=None, user=None) -> Draw:
                                    stage=stage.name)
         seed = clean_seed(seed)
         places = places_played(stage)
-        if stage.source_id and entries is None:
+        swiss_order = swiss_standings.knockout_entries(stage) if entries is None else None  # fed by a Swiss stage
+        if stage.source_id and entries is None and swiss_order is None:
             labels = _qualifier_labels(stage)
             if sum(len(g) for g in labels) < 2:
                 raise CompetitionError(gettext_noop("Fewer than 2 qualifiers: no knock-out can be drawn."),
@@ -227,11 +228,11 @@ def draw_bracket(stage: Stage, *, seed=None, entries=None, user=None) -> Draw:
             first_round = _pure(pairings.cross_seed, labels)
             params = {"qualifiers": labels, "places_played": places}
         else:
-            pairs = _event_entries(stage, entries)
+            pairs = _event_entries(stage, swiss_order or entries)
             if len(pairs) < 2:
                 raise CompetitionError(gettext_noop("Only %(count)s entries: a knock-out needs at least 2."),
                                        field="entries", count=len(pairs))
-            order = _seed_order(pairs, seed)
+            order = swiss_order or _seed_order(pairs, seed)
             unit_of = {p.pk: p.unit_id for p in pairs}
             first_round = _pure(pairings.elimination_slots, order, unit_of.__getitem__)
             params = {"entries": order, "places_played": places, "units": {str(k): v for k, v in unit_of.items()}}

@@ -5,6 +5,7 @@ from collections import defaultdict
 
 from django.utils.translation import gettext_lazy as _
 
+from tournament.competition import swiss_standings
 from tournament.competition.progress import bracket_state
 from tournament.competition.ranking import Award, EntryInfo, FinalPlace, StageStandings, event_standings
 from tournament.competition.stages import profile_format
@@ -70,6 +71,11 @@ def final_ranking(event) -> tuple[list[FinalPlace], bool]:
                     places.append(FinalPlace(p.place, infos[pair_id], p.shared, labels.get(key, "")))
             if not view.state.is_complete:
                 return places, False
+        elif stage.kind == Stage.Kind.SWISS:
+            swiss = swiss_standings.final_places(stage, placed, len(places) + 1, infos)
+            if swiss is None:
+                return places, False
+            places.extend(swiss)
         else:
             result = standings.get(stage.pk)
             if result is None or not result.complete:

@@ -6,6 +6,7 @@
                                                         hands cannot decide (no hand at time-up, no play)
     advance_bracket(stage, *, refuse_started=False)     write a knock-out's resolved entrants, byes, walkovers
     entry_withdrawn(pair) -> int                         walkovers for a pair that left, then the brackets
+    give_swiss_bye(rnd, pair_id) -> Match                a Swiss round's bye: a win for the entry
 
 Every source of a result calls :func:`settle` inside its own transaction, holding the Match lock:
 recording or correcting a hand (``scoring.services``), a ruling that changes the replay or decides a
@@ -243,3 +244,16 @@ def entry_withdrawn(pair: Pair) -> int:
     for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
         advance_bracket(stage)
     return given
+
+
+SWISS_BYE_NOTE = "轮空，按胜一场计"
+
+
+def give_swiss_bye(rnd, pair_id: int) -> Match:
+    """A Swiss round's bye: a Match with no opponent and no table, status bye, the entry as its winner.
+
+    The standings count it as a forfeit win (the points of a win, the walkover levels of the stage's
+    forfeit rule: :mod:`tournament.competition.swiss_standings`). Called by the Swiss pairing only.
+    """
+    return Match.objects.create(round=rnd, ns_id=pair_id, profile_id=rnd.stage.event.profile_id,
+                                status=Match.Status.BYE, winner_id=pair_id, result_note=SWISS_BYE_NOTE)

@@ -126,8 +126,8 @@ def create_stage(event: Event, kind: str, *, name: str = "", source: Stage | Non
         raise CompetitionError(gettext_noop("Unknown stage kind %(kind)r."), field="kind", kind=kind)
     if source is not None and source.event_id != event.pk:
         raise CompetitionError(gettext_noop("The qualifiers' source is not a stage of this event."), field="source")
-    if source is not None and source.kind != Stage.Kind.ROUND_ROBIN:
-        raise CompetitionError(gettext_noop("The qualifiers' source must be a round-robin stage."), field="source")
+    if source is not None and source.kind not in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS):
+        raise CompetitionError(gettext_noop("The qualifiers' source must be a round-robin or Swiss stage."), field="source")
     clean = validate_settings(kind, settings or {})
     last = event.stages.order_by("-order").first()
     if not name:

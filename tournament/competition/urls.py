@@ -2,6 +2,7 @@
 from django.urls import path
 
 from tournament.competition import api as api
+from tournament.competition import swiss_views as swiss_views
 from tournament.competition import views as views
 
 urlpatterns = [
@@ -9,6 +10,11 @@ urlpatterns = [
     path("events/<slug:slug>/groups/", views.public_groups, name="competition_groups"),
     path("events/<slug:slug>/bracket/", views.public_bracket, name="competition_bracket"),
     path("events/<slug:slug>/standings/", views.public_standings, name="competition_standings"),
+    path("events/<slug:slug>/swiss/", swiss_views.public_swiss, name="competition_swiss"),
+    path("events/<slug:slug>/units/", swiss_views.public_units, name="competition_units"),
+    path("events/<slug:slug>/units.xlsx", swiss_views.units_xlsx, name="competition_units_xlsx"),
+    path("manage/<slug:slug>/swiss/<int:stage_id>/", swiss_views.manage_swiss, name="competition_manage_swiss"),
+    path("manage/<slug:slug>/units/", swiss_views.manage_units, name="competition_manage_units"),
     path("manage/<slug:slug>/stages/", views.manage_stages, name="competition_manage_stages"),
     path("manage/<slug:slug>/stages/<int:stage_id>/", views.manage_stage, name="competition_manage_stage"),
     path("manage/<slug:slug>/schedule/", views.manage_schedule, name="competition_manage_schedule"),

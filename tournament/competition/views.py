@@ -9,11 +9,11 @@ from django.db import IntegrityError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from common.errors import gettext_noop
+from common.errors import UserError, gettext_noop
 from tournament import roles
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
-from tournament.competition import draws, placings, ranking, referees, stages
+from tournament.competition import draws, placings, ranking, referees, stages, swiss_rounds
 from tournament.competition.progress import bracket_state
 from tournament.models import Draw, Event, Match, Round, Stage, Unit
 from tournament.models.competition import RefereeUnit
@@ -120,21 +120,28 @@ def manage_stages(request, event):
                 source = event.stages.filter(pk=_int(request.POST.get("source"), "source")).first()
                 settings = {k: _int(request.POST.get(k), k) for k in ("n_groups", "qualifiers_per_group",
                                                                    "places_played") if request.POST.get(k)}
-                stages.create_stage(event, request.POST.get("kind", ""), name=request.POST.get("name", "").strip(),
-                                    source=source, settings=settings)
+                if request.POST.get("kind") == Stage.Kind.SWISS:
+                    swiss_rounds.create_swiss_stage(event, name=request.POST.get("name", "").strip(),
+                                                    rounds=_int(request.POST.get("rounds")))
+                else:
+                    stages.create_stage(event, request.POST.get("kind", ""), name=request.POST.get("name", "").strip(),
+                                        source=source, settings=settings)
             messages.success(request, _("Stages saved."))
-        except stages.CompetitionError as exc:
+        except UserError as exc:
             messages.error(request, str(exc))
         return redirect("competition_manage_stages", slug=event.slug)
     return render(request, "tournament/competition/manage_stages.html", {
         "event": event, "stages": event.stages.select_related("source").order_by("order"),
         "kinds": Stage.Kind.choices, "default_places": stages.default_places_played(event.profile),
+        "suggested_rounds": swiss_rounds.suggestion(event),
     })
 
 
 @organiser_required
 def manage_stage(request, event, stage_id):
     stage = get_object_or_404(event.stages.select_related("source"), pk=stage_id)
+    if stage.kind == Stage.Kind.SWISS:
+        return redirect("competition_manage_swiss", slug=event.slug, stage_id=stage.pk)
     if request.method == "POST":
         kind = request.POST.get("kind", "")
         options = {"seed": request.POST.get("seed", ""), "user": request.user}

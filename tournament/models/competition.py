@@ -23,6 +23,7 @@ class Draw(AppendOnlyModel):
         BRACKET = "bracket", _("Knock-out bracket")
         SEATS = "seats", _("Seats")
         TABLES = "tables", _("Table numbers")
+        SWISS = "swiss", _("Swiss round pairing")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="draws", verbose_name=_("event"))
     stage = models.ForeignKey("Stage", null=True, blank=True, on_delete=models.CASCADE, related_name="draws",
@@ -56,6 +57,7 @@ class Stage(models.Model):
     class Kind(models.TextChoices):
         ROUND_ROBIN = "round_robin", _("Round robin")
         ELIMINATION = "elimination", _("Single elimination")
+        SWISS = "swiss", _("Swiss rounds")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stages", verbose_name=_("event"))
     order = models.PositiveSmallIntegerField(_("order"))

@@ -28,6 +28,8 @@ class Event(models.Model):
     # the organiser's readings of the profile's organiser choices ({choice: reading}); applied through the
     # event's own profile version (tournament.events.rule_choices)
     rule_choices = models.JSONField(_("organiser choices"), default=dict, blank=True)
+    unit_scoring = models.JSONField(_("unit scoring"), default=dict, blank=True,
+                                    help_text=_("The organiser's override of the profile's unit standings rules."))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -48,6 +50,16 @@ class Event(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def has_swiss_stage(self) -> bool:
+        """Whether a stage of the event is a Swiss stage (the public pages then show its tab)."""
+        return self.stages.filter(kind="swiss").exists()
+
+    @property
+    def ranks_units(self) -> bool:
+        """Whether the event ranks its units (团体总分): the profile or the organiser sets the scoring."""
+        return bool((self.profile.data or {}).get("unit_standings") or self.unit_scoring)
 
     def get_absolute_url(self):
         return reverse("event_detail", args=[self.slug])

@@ -1,6 +1,18 @@
 """Every printout kind by name (KIND → :class:`~tournament.printouts.common.Printout`)."""
 from common.errors import UserError, gettext_noop
-from tournament.printouts import awards, bracket, crosstable, draw, penalties, results, schedule, scoresheets, standings
+from tournament.printouts import (
+    awards,
+    bracket,
+    crosstable,
+    draw,
+    penalties,
+    results,
+    schedule,
+    scoresheets,
+    standings,
+    swiss,
+    units,
+)
 
 PRINTOUTS = {p.kind: p for p in (
     bracket.PRINTOUT,
@@ -12,6 +24,8 @@ PRINTOUTS = {p.kind: p for p in (
     penalties.PRINTOUT,
     awards.PRINTOUT,
     draw.PRINTOUT,
+    swiss.PRINTOUT,
+    units.PRINTOUT,
 )}
 
 
