@@ -4,3 +4,4 @@ from tournament.models.competition import *  # noqa: F401,F403
 from tournament.models.entries import *  # noqa: F401,F403
 from tournament.models.event import *  # noqa: F401,F403
 from tournament.models.printouts import *  # noqa: F401,F403
+from tournament.models.staff import *  # noqa: F401,F403
