@@ -26,7 +26,7 @@ def open_round(event):
 
 def _chief():
     """The demo's chief referee (``chief``), or any chief referee."""
-    chiefs = get_user_model().objects.filter(groups__name=roles.CHIEF_REFEREE).order_by("username")
+    chiefs = get_user_model().objects.filter(event_roles__role=roles.CHIEF_REFEREE).order_by("username")
     return chiefs.filter(username="chief").first() or chiefs.first()
 
 

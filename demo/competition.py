@@ -29,7 +29,7 @@ CLEAN_SWEEP_POINTS = 0  # the declarers keep the stage and climb
 
 def _recorder():
     """The demo's chief referee (may record at every table)."""
-    chiefs = get_user_model().objects.filter(groups__name=roles.CHIEF_REFEREE).order_by("username")
+    chiefs = get_user_model().objects.filter(event_roles__role=roles.CHIEF_REFEREE).order_by("username")
     return chiefs.filter(username="chief").first() or chiefs.first()
 
 

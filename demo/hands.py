@@ -28,7 +28,7 @@ FIRST_DECLARERS = ["N", "E", "S", "W"]
 def _recorder():
     """The user the demo records hands as: a chief referee (the demo's ``chief`` if present)."""
     User = get_user_model()
-    chiefs = User.objects.filter(groups__name="chief_referee").order_by("username")
+    chiefs = User.objects.filter(event_roles__role="chief_referee").order_by("username")
     return chiefs.filter(username="chief").first() or chiefs.first() or User.objects.filter(is_superuser=True).first()
 
 

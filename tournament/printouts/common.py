@@ -92,6 +92,7 @@ def heading_for(event, stage=None, rnd=None):
         stage=stage.name if stage is not None else "",
         round=round_label(rnd) if rnd is not None else "",
         date=date or event_dates(event),
+        organiser=getattr(event, "organising_body", "") or "",
     )
 
 
