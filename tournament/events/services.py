@@ -15,7 +15,7 @@ from django.utils.dateparse import parse_date
 
 from common.errors import UserError, gettext_noop
 from scoring.models import RuleProfile
-from scoring.profile_store import latest_profile
+from scoring.profile_store import latest_profile, sync_profiles
 from tournament.models import Draw, Event, Match, Pair, Player, Team, Unit
 from tournament.staff.services import add_creator, ascii_of
 
@@ -43,6 +43,8 @@ def make_slug(name: str, *, exclude_pk=None) -> str:
 
 def profile_choices():
     """Every rule profile's newest version, with its Chinese title and the document it comes from."""
+    if not RuleProfile.objects.exists():
+        sync_profiles()  # a fresh database: the shipped profiles
     latest = {}
     for profile in RuleProfile.objects.order_by("slug", "-version"):
         latest.setdefault(profile.slug, profile)
