@@ -60,3 +60,19 @@ def test_command_line_takes_site_url(drawn, settings, tmp_path):
     call_command("printout", "scoresheets", "--event", event.slug, "--match", str(match.pk), "--output", str(out),
                  "--site-url", "http://192.168.1.20:8000/")
     assert decode_qr_codes(out.read_bytes(), tmp_path) == [f"http://192.168.1.20:8000/tables/{match.pk}/"]
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils (pdftoppm) not installed")
+def test_staff_card_qr_opens_the_login_page_at_the_request_address(client, drawn, settings, tmp_path):
+    event, _match, organiser = drawn
+    settings.ALLOWED_HOSTS = ["192.168.7.20"]
+    client.force_login(organiser)
+    made = client.post(f"/events/{event.slug}/staff/", {"role": "table_referee", "display_name": "王裁判"},
+                       HTTP_HOST="192.168.7.20:8123")
+    password = made.context["created"]["password"]
+    user_id = made.context["created"]["row"].user_id
+    card = client.post(f"/events/{event.slug}/staff/card/", {"user_id": user_id, "password": password},
+                       HTTP_HOST="192.168.7.20:8123")
+    assert card.status_code == 200 and card["Content-Type"] == "application/pdf"
+    assert decode_qr_codes(card.content, tmp_path) == ["http://192.168.7.20:8123/accounts/login/"]
+    assert b"FontFile2" in card.content  # the CJK TrueType font is embedded
