@@ -33,7 +33,7 @@ class EventWriteSerializer(serializers.Serializer):
     venue = serializers.CharField(required=False, allow_blank=True)
     profile = serializers.CharField(required=False, help_text="rule profile slug (its latest version)")
     profile_version = serializers.IntegerField(required=False)
-    format = serializers.ChoiceField(choices=Event.Format.choices, required=False)
+    format = serializers.CharField(required=False, help_text=" | ".join(Event.Format.values))
     slug = serializers.CharField(required=False, help_text="made from the name's pinyin when left out")
     organiser_name = serializers.CharField(required=False, allow_blank=True, help_text="the organising body (主办单位)")
     organising_body = serializers.CharField(required=False, allow_blank=True)

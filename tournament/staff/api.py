@@ -12,7 +12,6 @@ from rest_framework.views import APIView
 from config.api_errors import error_responses
 from tournament import access
 from tournament.access import visible_events
-from tournament.models import EventRole
 from tournament.staff import services
 
 
@@ -31,7 +30,7 @@ class StaffSerializer(serializers.Serializer):
 class StaffInputSerializer(serializers.Serializer):
     username = serializers.CharField(required=False, allow_blank=True)
     display_name = serializers.CharField(required=False, allow_blank=True)
-    role = serializers.ChoiceField(choices=EventRole.Role.choices)
+    role = serializers.CharField(help_text="organiser | chief_referee | table_referee | arbitration")
     password = serializers.CharField(required=False, allow_blank=True)
 
 
