@@ -8,6 +8,7 @@ from tournament.events import views as tournament_views
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
+    path("", include("tournament.events.urls")),
     path("events/<slug:slug>/", tournament_views.event_detail, name="event_detail"),
     path("accounts/login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

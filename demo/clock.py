@@ -6,6 +6,7 @@ referees, hands and rulings are seeded.
 """
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 
 from tournament import roles
 from tournament.clocks import records
@@ -26,7 +27,8 @@ def open_round(event):
 
 def _chief():
     """The demo's chief referee (``chief``), or any chief referee."""
-    chiefs = get_user_model().objects.filter(groups__name=roles.CHIEF_REFEREE).order_by("username")
+    chiefs = get_user_model().objects.filter(Q(event_roles__role=roles.CHIEF_REFEREE) | Q(
+        groups__name=roles.CHIEF_REFEREE)).distinct().order_by("username")  # per event, or site-wide in tests
     return chiefs.filter(username="chief").first() or chiefs.first()
 
 

@@ -12,6 +12,7 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 
 from rulings.adjustments import match_replay
 from scoring.services import record_hand
@@ -29,7 +30,8 @@ CLEAN_SWEEP_POINTS = 0  # the declarers keep the stage and climb
 
 def _recorder():
     """The demo's chief referee (may record at every table)."""
-    chiefs = get_user_model().objects.filter(groups__name=roles.CHIEF_REFEREE).order_by("username")
+    chiefs = get_user_model().objects.filter(Q(event_roles__role=roles.CHIEF_REFEREE) | Q(
+        groups__name=roles.CHIEF_REFEREE)).distinct().order_by("username")  # per event, or site-wide in tests
     return chiefs.filter(username="chief").first() or chiefs.first()
 
 

@@ -18,38 +18,48 @@ from demo.swiss import seed_swiss_event, seed_union_event
 from scoring.profile_store import latest_profile
 from tournament import roles
 from tournament.competition.referees import assign_referee
-from tournament.models import Event, Match, Pair, Player, Unit
+from tournament.models import Event, EventRole, Match, Pair, Player, Unit
 
 DEMO_SLUG = "demo"
 DEMO_UNITS = ["莲花社区", "福田社区", "南山社区", "罗湖社区"]
 DEMO_SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾"
 DEMO_GIVEN = ["伟", "芳", "娜", "敏", "静", "丽", "强", "磊", "军", "洋", "勇", "艳"]
 
-# user name, password, role, display name
+# user name, password, role in the demo event, display name (how pages and printouts name the person)
 DEMO_ACCOUNTS = [
-    ("organiser", "demo-organiser", roles.ORGANISER, "组委会"),
-    ("chief", "demo-chief", roles.CHIEF_REFEREE, "裁判长"),
-    ("referee1", "demo-referee", roles.TABLE_REFEREE, "裁判员一"),
-    ("referee2", "demo-referee", roles.TABLE_REFEREE, "裁判员二"),
-    ("referee3", "demo-referee", roles.TABLE_REFEREE, "裁判员三"),
-    ("referee4", "demo-referee", roles.TABLE_REFEREE, "裁判员四"),
-    ("arbiter1", "demo-arbiter", roles.ARBITRATION, "仲裁一"),
-    ("arbiter2", "demo-arbiter", roles.ARBITRATION, "仲裁二"),
+    ("organiser", "demo-organiser", roles.ORGANISER, "王主任"),
+    ("chief", "demo-chief", roles.CHIEF_REFEREE, "李裁判长"),
+    ("referee1", "demo-referee", roles.TABLE_REFEREE, "张裁判"),
+    ("referee2", "demo-referee", roles.TABLE_REFEREE, "刘裁判"),
+    ("referee3", "demo-referee", roles.TABLE_REFEREE, "陈裁判"),
+    ("referee4", "demo-referee", roles.TABLE_REFEREE, "杨裁判"),
+    ("arbiter1", "demo-arbiter", roles.ARBITRATION, "赵仲裁"),
+    ("arbiter2", "demo-arbiter", roles.ARBITRATION, "孙仲裁"),
 ]
 
 
 def ensure_accounts():
-    """Create the demo accounts (with their role groups); returns DEMO_ACCOUNTS."""
+    """Create the demo accounts with their display names (their roles are the demo event's, given by
+    :func:`ensure_event_roles`); returns DEMO_ACCOUNTS. The organiser may create further events."""
     User = get_user_model()
     roles.sync_role_groups(Group, Permission, ContentType)
     for username, password, role, display in DEMO_ACCOUNTS:
         user, created = User.objects.get_or_create(username=username, defaults={"first_name": display})
         if created:
             user.set_password(password)
-            user.is_staff = role == roles.ORGANISER
-            user.save()
-        user.groups.add(Group.objects.get(name=role))
+        user.first_name = display
+        user.save()
+        if role == roles.ORGANISER:
+            user.user_permissions.add(Permission.objects.get(content_type__app_label="tournament",
+                                                             codename="add_event"))
     return DEMO_ACCOUNTS
+
+
+def ensure_event_roles(event):
+    """Each demo account holds its role in the demo event (and in no other)."""
+    users = {u.username: u for u in get_user_model().objects.filter(username__in=[a[0] for a in DEMO_ACCOUNTS])}
+    for username, _password, role, _display in DEMO_ACCOUNTS:
+        EventRole.objects.get_or_create(event=event, user=users[username], role=role)
 
 
 def ensure_event():
@@ -62,6 +72,7 @@ def ensure_event():
             "start_date": today,
             "end_date": today,
             "venue": "深圳市民中心",
+            "organising_body": "深圳市社区居民扑克牌升级大赛组委会",
             "profile": latest_profile("shenzhen-community"),
             "format": Event.Format.GROUPS_ELIMINATION,
             "published": True,
@@ -109,6 +120,7 @@ def seed_demo(*, more_events=False):
 
     accounts = ensure_accounts()
     event = ensure_event()
+    ensure_event_roles(event)
     seed_competition(event)
     assign_demo_referees(event)
     seed_hands(event)

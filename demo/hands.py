@@ -8,6 +8,7 @@ import itertools
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 
 from scoring.profile_store import latest_profile
 from scoring.services import record_hand
@@ -28,7 +29,8 @@ FIRST_DECLARERS = ["N", "E", "S", "W"]
 def _recorder():
     """The user the demo records hands as: a chief referee (the demo's ``chief`` if present)."""
     User = get_user_model()
-    chiefs = User.objects.filter(groups__name="chief_referee").order_by("username")
+    chiefs = User.objects.filter(Q(event_roles__role="chief_referee") | Q(groups__name="chief_referee")).distinct(
+    ).order_by("username")  # per event, or site-wide in tests
     return chiefs.filter(username="chief").first() or chiefs.first() or User.objects.filter(is_superuser=True).first()
 
 

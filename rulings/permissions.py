@@ -60,8 +60,9 @@ class CanDecideAppeal(BasePermission):
     def has_permission(self, request, view):
         if not request.user.is_authenticated:
             return False
-        return any(access.may(request.user, action)
-                   for action in (access.DECIDE_FIRST, access.DECIDE_SECOND, access.MANAGE))
+        match = access.appeal_match(view.kwargs.get("pk"))
+        return match is None or any(access.may(request.user, action, match=match)
+                                    for action in (access.DECIDE_FIRST, access.DECIDE_SECOND, access.MANAGE))
 
 
 class IsOrganiser(_MatchAction):
@@ -69,7 +70,7 @@ class IsOrganiser(_MatchAction):
     message = _("Only organisers may assign referees.")
 
     def has_permission(self, request, view):
-        return access.may(request.user, access.MANAGE)
+        return request.user.is_authenticated  # the match's event is checked on the object
 
 
 class CanReadLog(BasePermission):

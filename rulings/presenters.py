@@ -10,7 +10,7 @@ from rulings.models import Ruling
 
 
 def _name(user):
-    return user.get_username() if user is not None else ""
+    return (user.get_full_name() or user.get_username()) if user is not None else ""  # the display name
 
 
 def display_name(user):

@@ -73,14 +73,14 @@ def test_seed_demo_is_idempotent(db, capsys):
 def test_login_and_logout(client, demo):
     from demo.event import DEMO_ACCOUNTS
 
-    username, password, *_ = DEMO_ACCOUNTS[0]
+    username, password, _role, display = DEMO_ACCOUNTS[0]
     page = client.get(reverse("login")).content.decode()
     assert "登录" in page
     response = client.post(reverse("login"), {"username": username, "password": password})
     assert response.status_code == 302
-    assert username in client.get("/").content.decode()
+    assert display in client.get("/").content.decode()  # the display name, never the login name
     client.post(reverse("logout"))
-    assert username not in client.get("/").content.decode()
+    assert display not in client.get("/").content.decode()
 
 
 def test_login_rejects_bad_password(client, demo):

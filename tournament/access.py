@@ -11,15 +11,20 @@ second-instance appeals (the arbitration group), recording hands and rulings at 
 chief referee at every table; a table referee at the tables assigned to them while the round's results
 are not published), filing an appeal (a chief referee or the table's referee).
 
-A user's roles are read once per request and kept on the user object; a superuser holds every role.
+Roles are held per event (``tournament.models.EventRole``): a chief referee of event A can do nothing in
+event B. Every check names the event (``event=...``) or the match (``match=...``, whose event it is). The
+global Django groups of :mod:`tournament.roles` remain as *site-wide* roles (held in every event), kept for
+the Django admin and older tests; nothing in the interface or the API grants them. A superuser holds every
+role everywhere. A user's roles are read once per request and kept on the user object (per event).
 """
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import Q
 
 from tournament import roles
-from tournament.models import Event, Match
+from tournament.models import Event, EventRole, Match
 
 VIEW = "view"
 MANAGE = "manage"
@@ -31,6 +36,7 @@ DECIDE_FIRST = "decide_first"
 DECIDE_SECOND = "decide_second"
 DECIDE_RESULT = "decide_result"
 CLOSE_ROUND = "close_round"
+CREATE_EVENT = "create_event"  # no event: a superuser, a site-wide organiser, an account with add_event
 
 # Actions that need one of these roles and nothing else.
 _BY_ROLE = {
@@ -42,13 +48,13 @@ _BY_ROLE = {
     DECIDE_RESULT: {roles.CHIEF_REFEREE},
     CLOSE_ROUND: {roles.CHIEF_REFEREE, roles.ORGANISER},
 }
-ACTIONS = (VIEW, RECORD, FILE_APPEAL, *_BY_ROLE)
+ACTIONS = (VIEW, RECORD, FILE_APPEAL, CREATE_EVENT, *_BY_ROLE)
 
 _ASSIGNED = "#assigned"  # not a group name: marks the row saying the user referees the match
 
 
-def roles_of(user) -> set:
-    """The role names ``user`` holds (every role for a superuser, none for an anonymous visitor)."""
+def site_roles(user) -> set:
+    """The site-wide roles ``user`` holds (every role for a superuser, the global groups otherwise)."""
     if not user.is_authenticated:
         return set()
     cached = getattr(user, "_tournament_roles", None)
@@ -58,15 +64,74 @@ def roles_of(user) -> set:
     return cached
 
 
-def is_staff(user) -> bool:
-    """Staff of the system: an authenticated user holding a role (or a superuser)."""
-    return bool(roles_of(user))
+def _event_id(event, match):
+    if event is not None:
+        return event.pk
+    known = getattr(match, "_event_id", None)
+    if known is None:
+        known = Match.objects.filter(pk=match.pk).values_list("round__stage__event_id", flat=True).first()
+        match._event_id = known
+    return known
+
+
+def event_roles(user, event_id) -> set:
+    """The roles ``user`` holds in the event ``event_id`` itself (kept on the user for the request)."""
+    if not user.is_authenticated or event_id is None:
+        return set()
+    cache = user.__dict__.setdefault("_event_roles", {})
+    if event_id not in cache:
+        cache[event_id] = set(EventRole.objects.filter(user_id=user.pk, event_id=event_id)
+                              .values_list("role", flat=True))
+    return cache[event_id]
+
+
+def roles_of(user, event=None, *, match=None) -> set:
+    """The role names ``user`` holds in ``event`` (or at ``match``): the event's roles and the site-wide
+    ones. Without an event or a match: the site-wide roles only."""
+    held = site_roles(user)
+    if event is None and match is None:
+        return held
+    return held | event_roles(user, _event_id(event, match))
+
+
+def is_staff(user, event=None) -> bool:
+    """Staff of ``event`` (any role there), or of the site when no event is named."""
+    if event is None:
+        return bool(site_roles(user)) or (user.is_authenticated and EventRole.objects.filter(user_id=user.pk).exists())
+    return bool(roles_of(user, event))
 
 
 def visible_events(user):
-    """The events ``user`` may read: all of them for staff, published ones for everybody else."""
+    """The events ``user`` may read: published ones, and those where ``user`` holds a role (all of them for
+    a superuser or a site-wide role)."""
     events = Event.objects.all()
-    return events if is_staff(user) else events.filter(published=True)
+    if site_roles(user):
+        return events
+    if not user.is_authenticated:
+        return events.filter(published=True)
+    return events.filter(Q(published=True) | Q(staff__user_id=user.pk)).distinct()
+
+
+def may_create_events(user) -> bool:
+    """A superuser, a site-wide organiser or an account given ``tournament.add_event`` (by a superuser)."""
+    if not user.is_authenticated:
+        return False
+    return bool(site_roles(user) & {roles.ORGANISER}) or user.has_perm("tournament.add_event")
+
+
+def event_from_kwargs(kwargs):
+    """The event a URL names: by ``slug``/``event_slug``, or a stage's ``pk`` (None when there is none)."""
+    slug = kwargs.get("slug") or kwargs.get("event_slug")
+    if slug:
+        return Event.objects.filter(slug=slug).first()
+    if kwargs.get("pk") is not None:
+        return Event.objects.filter(stages__pk=kwargs["pk"]).first()
+    return None
+
+
+def appeal_match(appeal_id):
+    """The match an appeal is about (None for an unknown appeal: the view answers 404)."""
+    return Match.objects.filter(rulings__appeals__pk=appeal_id).select_related("round").first()
 
 
 def load_access(user, match):
@@ -77,14 +142,25 @@ def load_access(user, match):
     memberships = get_user_model().groups.through
     group = memberships._meta.get_field("group").related_model
     referees = Match.referees.through
-    sql = (f'SELECT g.name FROM {group._meta.db_table} g JOIN {memberships._meta.db_table} m ON m.group_id = g.id '
-           f'WHERE m.user_id = %s UNION ALL SELECT %s FROM {referees._meta.db_table} '
-           f'WHERE match_id = %s AND user_id = %s')
+    round_model, stage_model = Match.round.field.related_model, Match.round.field.related_model.stage.field.related_model
+    sql = (f"SELECT 'g', g.name, 0 FROM {group._meta.db_table} g JOIN {memberships._meta.db_table} m "
+           f"ON m.group_id = g.id WHERE m.user_id = %s "
+           f"UNION ALL SELECT 'e', er.role, s.event_id FROM {round_model._meta.db_table} r "
+           f"JOIN {stage_model._meta.db_table} s ON s.id = r.stage_id "
+           f"LEFT JOIN {EventRole._meta.db_table} er ON er.event_id = s.event_id AND er.user_id = %s "
+           f"WHERE r.id = %s "
+           f"UNION ALL SELECT 'a', '', 0 FROM {referees._meta.db_table} WHERE match_id = %s AND user_id = %s")
     with connection.cursor() as cursor:
-        cursor.execute(sql, [user.pk, _ASSIGNED, match.pk, user.pk])
-        names = {name for (name,) in cursor.fetchall()}
-    user._tournament_roles = names & set(roles.ROLE_PERMISSIONS)
-    match._assigned_referees = {user.pk: _ASSIGNED in names}
+        cursor.execute(sql, [user.pk, user.pk, match.round_id, match.pk, user.pk])
+        rows = cursor.fetchall()
+    user._tournament_roles = {name for kind, name, _ in rows if kind == "g"} & set(roles.ROLE_PERMISSIONS)
+    for kind, name, event_id in rows:
+        if kind == "e":
+            match._event_id = event_id
+            held = user.__dict__.setdefault("_event_roles", {}).setdefault(event_id, set())
+            if name:
+                held.add(name)
+    match._assigned_referees = {user.pk: any(kind == "a" for kind, _, _ in rows)}
     return match
 
 
@@ -104,14 +180,27 @@ def _event_of(event, match):
 
 
 def may(user, action, *, event=None, match=None) -> bool:
-    """May ``user`` do ``action`` on ``event`` (or at ``match``, whose event it is)?"""
+    """May ``user`` do ``action`` on ``event`` (or at ``match``, whose event it is)?
+
+    The site-wide roles are tried first (no query), then the roles held in the event.
+    """
+    if action == CREATE_EVENT:
+        return may_create_events(user)
+    if event is None and match is None:
+        raise ValueError(f"{action!r} needs the event or the match it is asked for")
     if action == VIEW:
-        return _event_of(event, match).published or is_staff(user)
-    held = roles_of(user)
+        return _event_of(event, match).published or bool(roles_of(user, event, match=match))
+    if action not in _BY_ROLE and action not in (RECORD, FILE_APPEAL):
+        raise ValueError(f"unknown action {action!r}")
+    if not user.is_authenticated:
+        return False
+    return _granted(user, action, site_roles(user), match) or _granted(
+        user, action, roles_of(user, event, match=match), match)
+
+
+def _granted(user, action, held, match) -> bool:
     if action in _BY_ROLE:
         return bool(held & _BY_ROLE[action])
-    if action not in (RECORD, FILE_APPEAL):
-        raise ValueError(f"unknown action {action!r}")
     if roles.CHIEF_REFEREE in held:
         return True
     if roles.TABLE_REFEREE not in held or match is None or not _assigned(user, match):

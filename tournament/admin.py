@@ -1,7 +1,21 @@
 from django.contrib import admin
 
 from config.admin import AppendOnlyAdmin
-from tournament.models import Draw, Event, Group, GroupEntry, Match, Pair, Player, RefereeUnit, Round, Stage, Team, Unit
+from tournament.models import (
+    Draw,
+    Event,
+    EventRole,
+    Group,
+    GroupEntry,
+    Match,
+    Pair,
+    Player,
+    RefereeUnit,
+    Round,
+    Stage,
+    Team,
+    Unit,
+)
 
 
 @admin.register(Event)
@@ -80,3 +94,11 @@ class DrawAdmin(AppendOnlyAdmin):
 class RefereeUnitAdmin(admin.ModelAdmin):
     list_display = ["user", "unit", "event"]
     list_filter = ["event"]
+
+
+@admin.register(EventRole)
+class EventRoleAdmin(admin.ModelAdmin):
+    """Staff per event (the organiser's staff page is the usual way to change it)."""
+
+    list_display = ["event", "role", "user"]
+    list_filter = ["event", "role"]

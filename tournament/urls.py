@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("tournament.clocks.urls")),
     path("", include("tournament.printouts.urls")),
     path("", include("tournament.desk.urls")),
+    path("", include("tournament.staff.urls")),
 ]

@@ -97,10 +97,10 @@ def may_view(request, data) -> bool:
     user = request.user
     if not user.is_authenticated:
         return False
-    key = f"clock:staff:{user.pk}"
+    key = f"clock:staff:{user.pk}:{data['round']['event_slug']}"
     flag = cache.get(key)
     if flag is None:
-        flag = access.is_staff(user)
+        flag = access.is_staff(user, access.event_from_kwargs({"slug": data["round"]["event_slug"]}))
         cache.set(key, flag, STAFF_CACHE_SECONDS)
     return flag
 

@@ -29,8 +29,10 @@ class IsOrganiserOrReadOnly(permissions.BasePermission):
     message = gettext_lazy("Only organisers may plan the schedule and draw.")
 
     def has_permission(self, request, view):
-        return request.method in permissions.SAFE_METHODS or (
-            access.may(request.user, access.MANAGE))
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        event = access.event_from_kwargs(view.kwargs)
+        return event is None or access.may(request.user, access.MANAGE, event=event)
 
 
 # --------------------------------------------------------------------------- serializers

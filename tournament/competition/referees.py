@@ -30,7 +30,7 @@ def check_referees_allowed(match: Match, user_ids) -> None:
     units = match_units(match)
     clash = [uid for uid, unit in referee_units(event_id, user_ids).items() if unit in units]
     if clash:
-        names = ", ".join(get_user_model().objects.filter(pk__in=clash).values_list("username", flat=True))
+        names = ", ".join((u.get_full_name() or u.username) for u in get_user_model().objects.filter(pk__in=clash))
         raise CompetitionError(gettext_noop("Referee %(names)s belongs to a unit playing at this table and "
                                             "cannot referee it."), field="referee", names=names)
 
@@ -39,9 +39,12 @@ def check_referees_allowed(match: Match, user_ids) -> None:
 def assign_referee(match: Match, user) -> None:
     """Add a table referee to a match: only a referee of the event (a table or chief referee), never one
     whose unit plays there. The one path the organiser's page and the API take."""
-    if not roles_of(user) & {roles.TABLE_REFEREE, roles.CHIEF_REFEREE}:
+    if not roles_of(user, match=match) & {roles.TABLE_REFEREE, roles.CHIEF_REFEREE}:
         raise CompetitionError(gettext_noop("Only referees can be assigned to a table."), field="referee")
     match = Match.objects.select_for_update().get(pk=match.pk)
+    if match.status in Match.OVER:
+        raise CompetitionError(gettext_noop("This match is over: its referees can no longer change."),
+                               field="match")
     match.referees.add(user)  # refused by guard_referee_units when the referee's unit plays here
 
 

@@ -2,6 +2,7 @@
 from django.urls import path
 
 from tournament.competition import api as api
+from tournament.competition import grid
 from tournament.competition import swiss_views as swiss_views
 from tournament.competition import views as views
 
@@ -18,6 +19,7 @@ urlpatterns = [
     path("manage/<slug:slug>/stages/", views.manage_stages, name="competition_manage_stages"),
     path("manage/<slug:slug>/stages/<int:stage_id>/", views.manage_stage, name="competition_manage_stage"),
     path("manage/<slug:slug>/schedule/", views.manage_schedule, name="competition_manage_schedule"),
+    path("manage/<slug:slug>/referee-grid/", grid.referee_grid, name="competition_referee_grid"),
     path("manage/<slug:slug>/referees/", views.manage_referees, name="competition_manage_referees"),
     path("api/events/<slug:slug>/stages/", api.StageListCreate.as_view(), name="api_competition_stages"),
     path("api/events/<slug:slug>/ranking/", api.RankingView.as_view(), name="api_competition_ranking"),

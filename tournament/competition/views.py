@@ -10,7 +10,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
-from tournament import roles
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
 from tournament.competition import draws, placings, ranking, referees, stages, swiss_rounds
@@ -18,6 +17,7 @@ from tournament.competition.progress import bracket_state
 from tournament.models import Draw, Event, Match, Round, Stage, Unit
 from tournament.models.competition import RefereeUnit
 from tournament.permissions import organiser_required
+from tournament.staff.services import referees_of
 
 
 # --------------------------------------------------------------------------- helpers
@@ -166,10 +166,9 @@ def manage_stage(request, event, stage_id):
 
 
 def _referees(event):
-    User = get_user_model()
     units = dict(RefereeUnit.objects.filter(event=event).values_list("user_id", "unit__name"))
-    people = User.objects.filter(groups__name__in=[roles.TABLE_REFEREE, roles.CHIEF_REFEREE]).distinct()
-    return [(u, units.get(u.pk, "")) for u in people.order_by("username")]
+    people = referees_of(event)
+    return [(u, units.get(u.pk, "")) for u in people]
 
 
 @organiser_required

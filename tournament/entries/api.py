@@ -50,7 +50,10 @@ class IsOrganiserToWrite(permissions.BasePermission):
     """Anyone who may see the event reads; only organisers (manage_event) write."""
 
     def has_permission(self, request, view):
-        return request.method in permissions.SAFE_METHODS or access.may(request.user, access.MANAGE)
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        event = access.event_from_kwargs(view.kwargs)
+        return event is None or access.may(request.user, access.MANAGE, event=event)
 
 
 class EntryListCreate(GenericAPIView):

@@ -9,7 +9,8 @@ from tournament.models import Match, Round
 def home(request):
     """The home page: the events this visitor may see."""
     events = visible_events(request.user).select_related("profile")
-    return render(request, "tournament/home.html", {"events": events})
+    return render(request, "tournament/home.html", {
+        "events": events, "may_create": access.may(request.user, access.CREATE_EVENT)})
 
 
 def event_detail(request, slug):

@@ -6,3 +6,4 @@ from tournament.models.event import *  # noqa: F401,F403
 from tournament.models.leads import *  # noqa: F401,F403
 from tournament.models.printouts import *  # noqa: F401,F403
 from tournament.models.removals import *  # noqa: F401,F403
+from tournament.models.staff import *  # noqa: F401,F403

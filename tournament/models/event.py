@@ -20,6 +20,8 @@ class Event(models.Model):
     start_date = models.DateField(_("start date"))
     end_date = models.DateField(_("end date"))
     venue = models.CharField(_("venue"), max_length=200, blank=True)
+    organising_body = models.CharField(_("organising body"), max_length=200, blank=True,
+                                       help_text=_("Printed on certificates and page headers."))
     profile = models.ForeignKey(
         "scoring.RuleProfile", on_delete=models.PROTECT, related_name="events", verbose_name=_("rule profile")
     )

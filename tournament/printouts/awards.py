@@ -49,6 +49,7 @@ class AwardsData:
     heading: Heading
     event: str
     venue: str
+    organiser: str    # the organising body; empty: "<event> organising committee"
     date: str
     day: str          # the day the awards are given (the event's last day), ISO
     complete: bool
@@ -64,7 +65,7 @@ def collect(event, options):
     pairs = {p.pk: p for p in Pair.objects.filter(pk__in=ids).select_related("player1", "player2")}
     heading = heading_for(event)
     return AwardsData(
-        heading=heading, event=event.name, venue=event.venue, date=heading.date,
+        heading=heading, event=event.name, venue=event.venue, organiser=event.organising_body, date=heading.date,
         day=(event.end_date or event.start_date).isoformat(), complete=complete,
         certificates=tuple(
             Certificate(award=award.title, place=f"{p.place}{'=' if p.shared else ''}", name=p.entry.name,
@@ -153,7 +154,8 @@ def draw_certificate(canvas, width, height, cert, data):
     canvas.restoreState()
     fit_text(canvas, _("This certificate is awarded in recognition."), 110, 150, inner, 14)
     right = width - 110
-    fit_text(canvas, _("Organising committee of %(event)s") % {"event": data.event}, right - 520, 110, 520, 14,
+    fit_text(canvas, data.organiser or _("Organising committee of %(event)s") % {"event": data.event},
+             right - 520, 110, 520, 14,
              align="right")
     fit_text(canvas, certificate_date(data.day), right - 520, 86, 520, 14, align="right")
 

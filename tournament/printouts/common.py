@@ -7,6 +7,7 @@ import dataclasses
 import json
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,11 +22,14 @@ LANGUAGE_ALIASES = {"zh": "zh-hans", "zh-hans": "zh-hans", "zh_hans": "zh-hans",
 
 @dataclass(frozen=True)
 class PrintOptions:
-    """What a printout was asked for: a round or a match (ids) where they apply, and the language."""
+    """What a printout was asked for: a round or a match (ids) where they apply, the language, and the
+    site's public address for QR codes and printed links (from the request on the web, ``--site-url`` or
+    the ``SITE_URL`` setting on the command line; empty: the setting)."""
 
     round: int | None = None
     match: int | None = None
     lang: str = "zh-hans"
+    site_url: str = ""
 
     def __post_init__(self):
         lang = LANGUAGE_ALIASES.get(str(self.lang).lower())
@@ -40,10 +44,19 @@ class PrintOptions:
                                 value=value)
             if value is not None:
                 object.__setattr__(self, name, int(value))
+        object.__setattr__(self, "site_url", public_address(self.site_url))
 
     def as_params(self):
         """The options as a JSON-ready dict (stored on a print job)."""
         return dataclasses.asdict(self)
+
+
+def public_address(site_url="") -> str:
+    """The site's public address without the trailing slash: the given one, else ``settings.SITE_URL``."""
+    value = (site_url or settings.SITE_URL or "").strip().rstrip("/")
+    if value and "://" not in value:
+        value = f"http://{value}"
+    return value
 
 
 def canonical_json(data):
@@ -82,6 +95,7 @@ def heading_for(event, stage=None, rnd=None):
         stage=stage.name if stage is not None else "",
         round=round_label(rnd) if rnd is not None else "",
         date=date or event_dates(event),
+        organiser=getattr(event, "organising_body", "") or "",
     )
 
 

@@ -41,6 +41,7 @@ class Heading:
     stage: str = ""
     round: str = ""
     date: str = ""
+    organiser: str = ""  # the organising body (主办单位), when the event names one
 
     def with_(self, **changes):
         """A copy with some parts changed (e.g. another stage)."""
@@ -160,6 +161,8 @@ def draw_header(canvas, heading):
         canvas.drawRightString(width - MARGIN, top - 11, heading.date)
     if heading.detail:
         canvas.drawString(MARGIN, top - 25, heading.detail)
+    if heading.organiser:
+        canvas.drawRightString(width - MARGIN, top - 25, heading.organiser)
     canvas.setStrokeColor(RULE_GREY)
     canvas.setLineWidth(0.6)
     canvas.line(MARGIN, top - HEADER_HEIGHT + 4, width - MARGIN, top - HEADER_HEIGHT + 4)

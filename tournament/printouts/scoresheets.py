@@ -8,7 +8,6 @@ the table's console at ``SITE_URL/tables/<match id>/``.
 import itertools
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.graphics.barcode.qr import QrCodeWidget
@@ -19,7 +18,15 @@ from common.errors import UserError, gettext_noop
 from rulings.ledger import IN_FORCE, REVERSED, VOID
 from rulings.presenters import event_log
 from scoring.models import Hand
-from tournament.printouts.common import Printout, entry_label, heading_for, local_time, selected_matches, source_label
+from tournament.printouts.common import (
+    Printout,
+    entry_label,
+    heading_for,
+    local_time,
+    public_address,
+    selected_matches,
+    source_label,
+)
 from tournament.printouts.layout import (
     FullPage,
     Heading,
@@ -94,9 +101,9 @@ class ScoreSheetsData:
     sheets: tuple
 
 
-def console_url(match_id):
-    """The absolute address of a table's console (what the QR code opens)."""
-    return f"{settings.SITE_URL.rstrip('/')}/tables/{match_id}/"
+def console_url(match_id, site_url=""):
+    """The absolute address of a table's console (what the QR code opens), at the site's public address."""
+    return f"{public_address(site_url)}/tables/{match_id}/"
 
 
 def collect(event, options):
@@ -107,7 +114,7 @@ def collect(event, options):
     for hand in current:
         hands.setdefault(hand.match_id, []).append(hand_row(hand))
     penalties = penalties_in_force(event, {m.pk for m in matches})
-    sheets = tuple(_sheet(event, m, hands.get(m.pk, ()), penalties.get(m.pk, ())) for m in matches)
+    sheets = tuple(_sheet(event, m, hands.get(m.pk, ()), penalties.get(m.pk, ()), options.site_url) for m in matches)
     heading = sheets[0].heading if sheets else heading_for(event)
     return ScoreSheetsData(heading=heading, sheets=sheets)
 
@@ -156,7 +163,7 @@ def _side(label, pair, source, seat_names):
     )
 
 
-def _sheet(event, match, hands, penalties=()):
+def _sheet(event, match, hands, penalties=(), site_url=""):
     rnd = match.round
     return ScoreSheet(
         match_id=match.pk,
@@ -167,7 +174,7 @@ def _sheet(event, match, hands, penalties=()):
         ns=_side(_("North–South"), match.ns, match.ns_source, (_("North"), _("South"))),
         ew=_side(_("East–West"), match.ew, match.ew_source, (_("East"), _("West"))),
         hands=tuple(hands),
-        console_url=console_url(match.pk),
+        console_url=console_url(match.pk, site_url),
         penalties=tuple(penalties),
     )
 

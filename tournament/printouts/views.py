@@ -19,10 +19,12 @@ from tournament.printouts.registry import PRINTOUTS
 RECENT_JOBS = 10
 
 
-def options_from(data):
-    """PrintOptions from a query or form (UserError naming the bad field)."""
+def options_from(data, request=None):
+    """PrintOptions from a query or form (UserError naming the bad field); QR codes and printed links use
+    the address this request reached the site by."""
     return PrintOptions(round=data.get("round") or None, match=data.get("match") or None,
-                        lang=data.get("lang") or "zh-hans")
+                        lang=data.get("lang") or "zh-hans",
+                        site_url=request.build_absolute_uri("/") if request is not None else "")
 
 
 @login_required
@@ -53,7 +55,7 @@ def printout_download(request, event_slug, kind):
     """Build a printout now and send it as a PDF download (400 with the reason for bad options)."""
     event = organiser_event(request, event_slug)
     try:
-        options = options_from(request.GET)
+        options = options_from(request.GET, request)
         pdf = services.build_printout(kind, event, options)
     except UserError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
@@ -68,7 +70,7 @@ def printout_job_create(request, event_slug, kind):
     """Ask for a background build (reused while the data is unchanged); back to the page, or JSON."""
     event = organiser_event(request, event_slug)
     try:
-        job, _created = services.request_job(kind, event, options_from(request.POST), request.user)
+        job, _created = services.request_job(kind, event, options_from(request.POST, request), request.user)
     except UserError as exc:
         if _wants_json(request):
             return JsonResponse({"field": exc.field, "detail": str(exc)}, status=400)

@@ -19,12 +19,14 @@ class Command(BaseCommand):
         parser.add_argument("--round", help="round id (score sheets, schedule, results)")
         parser.add_argument("--match", help="match id (score sheet, result sheet, penalties)")
         parser.add_argument("--lang", default="zh-hans", help="zh-hans (default) or en")
+        parser.add_argument("--site-url", default="", help="the site's public address for QR codes and links "
+                            "(default: the SITE_URL setting), e.g. http://192.168.1.20:8000")
 
-    def handle(self, *args, kind, event, output, round, match, lang, **options):
+    def handle(self, *args, kind, event, output, round, match, lang, site_url="", **options):
         try:
             get_printout(kind)
             found = find_event(event)
-            print_options = PrintOptions(round=round, match=match, lang=lang)
+            print_options = PrintOptions(round=round, match=match, lang=lang, site_url=site_url)
             pdf = build_printout(kind, found, print_options)
         except UserError as exc:  # the option at fault, then the reason in the active language
             raise CommandError(f"--{exc.field}: {exc}" if exc.field else str(exc)) from exc

@@ -1,0 +1,226 @@
+"""Events from the organiser pages and the API: create, edit, copy (entries optional), publish.
+
+Every refusal is a :class:`EventError` naming its field, with an English msgid translated when shown.
+The slug is made from the name's pinyin (made unique) unless one is given. The creator becomes the
+event's organiser. The format cannot change after a draw; an event whose play has started keeps its rule
+profile version.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from django.db import transaction
+from django.utils.dateparse import parse_date
+
+from common.errors import UserError, gettext_noop
+from scoring.models import RuleProfile
+from scoring.profile_store import latest_profile, sync_profiles
+from tournament.models import Draw, Event, Match, Pair, Player, Team, Unit
+from tournament.staff.services import add_creator, ascii_of
+
+SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
+RESERVED_SLUGS = {"new"}  # /events/new/ is the new-event page
+FIELDS = ("name", "organising_body", "start_date", "end_date", "venue", "format", "profile", "profile_version",
+          "slug", "published")
+
+
+class EventError(UserError):
+    """A refused event change (HTTP 400), naming the field at fault."""
+
+
+def make_slug(name: str, *, exclude_pk=None) -> str:
+    """A free slug from the name's pinyin ("2026 区职工拖拉机赛" -> "2026-quzhigongtuolajisai")."""
+    words = re.findall(r"[A-Za-z0-9]+|[^\sA-Za-z0-9]+", name or "")
+    base = "-".join(filter(None, (ascii_of(w) for w in words)))[:60].strip("-") or "event"
+    taken = Event.objects.exclude(pk=exclude_pk)
+    slug, n = base, 1
+    while slug in RESERVED_SLUGS or taken.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def profile_choices():
+    """Every rule profile's newest version, with its Chinese title and the document it comes from."""
+    if not RuleProfile.objects.exists():
+        sync_profiles()  # a fresh database: the shipped profiles
+    latest = {}
+    for profile in RuleProfile.objects.order_by("slug", "-version"):
+        latest.setdefault(profile.slug, profile)
+    return list(latest.values())
+
+
+def profile_versions(slug):
+    return list(RuleProfile.objects.filter(slug=slug).order_by("-version"))
+
+
+def source_text(profile) -> str:
+    """The profile's source document as one line ("004_….txt · 第一部分…")."""
+    source = (profile.data or {}).get("source") or {}
+    if isinstance(source, dict):
+        return " · ".join(str(source[k]) for k in ("document", "part") if source.get(k))
+    return str(source)
+
+
+def organiser_choices(profile) -> list:
+    """The profile's organiser choices: ``[{choice, clause, default, default_label, readings: [(id, label)]}]``."""
+    out = []
+    for entry in (profile.data or {}).get("organiser_defaults") or ():
+        if not isinstance(entry, dict) or "choice" not in entry:
+            continue
+        readings = [(key, (value or {}).get("label", key)) for key, value in (entry.get("readings") or {}).items()]
+        labels = dict(readings)
+        out.append({"choice": entry["choice"], "clause": entry.get("clause", ""), "default": entry.get("default"),
+                    "default_label": labels.get(entry.get("default"), entry.get("default")), "readings": readings})
+    return out
+
+
+def _date(value, field):
+    if isinstance(value, dt.date):
+        return value
+    parsed = None
+    try:
+        parsed = parse_date(str(value or "").strip())
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        raise EventError(gettext_noop("Enter a date such as 2026-12-05."), field=field)
+    return parsed
+
+
+def _profile(slug, version=None):
+    if not slug:
+        raise EventError(gettext_noop("Choose a rule profile."), field="profile")
+    if version in (None, ""):
+        try:
+            return latest_profile(slug)
+        except UserError:
+            raise EventError(gettext_noop("Unknown rule profile: %(slug)s."), field="profile", slug=slug) from None
+    found = RuleProfile.objects.filter(slug=slug, version=version).first() if str(version).isdigit() else None
+    if found is None:
+        raise EventError(gettext_noop("Rule profile %(slug)s has no version %(version)s."), field="profile_version",
+                         slug=slug, version=version)
+    return found
+
+
+def _clean(values: dict, event: Event | None) -> dict:
+    """Check and convert the given fields (only those present); raise EventError naming the first bad one."""
+    out = {}
+    if "name" in values or event is None:
+        name = str(values.get("name") or "").strip()
+        if not name:
+            raise EventError(gettext_noop("Enter the event's name."), field="name")
+        if len(name) > 200:
+            raise EventError(gettext_noop("The name is too long (at most 200 characters)."), field="name")
+        out["name"] = name
+    for field in ("venue", "organising_body"):
+        if field in values:
+            text = str(values.get(field) or "").strip()
+            if len(text) > 200:
+                raise EventError(gettext_noop("Too long (at most 200 characters)."), field=field)
+            out[field] = text
+    for field in ("start_date", "end_date"):
+        if field in values or event is None:
+            out[field] = _date(values.get(field), field)
+    start = out.get("start_date", getattr(event, "start_date", None))
+    end = out.get("end_date", getattr(event, "end_date", None))
+    if start and end and end < start:
+        raise EventError(gettext_noop("The last day cannot be before the first day."), field="end_date")
+    if "format" in values or event is None:
+        fmt = values.get("format") or Event.Format.GROUPS_ELIMINATION
+        if fmt not in Event.Format.values:
+            raise EventError(gettext_noop("Choose a format from the list."), field="format")
+        out["format"] = fmt
+    if "profile" in values or "profile_version" in values or event is None:
+        slug = values.get("profile") or (event.profile.slug if event is not None else "")
+        out["profile"] = _profile(slug, values.get("profile_version"))
+    if values.get("slug") not in (None, ""):
+        slug = str(values["slug"]).strip().lower()
+        if not SLUG_RE.match(slug) or slug in RESERVED_SLUGS:
+            raise EventError(gettext_noop("The web address may hold lower-case letters, digits and hyphens only."),
+                             field="slug")
+        if Event.objects.filter(slug=slug).exclude(pk=getattr(event, "pk", None)).exists():
+            raise EventError(gettext_noop("Another event already uses the web address %(slug)s."), field="slug",
+                             slug=slug)
+        out["slug"] = slug
+    if "published" in values:
+        published = values["published"]
+        if isinstance(published, str):
+            published = published.strip().lower() in ("1", "true", "yes", "on")
+        if not isinstance(published, bool):
+            raise EventError(gettext_noop("Published is yes or no."), field="published")
+        out["published"] = published
+    return out
+
+
+def drawn(event: Event) -> bool:
+    return Draw.objects.filter(event=event).exists()
+
+
+def play_started(event: Event) -> bool:
+    """Has a match of the event begun at the table?"""
+    return Match.objects.filter(round__stage__event=event, status__in=Match.PLAYED).exists()
+
+
+@transaction.atomic
+def create_event(by, values: dict) -> Event:
+    """A new event from the form or the API; ``by`` becomes its organiser."""
+    clean = _clean(values, None)
+    clean.setdefault("slug", make_slug(clean["name"]))
+    event = Event.objects.create(**clean)
+    add_creator(event, by)
+    return event
+
+
+@transaction.atomic
+def update_event(event: Event, values: dict) -> Event:
+    """Change the given fields. The format is fixed once drawn; the profile once play has started."""
+    event = Event.objects.select_for_update().select_related("profile").get(pk=event.pk)
+    clean = _clean(values, event)
+    if "format" in clean and clean["format"] != event.format and drawn(event):
+        raise EventError(gettext_noop("The format cannot change after a draw."), field="format")
+    if "profile" in clean and clean["profile"].pk != event.profile_id and play_started(event):
+        raise EventError(gettext_noop("Play has started: the event keeps its rule profile version."),
+                         field="profile")
+    for key, value in clean.items():
+        setattr(event, key, value)
+    event.save()
+    return event
+
+
+def set_published(event: Event, published: bool) -> Event:
+    return update_event(event, {"published": bool(published)})
+
+
+@transaction.atomic
+def copy_event(event: Event, by, values: dict, *, with_entries: bool = False) -> Event:
+    """A new unpublished event like ``event`` (its fields, its profile's latest version unless one is given),
+    with its units, players, teams and pairs when ``with_entries``; ``by`` becomes its organiser."""
+    base = {"name": event.name, "organising_body": event.organising_body, "venue": event.venue,
+            "start_date": event.start_date, "end_date": event.end_date, "format": event.format,
+            "profile": event.profile.slug}
+    base.update({k: v for k, v in values.items() if v not in (None, "")})
+    base["published"] = False
+    copy = create_event(by, base)
+    if with_entries:
+        _copy_entries(event, copy)
+    return copy
+
+
+def _clone(obj, **changes):
+    fields = {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields
+              if not f.primary_key and not getattr(f, "auto_now_add", False)}
+    fields.update(changes)
+    return type(obj).objects.create(**{k: v for k, v in fields.items()})
+
+
+def _copy_entries(source: Event, target: Event) -> None:
+    units = {u.pk: _clone(u, event_id=target.pk).pk for u in Unit.objects.filter(event=source)}
+    players = {p.pk: _clone(p, event_id=target.pk, unit_id=units[p.unit_id]).pk
+               for p in Player.objects.filter(event=source)}
+    teams = {t.pk: _clone(t, event_id=target.pk, unit_id=units[t.unit_id]).pk for t in Team.objects.filter(event=source)}
+    for pair in Pair.objects.filter(event=source):
+        _clone(pair, event_id=target.pk, unit_id=units[pair.unit_id], player1_id=players[pair.player1_id],
+               player2_id=players[pair.player2_id], team_id=teams.get(pair.team_id),
+               status=Pair.Status.ACTIVE)

@@ -1,0 +1,15 @@
+"""URLs of the staff pages and the staff API."""
+from django.urls import path
+
+from tournament.staff import api, views
+
+urlpatterns = [
+    path("events/<slug:slug>/staff/", views.staff_page, name="event_staff"),
+    path("events/<slug:slug>/staff/<int:pk>/remove/", views.staff_remove, name="event_staff_remove"),
+    path("events/<slug:slug>/staff/reset/<int:user_id>/", views.staff_reset, name="event_staff_reset"),
+    path("events/<slug:slug>/staff/card/", views.staff_card, name="event_staff_card"),
+    path("site/organisers/", views.organisers_page, name="site_organisers"),
+    path("site/organisers/<int:user_id>/card/", views.organiser_card, name="site_organiser_card"),
+    path("api/events/<slug:slug>/staff/", api.StaffListCreate.as_view(), name="api_event_staff"),
+    path("api/events/<slug:slug>/staff/<int:pk>/", api.StaffDelete.as_view(), name="api_event_staff_delete"),
+]

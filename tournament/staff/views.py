@@ -1,0 +1,127 @@
+"""Pages for people: an event's staff (organisers add, remove, reset a password, print a staff card) and
+the site superuser's page of organiser accounts. Thin: the logic is in :mod:`tournament.staff.services`."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from common.errors import UserError
+from tournament.models import EventRole
+from tournament.permissions import organiser_required
+from tournament.staff import services
+from tournament.staff.card import staff_card_pdf
+
+
+def login_address(request) -> str:
+    """The login page's address as this request reached the site (what a staff card's QR code opens)."""
+    return request.build_absolute_uri(reverse("login"))
+
+
+@organiser_required
+def staff_page(request, event):
+    """The event's staff with the add form; a new person's one-time password is shown once."""
+    form = {"role": EventRole.Role.TABLE_REFEREE, "username": "", "display_name": ""}
+    error, created = None, None
+    if request.method == "POST":
+        form = {k: (request.POST.get(k) or "").strip() for k in ("role", "username", "display_name", "password")}
+        try:
+            row, password = services.add_staff(event, form["role"], username=form["username"],
+                                               display=form["display_name"], password=form["password"] or None)
+        except UserError as exc:
+            error = exc
+        else:
+            if password is None:
+                messages.success(request, _("%(name)s is now %(role)s.") % {
+                    "name": services.display_name(row.user), "role": row.get_role_display()})
+                return redirect("event_staff", slug=event.slug)
+            created = {"row": row, "password": password, "name": services.display_name(row.user)}
+            form = {"role": form["role"], "username": "", "display_name": ""}
+    return render(request, "tournament/staff/staff.html", {
+        "event": event, "rows": services.staff_rows(event), "roles": EventRole.Role.choices, "form": form,
+        "error": error, "created": created, "login_url": login_address(request),
+    })
+
+
+@organiser_required
+@require_POST
+def staff_remove(request, event, pk):
+    try:
+        services.remove_staff(event, pk)
+        messages.success(request, _("The role was removed; past records keep the person's name."))
+    except UserError as exc:
+        messages.error(request, str(exc))
+    return redirect("event_staff", slug=event.slug)
+
+
+@organiser_required
+@require_POST
+def staff_reset(request, event, user_id):
+    try:
+        user, password = services.reset_password(event, user_id)
+    except UserError as exc:
+        messages.error(request, str(exc))
+        return redirect("event_staff", slug=event.slug)
+    return render(request, "tournament/staff/password.html", {
+        "event": event, "name": services.display_name(user), "username": user.username, "password": password,
+        "user_id": user.pk, "login_url": login_address(request),
+        "back": reverse("event_staff", args=[event.slug]),
+    })
+
+
+@organiser_required
+@require_POST
+def staff_card(request, event):
+    """A staff card PDF for a person on the staff; the password comes with the request and is not kept."""
+    rows = [r for r in services.staff_rows(event) if str(r.user_id) == request.POST.get("user_id", "")]
+    if not rows:
+        raise PermissionDenied(_("This person is not on the event's staff."))
+    user = rows[0].user
+    pdf = staff_card_pdf(event_name=event.name, name=services.display_name(user),
+                         roles=[str(r.get_role_display()) for r in rows], username=user.username,
+                         password=request.POST.get("password", ""), login_url=login_address(request))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{event.slug}-staff-{user.pk}.pdf"'
+    return response
+
+
+def _superuser(request):
+    if not request.user.is_superuser:
+        raise PermissionDenied(_("Only a site administrator may manage organiser accounts."))
+
+
+@login_required
+def organisers_page(request):
+    """The site superuser's page: the accounts that may create events, and a form for a new one."""
+    _superuser(request)
+    form, error, created = {"display_name": "", "username": ""}, None, None
+    if request.method == "POST":
+        form = {k: (request.POST.get(k) or "").strip() for k in ("display_name", "username", "password")}
+        try:
+            user, password = services.create_organiser_account(form["display_name"], form["username"],
+                                                               form["password"] or None)
+        except UserError as exc:
+            error = exc
+        else:
+            created = {"name": services.display_name(user), "username": user.username, "password": password,
+                       "user_id": user.pk}
+            form = {"display_name": "", "username": ""}
+    return render(request, "tournament/staff/organisers.html", {
+        "accounts": [(u, services.display_name(u)) for u in services.organiser_accounts()],
+        "form": form, "error": error, "created": created, "login_url": login_address(request),
+    })
+
+
+@login_required
+@require_POST
+def organiser_card(request, user_id):
+    """A card for a new organiser account (superuser only): login name, password, login address."""
+    _superuser(request)
+    user = get_object_or_404(services.organiser_accounts(), pk=user_id)
+    pdf = staff_card_pdf(event_name=_("Tractor tournaments"), name=services.display_name(user),
+                         roles=[_("Organiser")], username=user.username,
+                         password=request.POST.get("password", ""), login_url=login_address(request))
+    return HttpResponse(pdf, content_type="application/pdf")
