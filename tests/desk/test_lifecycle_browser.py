@@ -37,7 +37,7 @@ def test_a_finished_match_on_the_phone(transactional_db, live_server, page, make
     page.goto(f"{live_server.url}/tables/{match.pk}/console/")
     assert "本场比赛已结束" in page.locator("#match-over").inner_text()
     page.wait_for_selector("#ruling-list li")
-    assert "已核准" in page.inner_text("#ruling-list") and "待裁判长核准" not in page.inner_text("#ruling-list")
+    assert "自动生效" in page.inner_text("#ruling-list") and "待裁判长核准" not in page.inner_text("#ruling-list")  # 000 第十七条（一）: automatic
     page.screenshot(path=str(SHOTS / "console-finished.png"), full_page=True)
     page.click("#appeal-box summary")                 # the table referee files an appeal for a side
     page.check("#appeal-form input[name=side][value=EW]")
