@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from tests.tournament.refusals import refused
 from tournament.pairings import swiss_round
-from tournament.swiss import EXACT_LIMIT, _bounds_without_two, _exchange_rematches, _Field, _matching
+from tournament.swiss import EXACT_LIMIT
+from tournament.swiss_matching import _bounds_without_two, _exchange_rematches, _Field, _matching
 
 
 # --------------------------------------------------------------------------- helpers
