@@ -89,6 +89,8 @@ def ensure_event():
                 p2 = Player.objects.create(event=event, unit=unit, name=next(names), gender="F" if i == 0 else "M")
                 Pair.objects.create(event=event, unit=unit, player1=p1, player2=p2,
                                     name=f"{unit_name}{i + 1}队", seed=number if number <= 4 else None)
+    if get_user_model().objects.filter(username__in=[a[0] for a in DEMO_ACCOUNTS]).count() == len(DEMO_ACCOUNTS):
+        ensure_event_roles(event)  # the demo accounts' roles are this event's
     return event
 
 
@@ -120,7 +122,6 @@ def seed_demo(*, more_events=False):
 
     accounts = ensure_accounts()
     event = ensure_event()
-    ensure_event_roles(event)
     seed_competition(event)
     assign_demo_referees(event)
     seed_hands(event)

@@ -103,7 +103,8 @@ def test_awards_print_the_list_and_a_certificate_per_holder(finished_event):
         compact = page.replace("\n", "").replace(" ", "")
         pair = finished_event.pairs.get(pk=place.entry.pair_id)
         for expected in ("荣誉证书", title, f"第{place.place}名", pair.player1.name, pair.player2.name, pair.name,
-                         f"在{finished_event.name}中荣获", f"{finished_event.name}组委会", "特发此证",
+                         f"在{finished_event.name}中荣获",
+                         finished_event.organising_body or f"{finished_event.name}组委会", "特发此证",
                          f"{finished_event.end_date.year}年{finished_event.end_date.month}月"
                          f"{finished_event.end_date.day}日"):
             assert expected.replace(" ", "") in compact, (expected, page)
