@@ -6,19 +6,17 @@ import datetime as dt
 import itertools
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
-from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
+from demo.accounts import DEMO_ACCOUNTS, ensure_accounts, ensure_event_roles  # noqa: F401  (re-exported)
 from demo.clock import seed_clock
 from demo.competition import seed_competition
 from demo.hands import seed_hands
 from demo.rulings import seed_rulings
 from demo.swiss import seed_swiss_event, seed_union_event
 from scoring.profile_store import latest_profile
-from tournament import roles
 from tournament.competition.referees import assign_referee
-from tournament.models import Event, EventRole, Match, Pair, Player, Unit
+from tournament.models import Event, Match, Pair, Player, Unit
 
 DEMO_SLUG = "demo"
 DEMO_UNITS = ["莲花社区", "福田社区", "南山社区", "罗湖社区"]
@@ -26,42 +24,6 @@ DEMO_SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑
 DEMO_GIVEN = ["伟", "芳", "娜", "敏", "静", "丽", "强", "磊", "军", "洋", "勇", "艳"]
 
 # user name, password, role in the demo event, display name (how pages and printouts name the person)
-DEMO_ACCOUNTS = [
-    ("organiser", "demo-organiser", roles.ORGANISER, "王主任"),
-    ("chief", "demo-chief", roles.CHIEF_REFEREE, "李裁判长"),
-    ("referee1", "demo-referee", roles.TABLE_REFEREE, "张裁判"),
-    ("referee2", "demo-referee", roles.TABLE_REFEREE, "刘裁判"),
-    ("referee3", "demo-referee", roles.TABLE_REFEREE, "陈裁判"),
-    ("referee4", "demo-referee", roles.TABLE_REFEREE, "杨裁判"),
-    ("arbiter1", "demo-arbiter", roles.ARBITRATION, "赵仲裁"),
-    ("arbiter2", "demo-arbiter", roles.ARBITRATION, "孙仲裁"),
-]
-
-
-def ensure_accounts():
-    """Create the demo accounts with their display names (their roles are the demo event's, given by
-    :func:`ensure_event_roles`); returns DEMO_ACCOUNTS. The organiser may create further events."""
-    User = get_user_model()
-    roles.sync_role_groups(Group, Permission, ContentType)
-    for username, password, role, display in DEMO_ACCOUNTS:
-        user, created = User.objects.get_or_create(username=username, defaults={"first_name": display})
-        if created:
-            user.set_password(password)
-        user.first_name = display
-        user.save()
-        if role == roles.ORGANISER:
-            user.user_permissions.add(Permission.objects.get(content_type__app_label="tournament",
-                                                             codename="add_event"))
-    return DEMO_ACCOUNTS
-
-
-def ensure_event_roles(event):
-    """Each demo account holds its role in the demo event (and in no other)."""
-    users = {u.username: u for u in get_user_model().objects.filter(username__in=[a[0] for a in DEMO_ACCOUNTS])}
-    for username, _password, role, _display in DEMO_ACCOUNTS:
-        EventRole.objects.get_or_create(event=event, user=users[username], role=role)
-
-
 def ensure_event():
     """The demo event: shenzhen-community rules, 16 pairs from 4 units, published."""
     today = dt.date(2026, 12, 5)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from demo.accounts import ensure_event_roles
 from demo.competition import _play, _recorder
 from scoring.profile_store import latest_profile
 from tournament.competition import draws, stages, swiss_rounds
@@ -37,6 +38,7 @@ def _event(slug: str, name: str, profile: str, fmt: str, venue: str) -> Event:
     event, _created = Event.objects.get_or_create(slug=slug, defaults={
         "name": name, "start_date": day, "end_date": day, "venue": venue, "profile": latest_profile(profile),
         "format": fmt, "published": True})
+    ensure_event_roles(event)  # the demo accounts hold their roles in this event too
     return event
 
 
