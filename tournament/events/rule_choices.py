@@ -72,7 +72,7 @@ def play_started(event) -> bool:
 @transaction.atomic
 def set_choices(event, user, picks) -> Event:
     """Store the organiser's readings and point the event and its matches at a profile version applying them."""
-    event = Event.objects.select_for_update().select_related("profile__based_on").get(pk=event.pk)
+    event = Event.objects.select_for_update(of=("self",)).select_related("profile__based_on").get(pk=event.pk)
     if not access.may(user, access.MANAGE, event=event):
         raise ForbiddenError(gettext_noop("Only organisers may change the organiser choices."))
     if play_started(event):

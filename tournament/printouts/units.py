@@ -32,6 +32,7 @@ class UnitsData:
     heading: Heading
     event: str
     day: str
+    organiser: str    # the organising body for the certificates (empty: "<event> organising committee")
     complete: bool
     lines: tuple
     rules: tuple
@@ -53,7 +54,8 @@ def collect(event, options):
                     unit="", players="")
         for line in result.lines if line.rank <= AWARDED_UNITS and line.score > 0) if result.complete else ()
     return UnitsData(heading=heading_for(event), event=event.name,
-                     day=(event.end_date or event.start_date).isoformat(), complete=result.complete,
+                     day=(event.end_date or event.start_date).isoformat(), organiser=event.organising_body,
+                     complete=result.complete,
                      lines=lines, rules=result.rules_text, certificates=certificates)
 
 
