@@ -10,6 +10,7 @@ urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("", include("tournament.events.urls")),
     path("events/<slug:slug>/", tournament_views.event_detail, name="event_detail"),
+    path("events/<slug:slug>/share.png", tournament_views.event_share_image, name="event_share_image"),
     path("accounts/login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
