@@ -6,13 +6,15 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
-from tournament.competition import draws, placings, ranking, referees, stages, swiss_rounds
+from tournament.competition import draws, exports, placings, ranking, referees, stages, swiss_rounds
 from tournament.competition.progress import bracket_state
 from tournament.models import Draw, Event, Match, Round, Stage, Unit
 from tournament.models.competition import RefereeUnit
@@ -107,6 +109,28 @@ def public_standings(request, slug):
     return render(request, "tournament/competition/standings.html",
                   {"event": event, "places": places, "complete": complete,
                    "awards": placings.award_list(event), "tab": "standings"})
+
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def _xlsx(event, build, name):
+    """An .xlsx download of the event, its headers and notes in Chinese whatever the page's language."""
+    with translation.override("zh-hans"):
+        content = build(event)
+    response = HttpResponse(content, content_type=XLSX)
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-{name}.xlsx"'
+    return response
+
+
+def standings_xlsx(request, slug):
+    """The final ranking, group tables and Swiss standings as .xlsx (the pages' columns)."""
+    return _xlsx(public_event(request, slug), exports.standings_workbook, "standings")
+
+
+def crosstables_xlsx(request, slug):
+    """Every group's crosstable as .xlsx, a sheet per group."""
+    return _xlsx(public_event(request, slug), exports.crosstables_workbook, "crosstables")
 
 
 # --------------------------------------------------------------------------- organiser pages

@@ -241,6 +241,11 @@ def _workbook(sheets: list[tuple[str, list[str], list[list]]]) -> bytes:
     return out.getvalue()
 
 
+#: The one .xlsx writer the exports share (standings, crosstables, penalty log): bold frozen header, and a
+#: text typed as "=..." kept as text, never a live formula.
+write_workbook = _workbook
+
+
 ENTRY_HEADER = [COLUMNS[k][0] for k in
                 ("unit", "name", "player1", "gender1", "phone1", "player2", "gender2", "phone2",
                  "seed", "team", "reserve", "status")]
