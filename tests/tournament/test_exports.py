@@ -14,7 +14,7 @@ from rulings.presenters import event_log
 from rulings.services import record_ruling
 from tests.tournament.test_draws_support import finish, make_event
 from tournament import roles
-from tournament.competition import draws, placings, ranking
+from tournament.competition import draws, placings, ranking, swiss_rounds, swiss_standings
 from tournament.competition.stages import create_stages_from_format
 from tournament.models import Match, Pair
 
@@ -128,3 +128,21 @@ def test_an_unpublished_events_exports_are_not_public(client, played):
     event.save()
     for name in ("competition_standings_xlsx", "competition_crosstables_xlsx", "event_penalty_log_xlsx"):
         assert client.get(reverse(name, args=[event.slug])).status_code == 404
+
+
+def test_swiss_standings_sheet_matches_the_swiss_page(client, db):
+    event = make_event(7, 3, slug="swiss-export")
+    stage = swiss_rounds.create_swiss_stage(event, rounds=3)
+    swiss_rounds.pair_next_round(stage, seed="x")
+    for match in Match.objects.filter(round__stage=stage, status="scheduled").order_by("table"):
+        finish(match, "ew" if match.table == 1 else "ns", "A", "7")
+    url = reverse("competition_standings_xlsx", args=[event.slug])
+    assert url in client.get(reverse("competition_swiss", args=[event.slug])).content.decode()
+    rows = values(workbook(client.get(url))[f"{stage.name} 排名"])
+    assert rows[0] == ["名次", "并列", "参赛对", "单位", "胜", "负", "轮空", "积分", "对手分", "净胜级数", "同分说明",
+                       "已退赛"]
+    result = swiss_standings.stage_standings(stage)
+    assert [[r[0], r[2], r[4], r[5], r[6], r[7], r[8], r[9]] for r in rows[1:]] == [
+        [r.rank, r.entry.name, r.wins, r.losses, r.byes, r.points, r.buchholz, r.net_levels] for r in result.rows]
+    assert sum(r[6] for r in rows[1:]) == 1 and sum(r[4] for r in rows[1:]) == 4  # 3 tables won, the bye counts as a win
+    assert all(isinstance(r[7], (int, float)) for r in rows[1:])

@@ -4,6 +4,7 @@ icons and an app manifest."""
 import datetime as dt
 import io
 import json
+import os
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from django.urls import reverse
 from PIL import Image
 
 from tests.tournament.test_draws_support import make_event
+from tournament.competition import draws
+from tournament.competition.stages import create_stages_from_format
 from tournament.events import share
 
 
@@ -102,3 +105,31 @@ def test_site_pages_have_favicon_touch_icon_manifest_and_a_default_share(client,
         path = static / icon["src"].removeprefix("/static/")
         if icon["type"] == "image/png":
             assert Image.open(path).size == tuple(int(n) for n in icon["sizes"].split("x"))
+
+
+@pytest.mark.browser
+def test_a_phone_sees_the_share_tags_image_and_download_links(transactional_db, live_server, page, tmp_path):
+    """Chromium at 390 × 844: the event page's share tags name the event, its dates and venue; the share image
+    loads; the group page offers its .xlsx downloads without widening the page."""
+    cache.clear()
+    event = make_event(8, 4, slug="share-phone")
+    event.name, event.venue = "2026年福田区社区升级赛", "莲花山体育馆"
+    event.save()
+    groups = create_stages_from_format(event)[0]
+    draws.draw_groups(groups, seed="phone")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + reverse("event_detail", args=[event.slug]))
+    meta = {name: page.locator(f'meta[property="{name}"]').get_attribute("content")
+            for name in ("og:title", "og:description", "og:image", "og:url")}
+    assert meta["og:title"] == event.name
+    assert "2026-12-05" in meta["og:description"] and "莲花山体育馆" in meta["og:description"]
+    assert meta["og:url"] == live_server.url + reverse("event_detail", args=[event.slug])
+    image = page.request.get(meta["og:image"])
+    assert image.ok and image.headers["content-type"] == "image/png"
+    (tmp_path / "share.png").write_bytes(image.body())
+    assert Image.open(tmp_path / "share.png").size == share.SIZE
+    page.goto(live_server.url + reverse("competition_groups", args=[event.slug]))
+    links = page.locator("p.downloads a")
+    assert links.count() == 2 and links.nth(0).inner_text() == "排名 (.xlsx)"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(Path(os.environ.get("SCREENSHOT_DIR", tmp_path)) / "share-groups-phone.png"))
