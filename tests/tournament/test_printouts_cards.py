@@ -17,7 +17,8 @@ from tests.tournament.test_draws_support import make_event
 from tests.tournament.test_printouts import fonts_of, pages_text
 from tournament.competition import draws
 from tournament.competition.stages import create_stages_from_format
-from tournament.models import EventRole, Match, Round
+from tournament.models import EventRole, Match, PrintJob, Round
+from tournament.printouts import services as printout_services
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.services import build_printout
 
@@ -145,3 +146,30 @@ def test_printouts_page_offers_the_cards_and_the_poster(round_one, client):
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     refused = client.get(reverse("printout_download", args=[event.slug, "tablecards"]))
     assert refused.status_code == 400 and "请指定轮次" in refused.content.decode()
+
+
+def test_a_rounds_cards_build_in_the_background_with_progress(round_one, django_capture_on_commit_callbacks,
+                                                              monkeypatch):
+    event, rnd, _organiser = round_one
+    seen = []
+    monkeypatch.setattr(printout_services, "PROGRESS_STEP", 1)
+    original = printout_services._progress_writer
+
+    def spy(job_id):
+        write = original(job_id)
+
+        def report(done, total):
+            write(done, total)
+            seen.append(PrintJob.objects.get(pk=job_id).progress)
+
+        return report
+
+    monkeypatch.setattr(printout_services, "_progress_writer", spy)
+    for kind in ("tablecards", "seatcards"):
+        with django_capture_on_commit_callbacks(execute=False) as sent:
+            job, created = printout_services.request_job(kind, event, PrintOptions(round=rnd.pk))
+        assert created and len(sent) == 1
+        job = printout_services.run_job(job.pk)
+        assert job.status == PrintJob.Status.DONE and job.progress == 100
+        assert len(PdfReader(job.file.open("rb")).pages) == len(_tables(rnd))
+    assert seen[:3] == [25, 50, 75]
