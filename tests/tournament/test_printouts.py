@@ -41,12 +41,11 @@ def options_for(kind, round_id, match_id):
     printout = PRINTOUTS[kind]
     if "match" in printout.uses:
         return PrintOptions(match=match_id)
-    if printout.kind in ROUND_REQUIRED:
+    if printout.needs_round:  # a card per table of the round asked for
         return PrintOptions(round=round_id)
     return PrintOptions()
 
 
-ROUND_REQUIRED = {"tablecards", "seatcards"}  # a card per table of the round asked for
 BARE_PAGES = {"poster"}  # a whole page for the wall: no header or footer
 
 

@@ -142,6 +142,7 @@ def test_printouts_page_offers_the_cards_and_the_poster(round_one, client):
     html = client.get(reverse("printouts", args=[event.slug])).content.decode()
     for kind, title in (("tablecards", "桌号牌"), ("seatcards", "座位牌"), ("poster", "赛事海报")):
         assert reverse("printout_download", args=[event.slug, kind]) in html and title in html
+    assert html.count('<select name="round" required>') == 2  # the cards cannot be built without a round
     response = client.get(reverse("printout_download", args=[event.slug, "seatcards"]), {"round": rnd.pk})
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     refused = client.get(reverse("printout_download", args=[event.slug, "tablecards"]))

@@ -54,7 +54,7 @@ def shared_event(db):
 
 
 @pytest.mark.parametrize("page", ["event_detail", "competition_schedule", "competition_groups",
-                                  "competition_standings"])
+                                  "competition_standings", "event_penalty_log"])
 def test_event_pages_carry_name_dates_and_venue(client, shared_event, page):
     response = client.get(reverse(page, args=[shared_event.slug]), HTTP_HOST="testserver")
     assert response.status_code == 200

@@ -172,8 +172,10 @@ class Printout:
 
     ``collect(event, options)`` reads the database and returns frozen plain data;
     ``render(data, progress=None)`` returns the PDF bytes (``progress(done, total)`` is called as
-    pages are drawn). ``uses`` names the options that apply ("round", "match"); ``background`` marks
-    the printouts the organiser page builds with a Celery task (a whole round's sheets, certificates).
+    pages are drawn). ``uses`` names the options that apply ("round", "match"); ``needs_round`` marks the
+    printouts that refuse to build without a round (the page's round list is then required);
+    ``background`` marks the printouts the organiser page builds with a Celery task (a whole round's
+    sheets, certificates).
     """
 
     kind: str
@@ -182,3 +184,4 @@ class Printout:
     render: object
     uses: tuple = ()
     background: bool = False
+    needs_round: bool = False

@@ -98,4 +98,4 @@ def _draw_card(canvas, x, y, width, height, card):
 
 
 PRINTOUT = Printout(kind="seatcards", title=gettext_lazy("Seat cards"), collect=collect, render=render,
-                    uses=("round",), background=True)
+                    uses=("round",), background=True, needs_round=True)

@@ -133,4 +133,4 @@ def draw_card(canvas, width, height, card):
 
 
 PRINTOUT = Printout(kind="tablecards", title=gettext_lazy("Table cards"), collect=collect, render=render,
-                    uses=("round",), background=True)
+                    uses=("round",), background=True, needs_round=True)
