@@ -92,3 +92,22 @@ def test_the_group_page_shows_a_new_level_without_a_reload(transactional_db, liv
     hands = page.locator(f'[data-live-match="{match.pk}"] [data-hands]').inner_text()
     assert "2" in hands
     page.screenshot(path=str(SHOTS / "groups-after-390.png"), full_page=True)
+
+
+@pytest.mark.browser
+def test_the_hall_display_shows_the_event_qr_code(transactional_db, live_server, page, tmp_path):
+    import zxingcpp
+    from PIL import Image
+
+    from tests.tournament.test_clock_fixtures import make_round
+
+    SHOTS.mkdir(exist_ok=True)
+    rnd = make_round(tables=4)
+    event = rnd.stage.event
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{live_server.url}/events/{event.slug}/rounds/{rnd.pk}/display/")
+    page.wait_for_selector("[data-clock-tables] li")
+    page.screenshot(path=str(SHOTS / "hall-qr-1920.png"))
+    page.locator(".hall-qr svg").screenshot(path=str(tmp_path / "qr.png"))
+    decoded = [r.text for r in zxingcpp.read_barcodes(Image.open(tmp_path / "qr.png"))]
+    assert decoded == [f"{live_server.url}/events/{event.slug}/"]
