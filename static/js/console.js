@@ -43,6 +43,7 @@
       method: "POST", credentials: "same-origin", headers: headers, body: JSON.stringify(body)
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (json) {
+        loginPage = (json && json.login) || null;
         return { ok: response.ok, status: response.status, json: json };
       });
     }, function (error) {
@@ -52,9 +53,19 @@
     });
   }
 
+  var loginPage = null;   // set when the API answered "not logged in" (a session expired): the error line links to it
+
   function setStatus(text, kind) {
     statusBox.textContent = text;
     statusBox.className = "status" + (kind ? " " + kind : "");
+    if (kind === "error" && loginPage) {
+      var link = document.createElement("a");
+      link.href = loginPage + "?next=" + encodeURIComponent(window.location.pathname + window.location.search);
+      link.textContent = statusBox.getAttribute("data-login") || "登录";
+      link.className = "login-link";
+      statusBox.appendChild(document.createTextNode(" "));
+      statusBox.appendChild(link);
+    }
   }
 
   function field(name) { return form.elements[name]; }

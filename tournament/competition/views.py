@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
+from common.naturalsort import natural_key
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
 from tournament.competition import draws, live, placings, ranking, referees, stages, swiss_rounds
@@ -232,4 +233,5 @@ def manage_referees(request, event):
             messages.error(request, _("Somebody changed the schedule at the same time: reload and retry."))
         return redirect("competition_manage_referees", slug=event.slug)
     return render(request, "tournament/competition/manage_referees.html",
-                  {"event": event, "referees": _referees(event), "units": event.units.all()})
+                  {"event": event, "referees": _referees(event),
+                   "units": sorted(event.units.all(), key=lambda u: natural_key(u.name))})

@@ -18,6 +18,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from common.errors import UserError, gettext_noop
+from common.naturalsort import natural_key
 from tournament.entries.services import (
     EntryError,
     PairData,
@@ -249,7 +250,8 @@ GENDER_ZH = {"M": "男", "F": "女"}
 
 def export_entries(event: Event) -> bytes:
     """Entries (same columns as the import, plus 状态) and individual sign-ups, as .xlsx bytes."""
-    pairs = event.pairs.select_related("unit", "team", "player1", "player2").order_by("unit__name", "name")
+    pairs = sorted(event.pairs.select_related("unit", "team", "player1", "player2"),
+                   key=lambda p: (natural_key(p.unit.name), natural_key(p.name)))
     rows = [[p.unit.name, p.name, p.player1.name, GENDER_ZH[p.player1.gender], p.player1.phone,
              p.player2.name, GENDER_ZH[p.player2.gender], p.player2.phone, p.seed,
              p.team.name if p.team else "", "是" if p.reserve else "否",

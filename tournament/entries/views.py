@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from common.naturalsort import natural_key
 from tournament import access
 from tournament.entries import individuals as signups
 from tournament.entries import services as svc
@@ -51,7 +52,8 @@ def _page(request, event, template, **context):
 @organiser_required
 def entries_list(request, event):
     """Units, pairs, players, teams and their status; team-rule problems shown on top."""
-    pairs = event.pairs.select_related("unit", "team", "player1", "player2").order_by("unit__name", "status", "name")
+    pairs = sorted(event.pairs.select_related("unit", "team", "player1", "player2"),
+                   key=lambda p: (natural_key(p.unit.name), p.status, natural_key(p.name)))
     units = {}
     for pair in pairs:
         units.setdefault(pair.unit.name, []).append(pair)
