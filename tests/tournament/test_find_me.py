@@ -3,6 +3,7 @@ initials; the entry's page (matches with table, seats, opponents, levels; group 
 live JSON the public pages poll, which reads no table on a warm cache."""
 import pytest
 from django.core.cache import cache
+from django.db.models import Q
 from django.urls import reverse
 
 from rulings import services as rulings_services
@@ -200,3 +201,18 @@ def test_a_finished_round_is_not_polled(client, db):
     Match.objects.filter(round=rnd).update(status=Match.Status.FINISHED)
     html = client.get(reverse("competition_schedule", args=[rnd.stage.event.slug])).content.decode()
     assert "live.json" not in html
+
+
+def test_the_bracket_page_and_an_entry_s_knockout_path(client, db):
+    event = make_event(8, 4, fmt="elimination")
+    (ko,) = stages.create_stages_from_format(event)
+    draws.draw_bracket(ko, seed="路线")
+    first = Match.objects.filter(round__stage=ko, round__number=1).select_related("ns", "ew").order_by("table").first()
+    html = client.get(reverse("competition_bracket", args=[event.slug])).content.decode()
+    assert f'data-live-match="{first.pk}" data-status="scheduled"' in html
+    assert f"live.json?rounds={first.round_id}" in html
+    html = client.get(reverse("competition_entry", args=[event.slug, first.ns_id])).content.decode()
+    assert first.bracket_key in html and first.ew.name in html
+    code = f"W:{first.bracket_key}"
+    following = Match.objects.get(Q(ns_source=code) | Q(ew_source=code), round__stage=ko)
+    assert f"若获胜：{following.round} · {following.bracket_key}" in html
