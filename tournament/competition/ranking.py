@@ -164,7 +164,7 @@ def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], co
         RowView(rank=r.rank, entry=info[r.entry], played=r.played, wins=r.wins, losses=r.losses,
                 points=_plain(r.values.get("points", 0)), net_levels=int(r.values.get("net_levels", 0)),
                 total_levels=int(r.values.get("total_levels", 0)), decided_by=r.decided_by,
-                tie_note=_shown_note(r, order, lot_seed, complete), shared=r.shared, lot_pending=r.lot_pending)
+                tie_note=shown_tie_note(r, order, lot_seed, complete), shared=r.shared, lot_pending=r.lot_pending)
         for r in table.rows)
     return GroupTable(
         group_id=group["id"], name=group["name"], rows=rows, entries=tuple(entries),
@@ -175,8 +175,8 @@ def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], co
         order_labels=tuple(metric_label(n) for n in order))
 
 
-def _shown_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed, complete: bool) -> str:
-    """The tie note a group table shows: a lot decides (or is still to draw) only once the group's play is
+def shown_tie_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed, complete: bool) -> str:
+    """The tie note a table shows: a lot decides (or is still to draw) only once the play it ranks is
     complete, so nothing says "抽签决定" while the places can still change (before any match, none at all)."""
     if not complete and (row.decided_by == "lot" or row.lot_pending or row.played == 0):
         return ""
