@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import login
+from tests.rulings.conftest import make_match  # noqa: F401 (a fixture)
 from tests.scoring.test_table_page import fill_hand
 from tests.tournament.test_draws_support import finish, make_event
 from tournament import roles
@@ -122,3 +123,22 @@ def test_the_table_page_links_to_the_login_when_the_session_expired(transactiona
     phone.screenshot(path="/tmp/findme-shots/expired-360.png")
     link.click()
     phone.wait_for_selector("input[name=username]")
+
+
+@pytest.mark.browser
+def test_the_console_links_to_the_login_when_the_session_expired(transactional_db, live_server, phone, make_user,
+                                                                   make_match):
+    match = make_match("two-deck-standard")
+    referee = make_user("table_referee")
+    match.referees.add(referee)
+    login(phone, live_server, referee)
+    phone.goto(f"{live_server.url}/tables/{match.pk}/console/")
+    phone.context.clear_cookies(name="sessionid")             # the session expired while the console was open
+    phone.click("button.offence[data-code=late]")
+    phone.check("input[name=side][value=EW]")
+    phone.fill("input[name=minutes]", "8")
+    phone.wait_for_selector("#preview.error a.login-link")       # the preview is the first to be refused
+    assert "尚未登录" in phone.inner_text("#preview") and phone.is_disabled("#confirm")
+    assert phone.get_attribute("#preview a.login-link", "href") == (
+        f"/accounts/login/?next=%2Ftables%2F{match.pk}%2Fconsole%2F")
+    phone.screenshot(path="/tmp/findme-shots/console-expired-360.png")
