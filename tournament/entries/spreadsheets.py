@@ -256,7 +256,8 @@ def export_entries(event: Event) -> bytes:
              p.player2.name, GENDER_ZH[p.player2.gender], p.player2.phone, p.seed,
              p.team.name if p.team else "", "是" if p.reserve else "否",
              "已退赛" if p.status == Pair.Status.WITHDRAWN else "正常"] for p in pairs]
-    regs = event.registrations.select_related("player__unit", "team", "pair").order_by("player__unit__name", "id")
+    regs = sorted(event.registrations.select_related("player__unit", "team", "pair").order_by("id"),
+                  key=lambda r: natural_key(r.player.unit.name))
     singles = [[r.player.unit.name, r.player.name, GENDER_ZH[r.player.gender], r.player.phone,
                 r.team.name if r.team else "", "是" if r.reserve else "否", r.pool,
                 r.pair.name if r.pair else "", "已退赛" if r.status == "withdrawn" else "正常"] for r in regs]

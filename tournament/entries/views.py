@@ -134,7 +134,8 @@ def individuals(request, event):
                 event, draw_form.cleaned_data["seed"], request.user)):
             messages.success(request, _("Partners drawn."))
             return redirect("entries_individuals", event.slug)
-    regs = event.registrations.select_related("player__unit", "team", "pair").order_by("player__unit__name", "id")
+    regs = sorted(event.registrations.select_related("player__unit", "team", "pair").order_by("id"),
+                  key=lambda r: natural_key(r.player.unit.name))      # sign-up order within a unit
     history = event.draws.filter(kind="pairs").select_related("created_by").order_by("-created_at")
     return _page(request, event, "individuals.html", form=form, draw_form=draw_form, registrations=regs,
                  draw=signups.live_pairs_draw(event), history=history, by_lot=svc.partners_by_lot(event))
