@@ -112,3 +112,28 @@ def test_the_hall_display_shows_the_event_qr_code(transactional_db, live_server,
     page.locator(".hall-qr svg").screenshot(path=str(tmp_path / "qr.png"))
     decoded = [r.text for r in zxingcpp.read_barcodes(Image.open(tmp_path / "qr.png"))]
     assert decoded == [f"{live_server.url}/events/{event.slug}/"]
+
+
+@pytest.mark.browser
+def test_the_schedule_follows_a_table_that_starts_and_ends(transactional_db, live_server, page, make_user):
+    """A table whose first hand is recorded starts showing its levels; one that ends shows its winner —
+    both without a reload (the live parts are fetched again when a table's state changes)."""
+    SHOTS.mkdir(exist_ok=True)
+    event = named_group_event()
+    chief = make_user("chief_referee")
+    match = Match.objects.filter(round__stage__event=event, round__number=1).order_by("table").first()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/events/{event.slug}/schedule/")
+    row = f'[data-live-match="{match.pk}"]'
+    assert page.get_attribute(row, "data-status") == "scheduled"
+    page.evaluate("window.__sameDocument = true")
+    play(match, chief, defender_points=20)                        # the first hand: the table is playing
+    page.wait_for_selector(f'{row}[data-status="playing"]', timeout=30000)
+    level = Match.objects.get(pk=match.pk).ns_level
+    assert page.inner_text(f'{row} [data-lvl="ns"]') == level
+    while Match.objects.get(pk=match.pk).status == Match.Status.PLAYING:
+        play(match, chief, defender_points=0)                     # NS run to the top and win
+    page.wait_for_selector(f'{row}[data-status="finished"] .side.ns.won', timeout=30000)
+    assert page.evaluate("window.__sameDocument === true")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SHOTS / "schedule-390.png"), full_page=True)
