@@ -98,6 +98,14 @@ def test_the_find_page_lists_and_links_the_entries(client, event):
     assert 'id="find-none"' in html
 
 
+def test_a_warm_find_page_reads_the_event_only(client, event, django_assert_num_queries):
+    url = reverse("competition_find", args=[event.slug])
+    client.get(url, {"q": "zs"})
+    with django_assert_num_queries(2):           # the event, and the kinds of its stages for the navigation
+        html = client.get(url, {"q": "lb"}).content.decode()
+    assert "十队" in html
+
+
 def test_the_find_page_of_an_unpublished_event_is_hidden(client, db):
     event = make_event(2, 1, published=False)
     assert client.get(reverse("competition_find", args=[event.slug]), {"q": "a"}).status_code == 404
