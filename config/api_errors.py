@@ -6,9 +6,11 @@ field and a translatable message; DRF raises its own validation, permission and 
 body, the message in the active language (Chinese unless switched), never a raw field name inside it.
 Views therefore catch nothing: they let the error reach the handler.
 """
+from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -28,6 +30,7 @@ class ErrorSerializer(serializers.Serializer):
     field = serializers.CharField(allow_null=True, help_text="the input at fault (null: the request as a whole)")
     detail = serializers.CharField(help_text="what is wrong, in the interface's language")
     errors = serializers.DictField(required=False, help_text="every field's messages (validation errors only)")
+    login = serializers.CharField(required=False, help_text="the login page (only when the request is not logged in)")
 
 
 def error_responses(*codes):
@@ -63,5 +66,10 @@ def api_exception_handler(exc, context):
     else:
         data = response.data
         detail = data.get("detail", data) if isinstance(data, dict) else data
-        response.data = error_body(None, detail)
+        extra = {}
+        if isinstance(exc, (NotAuthenticated, AuthenticationFailed)):
+            # not logged in (a session expired mid-entry): the pages show a login link from ``login``
+            detail = _("You are not logged in, or your login has expired.")
+            extra = {"login": reverse("login")}
+        response.data = error_body(None, detail, **extra)
     return response

@@ -43,6 +43,7 @@
       method: "POST", credentials: "same-origin", headers: headers, body: JSON.stringify(body)
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (json) {
+        loginPage = (json && json.login) || null;
         return { ok: response.ok, status: response.status, json: json };
       });
     }, function (error) {
@@ -52,9 +53,23 @@
     });
   }
 
+  var loginPage = null;   // set when the API answered "not logged in" (a session expired): the error line links to it
+
+  /* After an error line: a link to the login page (back to this page) when the API said "not logged in". */
+  function addLoginLink(el) {
+    if (!loginPage) { return; }
+    var link = document.createElement("a");
+    link.href = loginPage + "?next=" + encodeURIComponent(window.location.pathname + window.location.search);
+    link.textContent = statusBox.getAttribute("data-login") || "登录";
+    link.className = "login-link";
+    el.appendChild(document.createTextNode(" "));
+    el.appendChild(link);
+  }
+
   function setStatus(text, kind) {
     statusBox.textContent = text;
     statusBox.className = "status" + (kind ? " " + kind : "");
+    if (kind === "error") { addLoginLink(statusBox); }
   }
 
   function field(name) { return form.elements[name]; }
@@ -177,6 +192,7 @@
       } else {
         previewBox.textContent = result.json.detail || "无法预览";
         previewBox.className = "preview error";
+        addLoginLink(previewBox);
       }
     }, function () {
       previewBox.textContent = "网络不可用，无法预览";

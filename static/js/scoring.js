@@ -6,10 +6,22 @@
   var pendingKey = null;   // Idempotency-Key reused when the same submission is retried after a network error
   var pendingBody = null;
 
-  function status(text, kind) {
+  function status(text, kind, login) {
     var el = document.getElementById("form-status");
     el.textContent = text;
     el.className = "form-status" + (kind ? " " + kind : "");
+    if (login) { addLoginLink(el, login); }
+  }
+
+  /* The session expired (the API answered "not logged in" with the login page): a link back in after
+     logging in, to this page. */
+  function addLoginLink(el, login) {
+    var link = document.createElement("a");
+    link.href = login + "?next=" + encodeURIComponent(window.location.pathname + window.location.search);
+    link.textContent = el.getAttribute("data-login") || "Log in";
+    link.className = "login-link";
+    el.appendChild(document.createTextNode(" "));
+    el.appendChild(link);
   }
 
   /* Clear the messages shown next to the fields. */
@@ -107,7 +119,7 @@
             .then(function () { status(statusEl.dataset.saved, "ok"); });
         }
         button.disabled = false;
-        status(data.detail || ("HTTP " + response.status), "error");   // by the button, and by the field
+        status(data.detail || ("HTTP " + response.status), "error", data.login);   // by the button, and by the field
         if (handForm) { showFieldError(handForm, data.field, data.detail || ""); }
       });
     }).catch(function () {

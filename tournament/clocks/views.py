@@ -6,11 +6,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from common.errors import UserError
+from common.qr import qr_svg
 from tournament import access
 from tournament.access import visible_events
 from tournament.clocks import display, safety, services
@@ -27,7 +29,11 @@ def hall_display(request, slug, round_id):
     """The hall's big screen: countdown, announcement banner, the tables still playing."""
     event = get_object_or_404(visible_events(request.user), slug=slug)
     rnd = _round_of(event, round_id)
-    return render(request, "tournament/clock/display.html", {"event": event, "round": rnd})
+    address = request.build_absolute_uri(event.get_absolute_url())
+    return render(request, "tournament/clock/display.html", {
+        "event": event, "round": rnd, "event_address": address,
+        "event_qr": mark_safe(qr_svg(address, label=event.name)),  # our own SVG; the label is escaped
+    })
 
 
 @login_required

@@ -157,21 +157,30 @@ def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], co
     results = [r for r in (_result(m, start) for m in matches) if r is not None]
     playable = [m for m in matches if m[2] is not None]
     table = pure.compute_standings(ids, results, lot_seed=lot_seed, **config)
+    complete = bool(playable) and len(results) == len(playable)
     cross = pure.crosstable(ids, results)
     order = table.order
     rows = tuple(
         RowView(rank=r.rank, entry=info[r.entry], played=r.played, wins=r.wins, losses=r.losses,
                 points=_plain(r.values.get("points", 0)), net_levels=int(r.values.get("net_levels", 0)),
                 total_levels=int(r.values.get("total_levels", 0)), decided_by=r.decided_by,
-                tie_note=tie_note(r, order, lot_seed), shared=r.shared, lot_pending=r.lot_pending)
+                tie_note=shown_tie_note(r, order, lot_seed, complete), shared=r.shared, lot_pending=r.lot_pending)
         for r in table.rows)
     return GroupTable(
         group_id=group["id"], name=group["name"], rows=rows, entries=tuple(entries),
         cross=tuple(tuple(cross.text(i, j) for j in range(len(ids))) for i in range(len(ids))),
-        complete=bool(playable) and len(results) == len(playable), played=len(results), total=len(playable),
+        complete=complete, played=len(results), total=len(playable),
         notes=tuple(_(message) % params if params else _(message)
-                    for message, params in pure.note_messages(table.rows, lot_seed)),
+                    for message, params in pure.note_messages(table.rows, lot_seed)) if complete else (),
         order_labels=tuple(metric_label(n) for n in order))
+
+
+def shown_tie_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed, complete: bool) -> str:
+    """The tie note a table shows: a lot decides (or is still to draw) only once the play it ranks is
+    complete, so nothing says "抽签决定" while the places can still change (before any match, none at all)."""
+    if not complete and (row.decided_by == "lot" or row.lot_pending or row.played == 0):
+        return ""
+    return tie_note(row, order, lot_seed)
 
 
 def _plain(value):

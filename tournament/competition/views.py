@@ -6,15 +6,17 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError
+from django.db.models import Min, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
+from common.naturalsort import natural_key
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
-from tournament.competition import draws, exports, placings, ranking, referees, stages, swiss_rounds
+from tournament.competition import draws, exports, live, placings, ranking, referees, stages, swiss_rounds
 from tournament.competition.progress import bracket_state
 from tournament.models import Draw, Event, Match, Round, Stage, Unit
 from tournament.models.competition import RefereeUnit
@@ -84,23 +86,51 @@ def _round_name(view, number):
 # --------------------------------------------------------------------------- public pages
 def public_schedule(request, slug):
     event = public_event(request, slug)
+    rounds = schedule_rounds(event)
     return render(request, "tournament/competition/schedule.html",
-                  {"event": event, "rounds": schedule_rounds(event), "tab": "schedule",
+                  {"event": event, "rounds": rounds, "tab": "schedule", "live_rounds": live.live_round_ids(rounds),
                    "clock_round": current_clock_round(event)})
+
+
+def _current_group_matches(event) -> tuple[dict, list[int]]:
+    """Group id -> the group's matches in its stage's current round (the first with a table still to
+    finish), and those rounds' ids (two queries)."""
+    open_rounds = (Match.objects.filter(round__stage__event=event, group__isnull=False)
+                   .exclude(status__in=Match.OVER).values("round__stage_id").annotate(number=Min("round__number")))
+    current = Q(pk__in=[])
+    for row in open_rounds:
+        current |= Q(round__stage_id=row["round__stage_id"], round__number=row["number"])
+    by_group: dict = {}
+    rounds = set()
+    for m in (Match.objects.filter(current, group__isnull=False).select_related("round", "ns", "ew", "group")
+              .order_by("round__number", "table", "pk")):
+        by_group.setdefault(m.group_id, []).append(m)
+        rounds.add(m.round_id)
+    return by_group, sorted(rounds)
 
 
 def public_groups(request, slug):
     event = public_event(request, slug)
+    by_group, rounds = _current_group_matches(event)
+    stage_tables = [(st, [(g, by_group.get(g.group_id, [])) for g in st.groups])
+                    for st in ranking.event_standings(event)]
     return render(request, "tournament/competition/groups.html",
-                  {"event": event, "stages": ranking.event_standings(event), "tab": "groups"})
+                  {"event": event, "stages": stage_tables, "tab": "groups", "live_rounds": rounds})
 
 
 def public_bracket(request, slug):
     event = public_event(request, slug)
     names = pair_names(event)
     knockouts = [(s, bracket_columns(s, names)) for s in event.stages.filter(kind=Stage.Kind.ELIMINATION)]
+    rows = {}
+    for _stage, bracket in knockouts:
+        for section in (bracket or {}).get("columns", []) + (bracket or {}).get("placements", []):
+            for item in section["matches"]:
+                rows[item["row"].pk] = item["row"]
     return render(request, "tournament/competition/bracket.html",
-                  {"event": event, "knockouts": knockouts, "tab": "bracket"})
+                  {"event": event, "knockouts": knockouts, "tab": "bracket",
+                   "live_rounds": sorted({m.round_id for m in rows.values()
+                                          if not m.is_over and m.status != Match.Status.PENDING})[:live.MAX_ROUNDS]})
 
 
 def public_standings(request, slug):
@@ -227,4 +257,5 @@ def manage_referees(request, event):
             messages.error(request, _("Somebody changed the schedule at the same time: reload and retry."))
         return redirect("competition_manage_referees", slug=event.slug)
     return render(request, "tournament/competition/manage_referees.html",
-                  {"event": event, "referees": _referees(event), "units": event.units.all()})
+                  {"event": event, "referees": _referees(event),
+                   "units": sorted(event.units.all(), key=lambda u: natural_key(u.name))})

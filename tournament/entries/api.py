@@ -7,6 +7,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
 from common.errors import ConflictError, gettext_noop
+from common.naturalsort import natural_key
 from config.api_errors import error_responses
 from tournament import access
 from tournament.access import visible_events
@@ -70,7 +71,8 @@ class EntryListCreate(GenericAPIView):
                    responses=EntrySerializer(many=True))
     def get(self, request, event_slug):
         pairs = Pair.objects.filter(event=self.get_event()).select_related("unit", "team", "player1", "player2")
-        return Response(EntrySerializer(pairs.order_by("unit__name", "name"), many=True).data)
+        pairs = sorted(pairs, key=lambda p: (natural_key(p.unit.name), natural_key(p.name)))
+        return Response(EntrySerializer(pairs, many=True).data)
 
     @extend_schema(summary="Enter a pair (organisers)", responses={
         201: EntrySerializer, **error_responses(400, 403, 404, 409)})

@@ -18,6 +18,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from common.errors import UserError, gettext_noop
+from common.naturalsort import natural_key
 from tournament.entries.services import (
     EntryError,
     PairData,
@@ -254,12 +255,14 @@ GENDER_ZH = {"M": "男", "F": "女"}
 
 def export_entries(event: Event) -> bytes:
     """Entries (same columns as the import, plus 状态) and individual sign-ups, as .xlsx bytes."""
-    pairs = event.pairs.select_related("unit", "team", "player1", "player2").order_by("unit__name", "name")
+    pairs = sorted(event.pairs.select_related("unit", "team", "player1", "player2"),
+                   key=lambda p: (natural_key(p.unit.name), natural_key(p.name)))
     rows = [[p.unit.name, p.name, p.player1.name, GENDER_ZH[p.player1.gender], p.player1.phone,
              p.player2.name, GENDER_ZH[p.player2.gender], p.player2.phone, p.seed,
              p.team.name if p.team else "", "是" if p.reserve else "否",
              "已退赛" if p.status == Pair.Status.WITHDRAWN else "正常"] for p in pairs]
-    regs = event.registrations.select_related("player__unit", "team", "pair").order_by("player__unit__name", "id")
+    regs = sorted(event.registrations.select_related("player__unit", "team", "pair").order_by("id"),
+                  key=lambda r: natural_key(r.player.unit.name))
     singles = [[r.player.unit.name, r.player.name, GENDER_ZH[r.player.gender], r.player.phone,
                 r.team.name if r.team else "", "是" if r.reserve else "否", r.pool,
                 r.pair.name if r.pair else "", "已退赛" if r.status == "withdrawn" else "正常"] for r in regs]

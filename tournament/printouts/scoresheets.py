@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak
 
 from common.errors import UserError, gettext_noop
+from common.qr import qr_modules
 from rulings.ledger import IN_FORCE, REVERSED, VOID
 from rulings.presenters import event_log
 from scoring.models import Hand
@@ -221,13 +221,11 @@ def draw_qr(canvas, url, x, y, size=QR_SIZE, border=1):
     Encoded by reportlab's QR widget, drawn as filled runs straight on the canvas (rendering the
     widget as a Drawing would add a non-embedded Times-Roman font resource to the page).
     """
-    qr = QrCodeWidget(url, barLevel="M").qr
-    qr.make()
-    count = qr.getModuleCount()
-    box = size / (count + 2 * border)
+    modules = qr_modules(url)
+    box = size / (len(modules) + 2 * border)
     canvas.saveState()
     canvas.setFillColorRGB(0, 0, 0)
-    for r, row in enumerate(qr.modules):
+    for r, row in enumerate(modules):
         c = 0
         for dark, run in itertools.groupby(bool(v) for v in row):
             length = len(list(run))
