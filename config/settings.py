@@ -3,6 +3,8 @@
 Defaults are the embedded, server-less set-up (SQLite and Celery's filesystem transport under
 ``var/``) so ``make run`` works on a laptop. Production sets ``DATABASE_URL`` (PostgreSQL) and
 ``CELERY_BROKER_URL`` or ``REDIS_URL`` (Redis), ``DJANGO_SECRET_KEY`` and ``DJANGO_DEBUG=0``.
+Several machines also set ``DJANGO_FILE_STORAGE=database`` (or ``s3``): then nothing a request or a
+task needs lives in a machine's own ``var/`` (README, "More than one server").
 """
 import os
 from pathlib import Path
