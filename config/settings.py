@@ -237,15 +237,11 @@ CELERY_BEAT_SCHEDULE = {
     "purge-idempotency-records": {"task": "config.purge_idempotency_records", "schedule": 3600.0},
 }
 
-# Cache (the hall display's shared data, staff flags): Redis when REDIS_URL is set; else the database when
-# it is a server (PostgreSQL: every machine shares it; the table is made by `migrate`); else a folder under
-# var/ (the embedded one-machine set-up). DJANGO_CACHE=redis|database|file chooses explicitly.
+# Cache (the hall display's shared data, staff flags): Redis when REDIS_URL is set, else a folder under var/
+# (one machine). DJANGO_CACHE=database puts it in the database's table config_cache (made by `migrate`):
+# shared by every machine without Redis. DJANGO_CACHE=redis|database|file chooses explicitly.
 CACHE_TABLE = "config_cache"
-CACHE_KIND = os.environ.get("DJANGO_CACHE") or (
-    "redis" if os.environ.get("REDIS_URL")
-    else "file" if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-    else "database"
-)
+CACHE_KIND = os.environ.get("DJANGO_CACHE") or ("redis" if os.environ.get("REDIS_URL") else "file")
 CACHE_BACKENDS = {
     "redis": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ.get("REDIS_URL", "")},
     "database": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": CACHE_TABLE},

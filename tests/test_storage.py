@@ -126,7 +126,7 @@ def test_the_default_stays_on_this_machine_and_the_servers_share_the_rest(tmp_pa
     assert alone["cache"].endswith("FileBasedCache") and alone["session"].endswith("backends.db")
 
     postgres = settings_in_a_fresh_process(DJANGO_VAR_DIR=var, DATABASE_URL="postgres://u@127.0.0.1:5432/x",
-                                           DJANGO_FILE_STORAGE="database")
+                                           DJANGO_FILE_STORAGE="database", DJANGO_CACHE="database")
     assert postgres["storage"] == DATABASE
     assert postgres["cache"].endswith("DatabaseCache")  # shared by every machine, not a var/ folder
 
