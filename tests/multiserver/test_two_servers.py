@@ -258,7 +258,8 @@ def test_two_servers_two_workers_share_everything(machines, tables):
             assert len(PdfReader(io.BytesIO(pdf)).pages) == len(tables["matches"])
     built = [re.findall(r"Task tournament\.build_print_job\[([0-9a-f-]+)\] succeeded", machines.log(f"worker-{n}"))
              for n in ("a", "b")]
-    assert len(built[0]) + len(built[1]) == 2 and len(set(built[0] + built[1])) == 2  # each built once, by one
+    every = built[0] + built[1]
+    assert len(every) >= len(jobs) and len(set(every)) == len(every)  # each task run by one worker, once
     for name in ("server-a", "server-b", "worker-a", "worker-b"):
         assert not list((machines.root / name).rglob("*.pdf")), f"a PDF was written under {name}'s var/"
 
