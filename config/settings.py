@@ -3,11 +3,14 @@
 Defaults are the embedded, server-less set-up (SQLite and Celery's filesystem transport under
 ``var/``) so ``make run`` works on a laptop. Production sets ``DATABASE_URL`` (PostgreSQL) and
 ``CELERY_BROKER_URL`` or ``REDIS_URL`` (Redis), ``DJANGO_SECRET_KEY`` and ``DJANGO_DEBUG=0``.
+Several machines also set ``DJANGO_FILE_STORAGE=database`` (or ``s3``): then nothing a request or a
+task needs lives in a machine's own ``var/`` (README, "More than one server").
 """
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("DJANGO_VAR_DIR", BASE_DIR / "var"))
@@ -33,8 +36,6 @@ DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        from django.core.exceptions import ImproperlyConfigured
-
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG=0")
     SECRET_KEY = "django-insecure-local-development-key-only-never-in-production"
 
@@ -131,8 +132,32 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files (printouts built in the background): DJANGO_FILE_STORAGE picks where every machine keeps them.
+#   filesystem  MEDIA_ROOT under var/ (the default; one machine, or a disk every machine mounts)
+#   database    the database itself (config.storage.DatabaseStorage): nothing more to share
+#   s3          an S3-compatible object store through django-storages (pip install "django-storages[s3]");
+#               AWS_STORAGE_BUCKET_NAME, AWS_S3_ENDPOINT_URL, AWS_S3_REGION_NAME, and the keys in
+#               AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (read by boto3 itself)
+FILE_STORAGE = os.environ.get("DJANGO_FILE_STORAGE", "filesystem").strip().lower()
+FILE_STORAGES = {
+    "filesystem": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "database": {"BACKEND": "config.storage.DatabaseStorage"},
+    "s3": {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ.get("AWS_STORAGE_BUCKET_NAME", ""),
+            "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("AWS_S3_REGION_NAME") or None,
+            "location": os.environ.get("AWS_LOCATION", "media"),
+            "default_acl": None,  # private: files are served by the views that check who may read them
+            "file_overwrite": False,
+        },
+    },
+}
+if FILE_STORAGE not in FILE_STORAGES:
+    raise ImproperlyConfigured(f"DJANGO_FILE_STORAGE must be one of {', '.join(FILE_STORAGES)}")
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": FILE_STORAGES[FILE_STORAGE],
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -212,16 +237,24 @@ CELERY_BEAT_SCHEDULE = {
     "purge-idempotency-records": {"task": "config.purge_idempotency_records", "schedule": 3600.0},
 }
 
-CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
-        if os.environ.get("REDIS_URL")
-        else {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(VAR_DIR / "cache"),
-        }
-    )
+# Cache (the hall display's shared data, staff flags): Redis when REDIS_URL is set, else a folder under var/
+# (one machine). DJANGO_CACHE=database puts it in the database's table config_cache (made by `migrate`):
+# shared by every machine without Redis. DJANGO_CACHE=redis|database|file chooses explicitly.
+CACHE_TABLE = "config_cache"
+CACHE_KIND = os.environ.get("DJANGO_CACHE") or ("redis" if os.environ.get("REDIS_URL") else "file")
+CACHE_BACKENDS = {
+    "redis": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ.get("REDIS_URL", "")},
+    "database": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": CACHE_TABLE},
+    "file": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(VAR_DIR / "cache")},
 }
+if CACHE_KIND not in CACHE_BACKENDS:
+    raise ImproperlyConfigured(f"DJANGO_CACHE must be one of {', '.join(CACHE_BACKENDS)}")
+CACHES = {"default": CACHE_BACKENDS[CACHE_KIND]}
+# Sessions live in the database (every machine shares it); with Redis they are also cached there, so a
+# request reads its session without a query.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db" if CACHE_KIND == "redis" else "django.contrib.sessions.backends.db"
+)
 
 LOGGING = {
     "version": 1,

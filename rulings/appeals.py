@@ -20,10 +20,16 @@ from tournament.models import Round
 
 
 def appeal_deadline_for(ruling):
-    """The last moment an appeal against ``ruling`` is accepted (None while the clock has not started)."""
-    ledger = ledger_for(ruling.profile)
+    """The last moment an appeal against ``ruling`` is accepted (None while the clock has not started).
+    Reads the round afresh (filing an appeal checks it)."""
     started = Round.objects.filter(pk=ruling.match.round_id).values_list("results_published_at", flat=True).first()
-    return appeal_deadline(ledger.appeal, started) if started else None
+    return deadline_after(ruling, started)
+
+
+def deadline_after(ruling, published_at):
+    """The appeal deadline of ``ruling`` once its round's results were published at ``published_at`` (None:
+    not published, appeals open). The logs pass the round they read with the rulings: no query per ruling."""
+    return appeal_deadline(ledger_for(ruling.profile).appeal, published_at) if published_at else None
 
 
 def file_appeal(ruling, user, side, grounds=""):

@@ -6,10 +6,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from rulings import public_log
+from rulings import presenters, public_log
 from rulings.exports import penalty_log_workbook
 from rulings.ledger import match_entries
-from rulings.presenters import entry_data, event_log, match_info, offence_menu
+from rulings.presenters import entry_data, match_info, offence_menu
 from tournament import access
 from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Event, Match
@@ -53,11 +53,12 @@ def match_log_page(request, match_id):
 
 
 def event_log_page(request, slug):
-    """The event's penalty log, table by table."""
+    """The event's penalty log, table by table, one page of rulings at a time."""
     event = get_object_or_404(Event, slug=slug)
     _readable(request, event)
-    rows = public_log.log_rows(event_log(event)["rulings"], request.user)
-    return render(request, "rulings/event_log.html", {"event": event, "rows": rows})
+    page, rulings = presenters.event_log_page(event, request.GET.get("page"))
+    rows = public_log.log_rows(rulings, request.user)
+    return render(request, "rulings/event_log.html", {"event": event, "rows": rows, "page": page})
 
 
 def event_log_xlsx(request, slug):

@@ -71,9 +71,8 @@ def frozen_now():
 
 # --- a real Celery worker ------------------------------------------------------------------
 
-@pytest.fixture
-def celery_worker_process(transactional_db):
-    """Start a real `celery worker` process against the configured broker and the test database."""
+def subprocess_env():
+    """This environment, with the test database and the configured broker, for a server or worker process."""
     from django.conf import settings
     from django.db import connection
 
@@ -86,6 +85,15 @@ def celery_worker_process(transactional_db):
             f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
         )
     env["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL
+    return env
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db):
+    """Start a real `celery worker` process against the configured broker and the test database."""
+    from django.conf import settings
+
+    env = subprocess_env()
     log = open(Path(settings.VAR_DIR) / "celery-worker-test.log", "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=info",

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
 from django.db import IntegrityError
-from django.db.models import Min, Q
+from django.db.models import Count, Min, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
@@ -54,6 +55,38 @@ def schedule_rounds(event, stage=None):
     return [(r, by_round.get(r.pk, [])) for r in rounds]
 
 
+SCHEDULE_PAGE_SIZE = 200  # tables per page of the public schedule (a city's round has thousands)
+
+
+def schedule_page(event, page_number, per_page=None):
+    """One page of the public schedule, in a fixed number of queries whatever the event's size.
+
+    Returns ``(page, rounds, jumps)``: the Paginator page of matches (in play order), the rounds on this
+    page each with its matches on it (a round without matches on the page where it would start), and
+    every round with the page it starts on (the round links above the list).
+    """
+    rounds = list(Round.objects.filter(stage__event=event).select_related("stage")
+                  .order_by("stage__order", "number", "pk"))
+    counts = dict(Match.objects.filter(round__stage__event=event).order_by().values_list("round_id")
+                  .annotate(n=Count("pk")))
+    matches = (Match.objects.filter(round__stage__event=event).select_related("ns", "ew", "group")
+               .order_by("round__stage__order", "round__number", "round_id", "table", "pk"))
+    per_page = per_page or SCHEDULE_PAGE_SIZE
+    page = Paginator(matches, per_page).get_page(page_number)
+    pages = page.paginator.num_pages
+    on_page: dict = {}
+    for match in page.object_list:
+        on_page.setdefault(match.round_id, []).append(match)
+    shown, jumps, offset = [], [], 0
+    for rnd in rounds:
+        count = counts.get(rnd.pk, 0)
+        jumps.append((rnd, min(pages, offset // per_page + 1)))
+        if on_page.get(rnd.pk) or (count == 0 and jumps[-1][1] == page.number):
+            shown.append((rnd, on_page.get(rnd.pk, [])))
+        offset += count
+    return page, shown, jumps
+
+
 def bracket_columns(stage, names):
     """The bracket for display: main-bracket rounds as columns, placement matches grouped below."""
     view = bracket_state(stage)
@@ -85,10 +118,12 @@ def _round_name(view, number):
 
 # --------------------------------------------------------------------------- public pages
 def public_schedule(request, slug):
+    """The schedule one page of tables at a time, with a link to the page where each round starts."""
     event = public_event(request, slug)
-    rounds = schedule_rounds(event)
+    page, rounds, jumps = schedule_page(event, request.GET.get("page"))
     return render(request, "tournament/competition/schedule.html",
-                  {"event": event, "rounds": rounds, "tab": "schedule", "live_rounds": live.live_round_ids(rounds),
+                  {"event": event, "rounds": rounds, "page": page, "jumps": jumps, "tab": "schedule",
+                   "live_rounds": live.live_round_ids(rounds),
                    "clock_round": current_clock_round(event)})
 
 
