@@ -6,6 +6,7 @@
                                                         hands cannot decide (no hand at time-up, no play)
     advance_bracket(stage, *, refuse_started=False)     write a knock-out's resolved entrants, byes, walkovers
     entry_withdrawn(pair) -> int                         walkovers for a pair that left, then the brackets
+    entry_restored(pair) -> int                          a removal lifted: its walkovers not begun are played
     give_swiss_bye(rnd, pair_id) -> Match                a Swiss round's bye: a win for the entry
 
 Every source of a result calls :func:`settle` inside its own transaction, holding the Match lock:
@@ -25,7 +26,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
@@ -244,6 +245,47 @@ def entry_withdrawn(pair: Pair) -> int:
     for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
         advance_bracket(stage)
     return given
+
+
+def _restorable(pair: Pair, **where):
+    """The walkovers ``pair``'s removal gave (or lost it) that nobody has begun or decided by hand."""
+    decided = ResultDecision.objects.filter(match=OuterRef("pk"))
+    return (Match.objects.select_for_update()
+            .filter(Q(ns=pair) | Q(ew=pair), **where, status=Match.Status.WALKOVER, result_note=progress.WALKOVER_NOTE,
+                    started_at__isnull=True, ns__isnull=False, ew__isnull=False)
+            .exclude(Exists(decided)))
+
+
+@transaction.atomic
+def entry_restored(pair: Pair) -> int:
+    """A suspension or disqualification was lifted (its ruling voided or decided on appeal): each walkover
+    of the pair not yet begun is to be played after all (a walkover for the pair where the opponent has
+    gone meanwhile), and the knock-outs are moved on. A knock-out whose next match has already begun keeps
+    its walkover (played matches keep their result). Returns the number of matches given back to play."""
+    restored = 0
+    for match in _restorable(pair, group__isnull=False):
+        other = Pair.objects.filter(pk=match.ew_id if match.ns_id == pair.pk else match.ns_id).first()
+        gone = other is not None and other.status in Pair.GONE
+        status, winner = (Match.Status.WALKOVER, pair.pk) if gone else (Match.Status.SCHEDULED, None)
+        Match.objects.filter(pk=match.pk).update(status=status, winner_id=winner,
+                                                 result_note=progress.WALKOVER_NOTE if gone else "")
+        restored += 0 if gone else 1
+    for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
+        restored += _reopen_bracket(stage, pair)
+    return restored
+
+
+def _reopen_bracket(stage, pair) -> int:
+    """Give the pair's knock-out walkovers back to play where no later match has begun; returns how many."""
+    rows = list(_restorable(pair, round__stage=stage))
+    try:
+        with transaction.atomic():
+            Match.objects.filter(pk__in=[m.pk for m in rows]).update(status=Match.Status.SCHEDULED, winner_id=None,
+                                                                      result_note="")
+            advance_bracket(stage, refuse_started=True)
+    except ConflictError:
+        return 0  # a later match has begun: the walkovers stand
+    return len(rows)
 
 
 SWISS_BYE_NOTE = "轮空，按胜一场计"

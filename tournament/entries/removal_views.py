@@ -31,5 +31,5 @@ def pair_remove(request, event_slug, pk):
             error = exc
     return render(request, "tournament/entries/remove.html", {
         "event": event, "pair": pair, "error": error, "kinds": [(k, Pair.Status(k).label) for k in Pair.REMOVED],
-        "removal": getattr(pair, "removal", None) if pair.status in Pair.REMOVED else None,
+        "removal": pair.removal if pair.status in Pair.REMOVED else None,
         "reason_max": removals.REASON_MAX})
