@@ -12,6 +12,8 @@ from rulings import ledger as ledger_
 from rulings import services
 from rulings.appeal_route import OUTCOME_LABELS
 from rulings.models import AppealDecision, Ruling
+from tournament.printouts import penalties
+from tournament.printouts.common import PrintOptions
 
 
 @pytest.fixture
@@ -100,3 +102,25 @@ def test_the_api_takes_amended_and_answers_in_chinese(penalty):
 def test_the_outcomes_read_in_chinese(outcome, label):
     with translation.override("zh-hans"):
         assert translation.gettext(OUTCOME_LABELS[outcome]) == label
+
+
+def test_every_page_and_the_printout_say_gaipan(penalty, client):
+    """The desk, the arbitration page, the public penalty log and the penalties printout: 维持 / 改判 / 撤销."""
+    match, users, ruling = penalty
+    event = match.round.stage.event
+    appeal = appeals_.file_appeal(ruling, users["chief"], "NS", "只甩错一张")
+    appeals_.decide_appeal(appeal, users["chief2"], instance=1, outcome="amended",
+                           amendment={"cards": 1, "role": "declarers"})
+    public = client.get(f"/events/{event.slug}/penalties/").content.decode()
+    assert "申诉改判" in public and "改判" in public and "改判后的判罚" in public
+    client.force_login(users["organiser"])
+    arbitration = client.get(f"/manage/{event.slug}/arbitration/").content.decode()
+    assert 'value="upheld"' in arbitration and 'value="amended"' in arbitration and 'value="reversed"' in arbitration
+    assert "改判" in arbitration and "甩错牌" in arbitration
+    client.force_login(users["chief"])
+    desk = client.get(f"/manage/{event.slug}/rounds/{match.round_id}/desk/state/").json()
+    assert [d["outcome_label"] for d in desk["appeals_all"][0]["decisions"]] == ["改判"]
+    assert desk["appeals_all"][0]["decisions"][0]["replacement"]   # the new sanction's text
+    with translation.override("zh-hans"):
+        lines = penalties.collect(event, PrintOptions()).lines
+    assert [line.state for line in lines] == ["申诉改判（申诉：改判）", "生效（改判后的判罚（申诉裁决））"]
