@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from common.errors import UserError, gettext_noop
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
-from tournament.competition import draws, placings, ranking, referees, stages, swiss_rounds
+from tournament.competition import draws, placings, ranking, referees, rounds, stages, swiss_rounds
 from tournament.competition.progress import bracket_state
 from tournament.models import Draw, Event, Match, Round, Stage, Unit
 from tournament.models.competition import RefereeUnit
@@ -89,14 +89,18 @@ def public_schedule(request, slug):
 
 def public_groups(request, slug):
     event = public_event(request, slug)
+    published = rounds.published_rounds(event)
+    stages_ = [(st, published.get(st.stage_id, [])) for st in ranking.event_standings(event)]
     return render(request, "tournament/competition/groups.html",
-                  {"event": event, "stages": ranking.event_standings(event), "tab": "groups"})
+                  {"event": event, "stages": stages_, "tab": "groups"})
 
 
 def public_bracket(request, slug):
     event = public_event(request, slug)
     names = pair_names(event)
-    knockouts = [(s, bracket_columns(s, names)) for s in event.stages.filter(kind=Stage.Kind.ELIMINATION)]
+    published = rounds.published_rounds(event)
+    knockouts = [(s, bracket_columns(s, names), published.get(s.pk, []))
+                 for s in event.stages.filter(kind=Stage.Kind.ELIMINATION)]
     return render(request, "tournament/competition/bracket.html",
                   {"event": event, "knockouts": knockouts, "tab": "bracket"})
 
@@ -104,8 +108,10 @@ def public_bracket(request, slug):
 def public_standings(request, slug):
     event = public_event(request, slug)
     places, complete = placings.final_ranking(event)
+    published = rounds.published_rounds(event)
+    stages_published = [(s.name, published[s.pk]) for s in event.stages.order_by("order") if s.pk in published]
     return render(request, "tournament/competition/standings.html",
-                  {"event": event, "places": places, "complete": complete,
+                  {"event": event, "places": places, "complete": complete, "stages_published": stages_published,
                    "awards": placings.award_list(event), "tab": "standings"})
 
 
