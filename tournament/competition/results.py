@@ -7,6 +7,7 @@
     advance_bracket(stage, *, refuse_started=False)     write a knock-out's resolved entrants, byes, walkovers
     entry_withdrawn(pair) -> int                         walkovers for a pair that left, then the brackets
     entry_restored(pair) -> int                          a removal lifted: its walkovers not begun are played
+    entry_substituted(pair_out, pair_in) -> int          a reserve pair takes a pair's place in matches not begun
     give_swiss_bye(rnd, pair_id) -> Match                a Swiss round's bye: a win for the entry
 
 Every source of a result calls :func:`settle` inside its own transaction, holding the Match lock:
@@ -211,9 +212,10 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
             if row is None:
                 continue
             ms = view.state.matches[slot.key]
-            ns, ew = progress.sides(slot, row, view.pair_of(ms.a), view.pair_of(ms.b))
+            ns, ew = progress.sides(slot, row, view.pair_of(ms.a), view.pair_of(ms.b), view.same_place)
             if _begun(row):
-                if refuse_started and {row.ns_id, row.ew_id} != {ns, ew}:
+                place = view.same_place
+                if refuse_started and {place(row.ns_id), place(row.ew_id)} != {place(ns), place(ew)}:
                     raise ConflictError(
                         gettext_noop("The result cannot change: %(match)s (table %(table)s) has already begun."),
                         field="winner", match=f"{row.round} {row.bracket_key}", table=row.table)
@@ -286,6 +288,27 @@ def _reopen_bracket(stage, pair) -> int:
     except ConflictError:
         return 0  # a later match has begun: the walkovers stand
     return len(rows)
+
+
+@transaction.atomic
+def entry_substituted(pair_out: Pair, pair_in: Pair) -> int:
+    """A unit team brought in its reserve pair ``pair_in`` for ``pair_out`` (a PairSubstitution just
+    stored): every match of ``pair_out`` not yet begun outside a knock-out is now ``pair_in``'s, and the
+    knock-outs are moved on (their bracket names the pair holding each drawn place, ``progress.holders``).
+    Matches already begun keep the pair that played them. Returns the number of rows changed."""
+    changed = 0
+    waiting = Match.objects.select_for_update().filter(status__in=Match.WAITING, started_at__isnull=True,
+                                                       round__stage__event_id=pair_out.event_id).exclude(
+        round__stage__kind=Stage.Kind.ELIMINATION)
+    for side in ("ns", "ew"):
+        changed += waiting.filter(**{side: pair_out}).update(**{side: pair_in})
+    for stage in Stage.objects.filter(event_id=pair_out.event_id, kind=Stage.Kind.ELIMINATION):
+        before = Match.objects.filter(round__stage=stage).filter(Q(ns=pair_in) | Q(ew=pair_in)).count()
+        advance_bracket(stage)
+        changed += Match.objects.filter(round__stage=stage).filter(Q(ns=pair_in) | Q(ew=pair_in)).count() - before
+    for round_id in set(Match.objects.filter(Q(ns=pair_in) | Q(ew=pair_in)).values_list("round_id", flat=True)):
+        transaction.on_commit(lambda round_id=round_id: display_cache.invalidate(round_id))
+    return changed
 
 
 SWISS_BYE_NOTE = "轮空，按胜一场计"

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from config.appendonly import AppendOnlyModel
 from tournament.models.entries import Pair
 
-__all__ = ['PairRemoval', 'PairRestoration']
+__all__ = ['PairRemoval', 'PairRestoration', 'PairSubstitution']
 
 
 class PairRemoval(AppendOnlyModel):
@@ -46,3 +46,26 @@ class PairRestoration(AppendOnlyModel):
     class Meta:
         verbose_name = _("pair restoration")
         verbose_name_plural = _("pair restorations")
+
+
+class PairSubstitution(AppendOnlyModel):
+    """A unit team brings in its reserve pair for one of its playing pairs after the draw (003 二.2: 正选3对、
+    候补1对). The pair that came in takes the other's place in every match not yet begun; matches already
+    begun keep the pair that played them. Append-only: who, when, why."""
+
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="substitutions",
+                              verbose_name=_("event"))
+    pair_out = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="+", verbose_name=_("pair going out"))
+    pair_in = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="+", verbose_name=_("reserve pair coming in"))
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("decided by"))
+    decided_at = models.DateTimeField(_("decided at"))
+
+    class Meta:
+        verbose_name = _("reserve substitution")
+        verbose_name_plural = _("reserve substitutions")
+        ordering = ["decided_at", "id"]
+
+    def __str__(self):
+        return f"{self.pair_out} → {self.pair_in}"
