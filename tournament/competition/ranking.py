@@ -38,6 +38,12 @@ class EntryInfo:
     name: str
     unit: str
     withdrawn: bool = False
+    status: str = ""
+
+    @property
+    def removed_label(self) -> str:
+        """停赛 / 取消资格 for a pair the chief referee removed from the event (000 第十七条（八）), else ""."""
+        return str(Pair.Status(self.status).label) if self.status in Pair.REMOVED else ""
 
 
 @dataclass(frozen=True)
@@ -190,7 +196,7 @@ def _load_stages(event, stage_filter: dict) -> list[StageStandings]:
     for gid, pid, name, unit, status in (
             GroupEntry.objects.filter(group_id__in=group_ids).order_by("group_id", "position")
             .values_list("group_id", "pair_id", "pair__name", "pair__unit__name", "pair__status")):
-        entries[gid].append(EntryInfo(pid, name, unit, status in Pair.GONE))
+        entries[gid].append(EntryInfo(pid, name, unit, status in Pair.GONE, status))
     matches = defaultdict(list)
     for row in (Match.objects.filter(group_id__in=group_ids).order_by("round_id", "table", "id")
                 .values_list("group_id", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status")):
