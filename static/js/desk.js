@@ -137,7 +137,10 @@
         e.preventDefault();
         var body = { instance: a.waiting_instance, outcome: e.submitter.value, reason: reason.value };
         if (body.outcome === "amended") body.amendment = window.deskAmendment(amend);
-        post("/api/appeals/" + a.id + "/decisions/", body, err).catch(function () {});
+        post("/api/appeals/" + a.id + "/decisions/", body, err).then(function () {
+          amend.hidden = true;   // decided: the next poll redraws the list
+          refresh();
+        }, function () {});
       });
       li.appendChild(form);
       li.appendChild(err);
