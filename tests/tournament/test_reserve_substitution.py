@@ -6,6 +6,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from common.errors import ConflictError, ForbiddenError, UserError
+from tests.conftest import login
 from tests.tournament.test_draws_support import finish, make_event
 from tournament.competition import draws, stages
 from tournament.entries import substitutions
@@ -159,3 +160,28 @@ def test_the_organiser_page_and_the_api(knockout, client):
     assert wrong.status_code == 400 and wrong.json()["field"] == "pair_in"
     api.force_authenticate(users["referee"])
     assert api.post(f"/api/pairs/{out.pk}/substitution/", {"pair_in": reserve.pk}, format="json").status_code == 403
+
+
+@pytest.mark.browser
+def test_the_substitution_page_on_a_phone(transactional_db, live_server, page, make_user):
+    """The organiser brings a reserve in from a 390-px phone; the page fits and has a way back."""
+    event = make_event(8, 4, profile="union-games", fmt=Event.Format.ELIMINATION)
+    reserves = _teams(event)
+    stage = stages.create_stage(event, "elimination")
+    draws.draw_bracket(stage, seed="候补")
+    organiser = make_user("organiser")
+    match = _first(stage)[0]
+    out, reserve = match.ns, reserves[match.ns.team_id]
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, live_server, organiser)
+    page.goto(f"{live_server.url}/manage/{event.slug}/entries/{out.pk}/substitute/")
+    page.select_option("select[name=pair_in]", str(reserve.pk))
+    page.fill("input[name=reason]", "伤病")
+    page.screenshot(path="/tmp/desk-shots/substitute-phone.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("#substitute-form button[type=submit]")
+    page.wait_for_selector("ul.substitutions li")
+    assert f"{out.name} → {reserve.name}" in page.inner_text("ul.substitutions")
+    assert page.locator("a:has-text('← 报名')").count() == 1                 # a way back
+    match.refresh_from_db()
+    assert match.ns_id == reserve.pk
