@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from config.appendonly import append_only_trigger
+
 
 class Migration(migrations.Migration):
 
@@ -49,4 +51,6 @@ class Migration(migrations.Migration):
                 'ordering': ['decided_at', 'id'],
             },
         ),
+        append_only_trigger("tournament_pairrestoration"),
+        append_only_trigger("tournament_pairsubstitution"),
     ]
