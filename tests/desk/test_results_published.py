@@ -7,8 +7,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from tests.tournament.test_competition_pages import drawn  # noqa: F401
-from tournament.competition import rounds
-from tournament.models import Round
+from tests.tournament.test_draws_support import finish, make_event
+from tournament.competition import rounds, swiss_rounds
+from tournament.models import Match, Round
 from tournament.printouts import results as results_printout
 from tournament.printouts import schedule as schedule_printout
 from tournament.printouts import standings as standings_printout
@@ -69,3 +70,15 @@ def test_the_round_printouts_say_published(drawn, make_user, frozen_now):  # noq
         _close(group_rounds[-1], chief, frozen_now)
         standings = standings_printout.collect(event, PrintOptions())
         assert any(f"成绩已公布 {SHOWN}" in heading.detail for heading, *_rest in standings.stages)
+
+
+def test_the_swiss_page_says_which_round_is_published(client, make_user, frozen_now, db):
+    event = make_event(6, 3)
+    stage = swiss_rounds.create_swiss_stage(event, rounds=3)
+    swiss_rounds.pair_next_round(stage, seed="a")
+    for m in Match.objects.filter(round__stage=stage, status="scheduled"):
+        finish(m)
+    url = reverse("competition_swiss", args=[event.slug])
+    assert "成绩已公布" not in client.get(url, {"round": 1}).content.decode()
+    _close(Round.objects.get(stage=stage, number=1), make_user("chief_referee"), frozen_now)
+    assert f"成绩已公布 {SHOWN}" in client.get(url, {"round": 1}).content.decode()
