@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 from common.errors import ConflictError, ForbiddenError, UserError
 from tests.conftest import login
 from tests.tournament.test_draws_support import finish, make_event
-from tournament.competition import draws, stages
+from tournament.competition import draws, ranking, stages
 from tournament.entries import substitutions
 from tournament.models import Event, Match, Pair, PairSubstitution, Player, Team
 
@@ -185,3 +185,19 @@ def test_the_substitution_page_on_a_phone(transactional_db, live_server, page, m
     assert page.locator("a:has-text('← 报名')").count() == 1                 # a way back
     match.refresh_from_db()
     assert match.ns_id == reserve.pk
+
+
+def test_group_standings_count_the_place_after_a_substitution(db, make_user):
+    """A group entry's results stay together: the reserve's matches count for the drawn place."""
+    event = make_event(4, 2, profile="union-games", fmt=Event.Format.ROUND_ROBIN)
+    reserves = _teams(event)
+    stage = stages.create_stage(event, "round_robin", settings={"n_groups": 1})
+    draws.draw_groups(stage, seed="s")
+    out = Pair.objects.filter(event=event, reserve=False).order_by("pk").first()
+    reserve = reserves[out.team_id]
+    substitutions.substitute_reserve(out, reserve, make_user("organiser"))
+    for match in Match.objects.filter(round__stage=stage):
+        finish(match, winner=reserve.pk if reserve.pk in (match.ns_id, match.ew_id) else "ns")
+    table = ranking.event_standings(event)[0].groups[0]
+    row = next(r for r in table.rows if r.entry.pair_id == out.pk)
+    assert (row.played, row.wins) == (3, 3) and table.complete

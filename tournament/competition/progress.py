@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from tournament import brackets
 from tournament.competition import ranking
+from tournament.competition.places import holders
 from tournament.competition.stages import bracket_from_draw, source_code
-from tournament.models import Draw, Match, Pair, PairSubstitution, Stage
+from tournament.models import Draw, Match, Pair, Stage
 
 BYE_NOTE = "轮空，直接晋级"
 VOID_NOTE = "双方均缺席"
@@ -45,18 +46,6 @@ class BracketView:
         before a substitution with the place's pair now."""
         return (self.origins or {}).get(pid, pid)
 
-
-def holders(event_id) -> tuple[dict, dict]:
-    """({drawn pair: pair now holding its place}, {every pair that held a place: the drawn pair}) from the
-    event's reserve substitutions in order (a pair brought back later holds its place again)."""
-    holder, origin = {}, {}
-    for out, came in (PairSubstitution.objects.filter(event_id=event_id).order_by("decided_at", "id")
-                      .values_list("pair_out_id", "pair_in_id")):
-        place = origin.get(out, out)
-        holder[place] = came
-        origin.setdefault(out, place)
-        origin[came] = place
-    return holder, origin
 
 
 def active_draw(stage: Stage, kind: str) -> Draw | None:
