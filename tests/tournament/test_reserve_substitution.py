@@ -201,3 +201,4 @@ def test_group_standings_count_the_place_after_a_substitution(db, make_user):
     table = ranking.event_standings(event)[0].groups[0]
     row = next(r for r in table.rows if r.entry.pair_id == out.pk)
     assert (row.played, row.wins) == (3, 3) and table.complete
+    assert row.entry.name == f"{out.name} → {reserve.name}"                # the place shows who holds it now

@@ -15,6 +15,7 @@ seen in the group). Ties left by the profile's order end in a lot drawn with the
 """
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -202,7 +203,12 @@ def _load_stages(event, stage_filter: dict) -> list[StageStandings]:
         entries[gid].append(EntryInfo(pid, name, unit, status in Pair.GONE, status))
     matches = defaultdict(list)
     # a reserve pair's results count for the place it holds (003 二.2); read only when there are any
-    place = holders(event.pk)[1] if any(st["substituted"] for st in stages) else {}
+    holder, place = holders(event.pk) if any(st["substituted"] for st in stages) else ({}, {})
+    if any(held != pid for pid, held in holder.items()):
+        names = dict(Pair.objects.filter(pk__in=set(holder.values())).values_list("pk", "name"))
+        for gid, infos in entries.items():
+            entries[gid] = [dataclasses.replace(e, name=f"{e.name} → {names[holder[e.pair_id]]}")
+                            if holder.get(e.pair_id, e.pair_id) != e.pair_id else e for e in infos]
     for gid, ns, ew, winner, *rest in (
             Match.objects.filter(group_id__in=group_ids).order_by("round_id", "table", "id")
             .values_list("group_id", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status")):
