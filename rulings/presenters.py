@@ -47,7 +47,7 @@ def _appeal(appeal, deadline):
         "by": _name(appeal.filed_by), "at": appeal.filed_at, "deadline": deadline,
         "decisions": [{"id": d.pk, "instance": d.instance, "outcome": d.outcome, "reason": d.reason,
                        "outcome_label": _(OUTCOME_LABELS.get(d.outcome, d.outcome)),
-                       "by": _name(d.decided_by), "at": d.decided_at}
+                       "replacement": d.replacement_id, "by": _name(d.decided_by), "at": d.decided_at}
                       for d in sorted(appeal.decisions.all(), key=lambda d: d.instance)],
     }
 
@@ -74,7 +74,7 @@ def entry_data(entry):
         "offender_role": ruling.offender_role, "minutes": ruling.minutes, "seconds": ruling.seconds,
         "cards": ruling.cards,
         "choice": ruling.choice, "clause": ruling.clause, "profile": ruling.profile.slug,
-        "profile_version": ruling.profile_version, "note": ruling.note,
+        "profile_version": ruling.profile_version, "note": ruling.note, "amends": ruling.amends_id,
         "recorded_by": _name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
         "state": entry.state, "state_label": gettext(STATE_LABELS[entry.state]),
         "explanation": decided_text((current or ruling.sanction).get("explanation", ""), approval),

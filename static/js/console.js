@@ -19,7 +19,7 @@
   var pendingBody = null;    // that confirmation's full body: another body gets another key
   var previewTimer = null;
   var lastSignature = "";    // the inputs last previewed
-  var STATE_CLASS = { void: "void", reversed: "reversed", pending: "pending" };
+  var STATE_CLASS = { void: "void", reversed: "reversed", amended: "reversed", lapsed: "void", pending: "pending" };
 
   function newKey() {
     if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }

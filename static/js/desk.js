@@ -126,15 +126,25 @@
     if (a.body && rights.bodies.indexOf(a.body) >= 0) {
       var reason = el("input", { name: "reason", maxlength: "4000", placeholder: L.reason, "aria-label": L.reason });
       var err = el("p", { cls: "error", role: "alert" });
-      var buttons = ["upheld", "reversed"].map(function (outcome) {
-        var b = el("button", { type: "button", cls: outcome === "upheld" ? "uphold" : "reverse", text: L[outcome] });
-        b.addEventListener("click", function () {
-          post("/api/appeals/" + a.id + "/decisions/", { instance: a.waiting_instance, outcome: outcome, reason: reason.value }, err);
-        });
-        return b;
+      var form = el("form", { cls: "actions" }, [reason,
+        el("button", { type: "submit", value: "upheld", cls: "uphold", text: L.upheld }), " ",
+        el("button", { type: "button", cls: "amend-open", "aria-expanded": "false", text: L.amended }), " ",
+        el("button", { type: "submit", value: "reversed", cls: "reverse", text: L.reversed })]);
+      var amend = document.getElementById("amend-template").content.firstElementChild.cloneNode(true);
+      amend.dataset.code = a.code || "";
+      form.appendChild(amend);
+      form.addEventListener("submit", function (e) {
+        e.preventDefault();
+        var body = { instance: a.waiting_instance, outcome: e.submitter.value, reason: reason.value };
+        if (body.outcome === "amended") body.amendment = window.deskAmendment(amend);
+        post("/api/appeals/" + a.id + "/decisions/", body, err).then(function () {
+          amend.hidden = true;   // decided: the next poll redraws the list
+          refresh();
+        }, function () {});
       });
-      li.appendChild(el("div", { cls: "actions" }, [reason, buttons[0], " ", buttons[1]]));
+      li.appendChild(form);
       li.appendChild(err);
+      window.deskAmendSetup(li);
     }
     return li;
   }
@@ -212,7 +222,8 @@
         offset = Date.parse(json.server_now) - (sent + Date.now()) / 2;
         rights = json.rights || rights;
         var focused = document.activeElement && root.contains(document.activeElement) &&
-          /INPUT|SELECT|TEXTAREA/.test(document.activeElement.tagName) && !document.activeElement.closest("#desk-tables");
+          /INPUT|SELECT|TEXTAREA/.test(document.activeElement.tagName) && !document.activeElement.closest("#desk-tables") ||
+          !!root.querySelector("#appeals [data-amend]:not([hidden])");   // a 改判 being written
         data = json;
         if (focused) { renderRound(); renderTables(); } else { render(); }
         root.classList.remove("offline");

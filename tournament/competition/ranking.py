@@ -15,15 +15,18 @@ seen in the group). Ties left by the profile's order end in a lot drawn with the
 """
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.db.models import Exists
 from django.utils.translation import gettext as _
 
 from common.errors import gettext_noop
 from tournament import standings as pure
+from tournament.competition.places import holders
 from tournament.competition.stages import CompetitionError
-from tournament.models import Draw, Group, GroupEntry, Match, Pair, Stage
+from tournament.models import Draw, Group, GroupEntry, Match, Pair, PairSubstitution, Stage
 
 TIE_BREAK_NAMES = {"shared_place": "shared"}  # profile name -> pure standings name
 TERMINAL_LABELS = {"lot": "抽签", "shared": "并列名次"}
@@ -38,6 +41,12 @@ class EntryInfo:
     name: str
     unit: str
     withdrawn: bool = False
+    status: str = ""
+
+    @property
+    def removed_label(self) -> str:
+        """停赛 / 取消资格 for a pair the chief referee removed from the event (000 第十七条（八）), else ""."""
+        return str(Pair.Status(self.status).label) if self.status in Pair.REMOVED else ""
 
 
 @dataclass(frozen=True)
@@ -190,8 +199,9 @@ def _plain(value):
 def _load_stages(event, stage_filter: dict) -> list[StageStandings]:
     """Read and rank every round-robin stage matching ``stage_filter`` (a fixed number of queries)."""
     profile_data = event.profile.data
+    substituted = Exists(PairSubstitution.objects.filter(event_id=event.pk))
     stages = list(Stage.objects.filter(event=event, kind=Stage.Kind.ROUND_ROBIN, **stage_filter)
-                  .order_by("order").values("id", "name", "settings"))
+                  .annotate(substituted=substituted).order_by("order").values("id", "name", "settings", "substituted"))
     stage_ids = [s["id"] for s in stages]
     groups = list(Group.objects.filter(stage_id__in=stage_ids).order_by("order").values("id", "stage_id", "name"))
     group_ids = [g["id"] for g in groups]
@@ -199,11 +209,19 @@ def _load_stages(event, stage_filter: dict) -> list[StageStandings]:
     for gid, pid, name, unit, status in (
             GroupEntry.objects.filter(group_id__in=group_ids).order_by("group_id", "position")
             .values_list("group_id", "pair_id", "pair__name", "pair__unit__name", "pair__status")):
-        entries[gid].append(EntryInfo(pid, name, unit, status in Pair.GONE))
+        entries[gid].append(EntryInfo(pid, name, unit, status in Pair.GONE, status))
     matches = defaultdict(list)
-    for row in (Match.objects.filter(group_id__in=group_ids).order_by("round_id", "table", "id")
-                .values_list("group_id", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status")):
-        matches[row[0]].append(row)
+    # a reserve pair's results count for the place it holds (003 二.2); read only when there are any
+    holder, place = holders(event.pk) if any(st["substituted"] for st in stages) else ({}, {})
+    if any(held != pid for pid, held in holder.items()):
+        names = dict(Pair.objects.filter(pk__in=set(holder.values())).values_list("pk", "name"))
+        for gid, infos in entries.items():
+            entries[gid] = [dataclasses.replace(e, name=f"{e.name} → {names[holder[e.pair_id]]}")
+                            if holder.get(e.pair_id, e.pair_id) != e.pair_id else e for e in infos]
+    for gid, ns, ew, winner, *rest in (
+            Match.objects.filter(group_id__in=group_ids).order_by("round_id", "table", "id")
+            .values_list("group_id", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status")):
+        matches[gid].append((gid, place.get(ns, ns), place.get(ew, ew), place.get(winner, winner), *rest))
     seeds = dict(Draw.objects.filter(stage_id__in=stage_ids, kind=Draw.Kind.GROUPS, superseded_by__isnull=True)
                  .values_list("stage_id", "seed"))
     by_stage = defaultdict(list)

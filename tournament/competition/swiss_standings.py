@@ -115,7 +115,7 @@ def stage_standings(stage: Stage, after_round: int | None = None) -> SwissStandi
     paired = numbers[-1] if numbers else 0
     after = paired if after_round is None else max(0, min(int(after_round), paired))
     ids = [int(i) for i in draw.params["entries"]] if draw else []
-    infos = {pid: EntryInfo(pid, name, unit or "", status == Pair.Status.WITHDRAWN) for pid, name, unit, status in
+    infos = {pid: EntryInfo(pid, name, unit or "", status == Pair.Status.WITHDRAWN, status) for pid, name, unit, status in
              Pair.objects.filter(pk__in=ids).values_list("pk", "name", "unit__name", "status")}
     rows = list(Match.objects.filter(round__stage=stage, round__number__lte=after)
                 .values_list("round__number", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status"))

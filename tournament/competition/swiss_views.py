@@ -60,6 +60,8 @@ def _swiss_context(request, stage: Stage) -> dict:
         "stage": stage, "numbers": numbers, "current": current, "standings": standings,
         "rows": _page(request, standings.rows, "spage"), "draw": draw, "rematches": rematches,
         "tables": round_tables(stage, current, request) if current else None,
+        "published_at": Round.objects.filter(stage=stage, number=current).values_list("results_published_at",
+                                                                                    flat=True).first(),
         "stage_query": f"stage={stage.pk}&", "round_query": f"stage={stage.pk}&round={current or ''}&",
     }
 

@@ -17,7 +17,7 @@ from common.errors import UserError, gettext_noop
 from common.naturalsort import natural_key
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
-from tournament.competition import draws, exports, live, placings, ranking, referees, stages, swiss_rounds
+from tournament.competition import draws, exports, live, placings, ranking, referees, rounds, stages, swiss_rounds
 from tournament.competition.progress import bracket_state
 from tournament.models import Draw, Event, Match, Round, Stage, Unit
 from tournament.models.competition import RefereeUnit
@@ -146,19 +146,22 @@ def _current_group_matches(event) -> tuple[dict, list[int]]:
 
 def public_groups(request, slug):
     event = public_event(request, slug)
-    by_group, rounds = _current_group_matches(event)
-    stage_tables = [(st, [(g, by_group.get(g.group_id, [])) for g in st.groups])
+    by_group, live_rounds = _current_group_matches(event)
+    published = rounds.published_rounds(event)
+    stage_tables = [(st, [(g, by_group.get(g.group_id, [])) for g in st.groups], published.get(st.stage_id, []))
                     for st in ranking.event_standings(event)]
     return render(request, "tournament/competition/groups.html",
-                  {"event": event, "stages": stage_tables, "tab": "groups", "live_rounds": rounds})
+                  {"event": event, "stages": stage_tables, "tab": "groups", "live_rounds": live_rounds})
 
 
 def public_bracket(request, slug):
     event = public_event(request, slug)
     names = pair_names(event)
-    knockouts = [(s, bracket_columns(s, names)) for s in event.stages.filter(kind=Stage.Kind.ELIMINATION)]
+    published = rounds.published_rounds(event)
+    knockouts = [(s, bracket_columns(s, names), published.get(s.pk, []))
+                 for s in event.stages.filter(kind=Stage.Kind.ELIMINATION)]
     rows = {}
-    for _stage, bracket in knockouts:
+    for _stage, bracket, _published in knockouts:
         for section in (bracket or {}).get("columns", []) + (bracket or {}).get("placements", []):
             for item in section["matches"]:
                 rows[item["row"].pk] = item["row"]
@@ -171,8 +174,10 @@ def public_bracket(request, slug):
 def public_standings(request, slug):
     event = public_event(request, slug)
     places, complete = placings.final_ranking(event)
+    published = rounds.published_rounds(event)
+    stages_published = [(s.name, published[s.pk]) for s in event.stages.order_by("order") if s.pk in published]
     return render(request, "tournament/competition/standings.html",
-                  {"event": event, "places": places, "complete": complete,
+                  {"event": event, "places": places, "complete": complete, "stages_published": stages_published,
                    "awards": placings.award_list(event), "tab": "standings"})
 
 

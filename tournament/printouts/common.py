@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
+from tournament.competition import rounds as closing
 from tournament.competition.stages import describe_source
 from tournament.models import Match, Round
 from tournament.printouts.layout import Heading
@@ -88,7 +89,8 @@ def round_label(rnd):
 
 
 def heading_for(event, stage=None, rnd=None):
-    """The page header: event, stage, round, and the round's day (else the event's dates)."""
+    """The page header: event, stage, round, the round's day (else the event's dates), and "成绩已公布
+    <time>" once the round's results (or, for a stage without a round, all its rounds') are published."""
     date = local_time(rnd.scheduled_start, "%Y-%m-%d") if rnd is not None and rnd.scheduled_start else ""
     return Heading(
         event=event.name,
@@ -96,7 +98,17 @@ def heading_for(event, stage=None, rnd=None):
         round=round_label(rnd) if rnd is not None else "",
         date=date or event_dates(event),
         organiser=getattr(event, "organising_body", "") or "",
+        published=published_label(stage, rnd),
     )
+
+
+def published_label(stage=None, rnd=None):
+    """"成绩已公布 2026-12-05 11:32" for a closed round (or a stage whose rounds are all closed), else ""."""
+    if rnd is not None:
+        at = rnd.results_published_at
+    else:
+        at = closing.stage_published_at(stage) if stage is not None else None
+    return _("Results published %(at)s") % {"at": local_time(at)} if at else ""
 
 
 def entry_label(pair):

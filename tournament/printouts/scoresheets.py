@@ -15,7 +15,7 @@ from reportlab.platypus import PageBreak
 
 from common.errors import UserError, gettext_noop
 from common.qr import qr_modules
-from rulings.ledger import IN_FORCE, REVERSED, VOID
+from rulings.ledger import AMENDED, IN_FORCE, LAPSED, REVERSED, VOID
 from rulings.presenters import event_log
 from scoring.models import Hand
 from tournament.printouts.common import (
@@ -127,7 +127,7 @@ def penalties_in_force(event, match_ids):
     """
 
     rulings = [r for r in event_log(event)["rulings"]
-               if r["match"] in match_ids and r["state"] not in (VOID, REVERSED)] if match_ids else []
+               if r["match"] in match_ids and r["state"] not in (VOID, REVERSED, AMENDED, LAPSED)] if match_ids else []
     names = offence_names(rulings)
     found = {}
     for ruling in rulings:
