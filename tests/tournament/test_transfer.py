@@ -275,3 +275,47 @@ def test_draw_ids_are_renumbered_for_every_kind():
         {"pairs": [[103, 101], [102, None]], "rematches": [[103, 101]], "tables": [1]})
     with pytest.raises(KeyError):
         codec.remap_draw("lottery", {}, {}, ids)
+
+
+def test_the_organiser_downloads_the_file_and_others_cannot(demo, client, make_user):
+    from tournament import roles
+
+    url = reverse("event_export", args=["demo"])
+    assert client.get(url).status_code == 302  # to the login page
+    client.force_login(make_user(roles.TABLE_REFEREE))
+    assert client.get(url).status_code == 403
+    client.force_login(get_user_model().objects.get(username="organiser"))  # the demo's organiser
+    page = client.get(reverse("event_detail", args=["demo"])).content.decode()
+    assert url in page
+    response = client.get(url)
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+    assert 'attachment; filename="demo-' in response["Content-Disposition"]
+    payload = json.loads(response.content)
+    assert payload["format"] == "tractor-event" and codec.parse(response.content)
+
+
+def test_an_upload_creates_the_event_and_a_bad_file_is_refused_in_chinese(demo, client, make_user):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tournament import roles
+
+    text = codec.dumps(export_event(demo)).encode("utf-8")
+    url = reverse("event_import")
+    client.force_login(make_user(roles.CHIEF_REFEREE))
+    assert client.get(url).status_code == 403
+    assert client.post(url, {"file": SimpleUploadedFile("e.json", text)}).status_code == 403
+    organiser = make_user(roles.ORGANISER)
+    client.force_login(organiser)
+    assert url in client.get(reverse("home")).content.decode()
+
+    bad = client.post(url, {"file": SimpleUploadedFile("e.json", text[:-200]), "slug": "moved"})
+    assert bad.status_code == 400 and "不是赛事导出文件" in bad.content.decode()
+    taken = client.post(url, {"file": SimpleUploadedFile("e.json", text)})
+    assert taken.status_code == 400 and "新的网址" in taken.content.decode()
+    assert not Event.objects.filter(slug="moved").exists()
+
+    done = client.post(url, {"file": SimpleUploadedFile("e.json", text), "slug": "moved"}, follow=True)
+    moved = Event.objects.get(slug="moved")
+    assert done.redirect_chain[-1][0] == moved.get_absolute_url()
+    assert _counts(moved) == _counts(demo)
+    assert moved.staff.filter(user=organiser, role="organiser").exists()

@@ -54,6 +54,7 @@ from tournament.models import (
     Team,
     Unit,
 )
+from tournament.staff.services import add_creator
 from tournament.transfer import codec
 from tournament.transfer.codec import TransferError
 
@@ -188,9 +189,10 @@ def check_slug(slug: str) -> str:
     return slug
 
 
-def import_event(raw: bytes | str, *, slug: str | None = None) -> ImportReport:
-    """Create the event of an export file; ``slug`` gives it a new web address. One transaction: a refused
-    file saves nothing (TransferError naming where the file is wrong; ConflictError for a taken address)."""
+def import_event(raw: bytes | str, *, slug: str | None = None, user=None) -> ImportReport:
+    """Create the event of an export file; ``slug`` gives it a new web address; ``user`` (the uploader) becomes
+    one of its organisers. One transaction: a refused file saves nothing (TransferError naming where the file
+    is wrong; ConflictError for a taken address)."""
     data = codec.parse(raw)
     where = "data"
     try:
@@ -221,9 +223,9 @@ def import_event(raw: bytes | str, *, slug: str | None = None) -> ImportReport:
             through = Match.referees.through
             through.objects.bulk_create([through(match_id=maps[label(Match)][m], user_id=users[u])
                                          for m, u in data["match_referees"]])
-            if keep:
-                _reset_sequences()
+            _reset_sequences()
             report.event = Event.objects.get(pk=maps[label(Event)][event_rows[0]["id"]])
+            add_creator(report.event, user)
             _reschedule_clocks(report.event)
     except (ConflictError, TransferError):
         raise
