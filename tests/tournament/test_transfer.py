@@ -4,6 +4,7 @@ every who/when field, and nothing half-saved from a bad file."""
 import datetime as dt
 import io
 import json
+from pathlib import Path
 
 import pytest
 from django.apps import apps
@@ -206,6 +207,8 @@ def test_a_bad_file_saves_nothing_and_says_why_in_chinese(demo, settings):
         with pytest.raises(TransferError) as not_json:
             import_event(b"\x89PNG not json")
         assert "JSON" in str(not_json.value) and not_json.value.field == "file"
+        with pytest.raises(TransferError):
+            import_event("[" * 200_000)  # nested past the parser's depth
         edited = json.loads(codec.dumps(payload))
         edited["data"]["tables"]["scoring.hand"][0]["defender_points"] = 200
         with pytest.raises(TransferError) as damaged:
@@ -323,3 +326,36 @@ def test_an_upload_creates_the_event_and_a_bad_file_is_refused_in_chinese(demo, 
     assert done.redirect_chain[-1][0] == moved.get_absolute_url()
     assert _counts(moved) == _counts(demo)
     assert moved.staff.filter(user=organiser, role="organiser").exists()
+
+
+@pytest.mark.browser
+def test_the_upload_page_on_a_390px_phone(transactional_db, live_server, page, make_user, tmp_path):
+    from demo.event import ensure_accounts, ensure_event
+    from tests.conftest import login
+    from tournament import roles
+
+    ensure_accounts()
+    source = ensure_event()  # the demo's entries
+    path = tmp_path / "demo.json"
+    path.write_text(codec.dumps(export_event(source)), encoding="utf-8")
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, live_server, make_user(roles.ORGANISER, username="org"))
+    page.click("text=导入赛事")
+    page.set_input_files("input[name=file]", str(path))
+    page.click("button[type=submit].primary")
+    assert "新的网址" in page.locator(".error").first.inner_text()  # the demo's address is taken here
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(Path(settings_var_dir()) / "transfer-import-refused.png"), full_page=True)
+    page.set_input_files("input[name=file]", str(path))
+    page.fill("input[name=slug]", "demo-laptop2")
+    page.click("button[type=submit].primary")
+    page.wait_for_url(f"**{reverse('event_detail', args=['demo-laptop2'])}")
+    assert "赛事已导入" in page.content()
+    page.screenshot(path=str(Path(settings_var_dir()) / "transfer-imported.png"), full_page=True)
+    assert Event.objects.get(slug="demo-laptop2").pairs.count() == source.pairs.count()
+
+
+def settings_var_dir():
+    from django.conf import settings
+
+    return settings.VAR_DIR

@@ -54,7 +54,7 @@ def parse(raw: bytes | str) -> dict:
     """The file's ``data``, checked: the format, a version this code reads, the checksum."""
     try:
         payload = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise TransferError(gettext_noop("This file is not an event export: it is not JSON."), field="file") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise TransferError(gettext_noop("This file is not an event export."), field="file")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
-from django.db import DatabaseError, connection, models, transaction
+from django.db import DatabaseError, IntegrityError, connection, models, transaction
 
 from common.errors import ConflictError, gettext_noop
 from config import clock
@@ -229,6 +229,14 @@ def import_event(raw: bytes | str, *, slug: str | None = None, user=None) -> Imp
             _reschedule_clocks(report.event)
     except (ConflictError, TransferError):
         raise
+    except IntegrityError:
+        if where == f"{label(Event)} #1":  # another import took the address in the meantime
+            raise ConflictError(gettext_noop("An event with the web address %(slug)s exists already: import the "
+                                             "file under a new web address."), field="slug",
+                                slug=event_rows[0]["slug"]) from None
+        log.warning("event import refused at %s", where, exc_info=True)
+        raise TransferError(gettext_noop("The export file is damaged at %(where)s: nothing was imported."),
+                            field="file", where=where) from None
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, ValidationError, DatabaseError) as exc:
         log.warning("event import refused at %s: %r", where, exc)
         raise TransferError(gettext_noop("The export file is damaged at %(where)s: nothing was imported."),
