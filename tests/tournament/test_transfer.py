@@ -18,6 +18,7 @@ from common.errors import ConflictError
 from demo.event import seed_demo
 from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling
 from scoring.models import Hand, RuleProfile
+from tournament.competition.unit_ranking import lot_seed, set_unit_rules
 from tournament.models import (
     ClockFiring,
     Event,
@@ -174,6 +175,7 @@ def test_the_demo_imported_into_an_empty_database_is_the_same_event(demo, client
 
 
 def test_an_import_beside_the_original_renumbers_and_keeps_the_audit_trail(demo, client):
+    set_unit_rules(demo, points=[5, 3, 1])  # the event ranks its units; its tie lot's seed comes from the slug
     text = codec.dumps(export_event(demo))
     with pytest.raises(ConflictError) as taken:
         import_event(text)
@@ -186,12 +188,15 @@ def test_an_import_beside_the_original_renumbers_and_keeps_the_audit_trail(demo,
     after, before = _normal(export_event(moved)["data"]), _normal(codec.parse(text))
     assert after["tables"]["tournament.event"][0].pop("slug") == "demo-moved"
     assert before["tables"]["tournament.event"][0].pop("slug") == "demo"
+    assert after["tables"]["tournament.event"][0].pop("unit_scoring") == {"points": [5, 3, 1], "lot_seed": "demo:团体"}
+    before["tables"]["tournament.event"][0].pop("unit_scoring")
     assert after == before
     old_hands = list(Hand.objects.filter(match__round__stage__event=demo).order_by("pk")
                      .values_list("recorded_by__username", "recorded_at", "supersedes__number"))
     new_hands = list(Hand.objects.filter(match__round__stage__event=moved).order_by("pk")
                      .values_list("recorded_by__username", "recorded_at", "supersedes__number"))
     assert new_hands == old_hands
+    assert lot_seed(moved) == lot_seed(demo) == "demo:团体"  # the unit standings' tie lot is drawn as before
     draw = moved.draws.get(kind="groups")
     pairs = set(moved.pairs.values_list("pk", flat=True))
     assert set(draw.params["entries"]) == pairs  # the ids inside the draw are the new pairs'

@@ -28,6 +28,7 @@ from config import clock
 from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling, RulingVoid
 from scoring.models import Hand, RuleProfile
 from tournament.clocks.services import running_round_ids, schedule_round_tasks
+from tournament.competition import unit_ranking
 from tournament.events.services import RESERVED_SLUGS, SLUG_RE
 from tournament.models import (
     ClockEvent,
@@ -204,11 +205,14 @@ def import_event(raw: bytes | str, *, slug: str | None = None, user=None) -> Imp
             event_rows = tables[label(Event)]
             if len(event_rows) != 1:
                 raise ValueError("one event")
-            event_rows[0]["slug"] = check_slug(slug or event_rows[0]["slug"])
+            old_slug = event_rows[0]["slug"]
+            event_rows[0]["slug"] = check_slug(slug or old_slug)
             where = "users"
             users, created = _users(data["users"])
             where = "profiles"
             profiles = _profiles(data["profiles"], users)
+            if event_rows[0]["slug"] != old_slug:
+                _pin_unit_lot(event_rows[0], old_slug, profiles)
             keep = not any(model.objects.filter(pk__in=[r["id"] for r in tables[label(model)]]).exists()
                            for model, _p in TABLES)
             maps = {label(get_user_model()): users, label(RuleProfile): profiles}
@@ -282,6 +286,14 @@ def _profiles(rows, users) -> dict:
         profile.save_base(raw=True, force_insert=True)
         found[row["id"]] = profile.pk
     return found
+
+
+def _pin_unit_lot(row, old_slug, profiles):
+    """Under a new slug the unit standings' tie lot keeps the seed it had (by default it is made from the slug)."""
+    scoring = row["unit_scoring"] if isinstance(row["unit_scoring"], dict) else {}
+    probe = Event(slug=old_slug, unit_scoring=scoring, profile=RuleProfile.objects.get(pk=profiles[row["profile_id"]]))
+    if probe.ranks_units and not scoring.get("lot_seed"):
+        row["unit_scoring"] = {**scoring, "lot_seed": unit_ranking.lot_seed(probe)}
 
 
 def _insert(model, row, maps, keep) -> int:
