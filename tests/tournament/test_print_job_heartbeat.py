@@ -1,6 +1,7 @@
 """A print job whose worker dies mid-build is requeued exactly once and finished by another worker (issue 17,
 item 4: a killed worker left a job "running 15 %" and re-requests returned the stuck job)."""
 import datetime as dt
+import time
 
 import pytest
 from pypdf import PdfReader
@@ -159,3 +160,38 @@ def test_the_sweep_task_is_on_the_beat_schedule():
 
     tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert "tournament.sweep_print_jobs" in tasks
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_sweeps_at_the_same_time_requeue_a_job_once(event, first_round, frozen_now):
+    """PostgreSQL: the second sweep skips the row the first one holds (SKIP LOCKED) instead of waiting and
+    sending it again; once the first commits, the job has a fresh heartbeat and is not stale any more."""
+    import threading
+
+    from django.db import connection, transaction
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: PostgreSQL only (SQLite serialises writers)")
+    job, _ = request_job("scoresheets", event, PrintOptions(round=first_round.pk))
+    _claim(job.pk)
+    frozen_now.advance(seconds=61)
+    held, release, seen = threading.Event(), threading.Event(), {}
+
+    def first_sweep():
+        with transaction.atomic():
+            seen["first"] = requeue_stale_jobs()  # the row stays locked until this block ends
+            held.set()
+            release.wait(10)
+        connection.close()
+
+    thread = threading.Thread(target=first_sweep)
+    thread.start()
+    assert held.wait(10)
+    started = time.monotonic()
+    seen["second"] = requeue_stale_jobs()
+    waited = time.monotonic() - started
+    release.set()
+    thread.join(10)
+    assert seen == {"first": [job.pk], "second": []}
+    assert waited < 5  # skipped the locked row, did not wait for it
+    assert requeue_stale_jobs() == []
