@@ -179,7 +179,7 @@ def test_an_import_beside_the_original_renumbers_and_keeps_the_audit_trail(demo,
     text = codec.dumps(export_event(demo))
     with pytest.raises(ConflictError) as taken:
         import_event(text)
-    assert taken.value.field == "slug" and "demo" in str(taken.value)
+    assert taken.value.field == "slug" and "demo" in str(taken.value) and "demo-2" in str(taken.value)
     report = import_event(text, slug="demo-moved")
     moved = report.event
     assert not report.kept_ids and moved.pk != demo.pk and moved.slug == "demo-moved"

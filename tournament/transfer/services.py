@@ -118,7 +118,20 @@ def _is_user(f) -> bool:
 
 # --------------------------------------------------------------------------- export
 def export_event(event: Event, *, now=None) -> dict:
-    """The whole event as the file's payload (a dict: ``codec.dumps`` gives the text)."""
+    """The whole event as the file's payload (a dict: ``codec.dumps`` gives the text).
+
+    Read in one transaction (on PostgreSQL a repeatable-read snapshot), so a backup taken while tables
+    are playing holds no hand or ruling without what it refers to.
+    """
+    fresh = not connection.in_atomic_block  # inside a caller's transaction its snapshot rules
+    with transaction.atomic():
+        if fresh and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return _export(event, now)
+
+
+def _export(event: Event, now) -> dict:
     tables, user_ids, profile_ids = {}, set(), {event.profile_id}
     for model, path in TABLES:
         columns = _columns(model)
@@ -185,9 +198,18 @@ def check_slug(slug: str) -> str:
         raise TransferError(gettext_noop("The web address may hold lower-case letters, digits and hyphens only."),
                             field="slug")
     if Event.objects.filter(slug=slug).exists():
-        raise ConflictError(gettext_noop("An event with the web address %(slug)s exists already: import the file "
-                                         "under a new web address."), field="slug", slug=slug)
+        raise _taken(slug)
     return slug
+
+
+def _taken(slug: str) -> ConflictError:
+    """The refusal of a taken address, offering a free one."""
+    n = 2
+    while Event.objects.filter(slug=f"{slug[:75]}-{n}").exists():
+        n += 1
+    return ConflictError(gettext_noop("An event with the web address %(slug)s exists already: import the file "
+                                      "under a new web address, for example %(free)s."), field="slug", slug=slug,
+                         free=f"{slug[:75]}-{n}")
 
 
 def import_event(raw: bytes | str, *, slug: str | None = None, user=None) -> ImportReport:
@@ -235,9 +257,7 @@ def import_event(raw: bytes | str, *, slug: str | None = None, user=None) -> Imp
         raise
     except IntegrityError:
         if where == f"{label(Event)} #1":  # another import took the address in the meantime
-            raise ConflictError(gettext_noop("An event with the web address %(slug)s exists already: import the "
-                                             "file under a new web address."), field="slug",
-                                slug=event_rows[0]["slug"]) from None
+            raise _taken(event_rows[0]["slug"]) from None
         log.warning("event import refused at %s", where, exc_info=True)
         raise TransferError(gettext_noop("The export file is damaged at %(where)s: nothing was imported."),
                             field="file", where=where) from None
