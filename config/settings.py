@@ -225,7 +225,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 else:
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
 CELERY_TIMEZONE = TIME_ZONE
+# Every task is idempotent (config.celery.IDEMPOTENT_TASKS says why), so a message is acknowledged only once
+# its task has finished, and a worker that dies mid-task gives it back to the broker.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -233,9 +236,17 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     # Hall clocks: fire any announcement or end that a lost or late ETA task missed (exactly once).
     "sweep-round-clocks": {"task": "tournament.sweep_clocks", "schedule": 15.0},
+    # Print jobs: requeue a build whose worker died (no heartbeat) or whose task was lost, exactly once.
+    "sweep-print-jobs": {"task": "tournament.sweep_print_jobs", "schedule": 30.0},
     # Forget stored Idempotency-Key answers older than a day.
     "purge-idempotency-records": {"task": "config.purge_idempotency_records", "schedule": 3600.0},
 }
+
+# A running print job writes a heartbeat at most every PRINT_JOB_HEARTBEAT_EVERY seconds while it builds; one
+# silent for PRINT_JOB_HEARTBEAT_TIMEOUT seconds lost its worker and is requeued by the sweep.
+PRINT_JOB_HEARTBEAT_EVERY = float(os.environ.get("PRINT_JOB_HEARTBEAT_EVERY", "5"))
+PRINT_JOB_HEARTBEAT_TIMEOUT = float(os.environ.get("PRINT_JOB_HEARTBEAT_TIMEOUT", "60"))
+
 
 # Cache (the hall display's shared data, staff flags): Redis when REDIS_URL is set, else a folder under var/
 # (one machine). DJANGO_CACHE=database puts it in the database's table config_cache (made by `migrate`):
