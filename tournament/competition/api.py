@@ -27,6 +27,7 @@ class IsOrganiserOrReadOnly(permissions.BasePermission):
     """Anyone may read what is visible; only organisers (manage_event) may write."""
 
     message = gettext_lazy("Only organisers may plan the schedule and draw.")
+    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
 
     def has_permission(self, request, view):
         if request.method in permissions.SAFE_METHODS:
@@ -180,6 +181,7 @@ class StageListCreate(generics.GenericAPIView):
     def event(self):
         return get_object_or_404(visible_events(self.request.user).select_related("profile"), slug=self.kwargs["slug"])
 
+    @extend_schema(responses=StageSerializer(many=True))
     def get(self, request, slug):
         found = self.event().stages.order_by("order").prefetch_related("groups__memberships")
         return Response(StageSerializer(found, many=True).data)
@@ -221,6 +223,7 @@ class StageMatches(generics.GenericAPIView):
 
     serializer_class = MatchSerializer
 
+    @extend_schema(responses=MatchSerializer(many=True))
     def get(self, request, pk):
         stage = visible_stage(request, pk)
         found = (Match.objects.filter(round__stage=stage).select_related("round", "group")
@@ -256,6 +259,7 @@ class StageDraws(generics.GenericAPIView):
     permission_classes = [IsOrganiserOrReadOnly]
     serializer_class = DrawSerializer
 
+    @extend_schema(responses=DrawSerializer(many=True))
     def get(self, request, pk):
         return Response(DrawSerializer(draws.draw_history(visible_stage(request, pk)), many=True).data)
 
