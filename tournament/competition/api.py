@@ -74,7 +74,7 @@ class StageCreateSerializer(serializers.Serializer):
 class MatchSerializer(serializers.ModelSerializer):
     round_number = serializers.IntegerField(source="round.number", read_only=True)
     round_name = serializers.CharField(source="round.name", read_only=True)
-    group_name = serializers.CharField(source="group.name", read_only=True, default=None)
+    group_name = serializers.CharField(source="group.name", read_only=True, default=None, allow_null=True)
     referees = serializers.SlugRelatedField(many=True, read_only=True, slug_field="username")
 
     class Meta:
@@ -85,7 +85,7 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class DrawSerializer(serializers.ModelSerializer):
     kind = serializers.CharField(read_only=True, help_text="pairs / groups / bracket / seats / tables")
-    supersedes = serializers.PrimaryKeyRelatedField(read_only=True)
+    supersedes = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
     created_by = serializers.SlugRelatedField(read_only=True, slug_field="username")
     in_force = serializers.SerializerMethodField()
 
