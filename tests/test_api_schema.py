@@ -4,8 +4,14 @@ import json
 
 import jsonschema
 import pytest
+from django.urls import path as url_path
 from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.utils import extend_schema
+from rest_framework.authentication import BasicAuthentication
 from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
 
 from config.api_errors import api_exception_handler
 
@@ -123,3 +129,20 @@ def test_a_bare_validation_message_keeps_the_documented_shape(schema):
     body = json.loads(json.dumps(response.data))
     validator.validate(body)
     assert body == {"field": None, "detail": "nope", "errors": {"non_field_errors": ["nope"]}}
+
+
+class _Throttled(APIView):
+    """A throttled view whose first authentication class asks for credentials (WWW-Authenticate)."""
+
+    authentication_classes = [BasicAuthentication]
+    throttle_classes = [AnonRateThrottle]
+
+    @extend_schema(responses={200: None})
+    def get(self, request):
+        return Response()
+
+
+def test_credentials_asked_for_and_throttling_are_documented_where_they_apply():
+    throttled = SchemaGenerator(patterns=[url_path("api/throttled/", _Throttled.as_view())]).get_schema(
+        request=None, public=True)
+    assert {"200", "401", "403", "429"} == set(throttled["paths"]["/api/throttled/"]["get"]["responses"])
