@@ -131,6 +131,7 @@ def test_a_conflict_keeps_the_key_and_a_refusal_drops_it(transactional_db, live_
     phone.click("#confirm")
     phone.wait_for_selector("#status.error:has-text('同一请求仍在处理')")
     assert "不会重复保存" in phone.inner_text("#status")
+    phone.locator("#status").screenshot(path="/tmp/v-api/console-unsure.png")
     phone.click("#confirm")
     phone.wait_for_selector("#status.error:has-text('输入有误')")
     phone.click("#confirm")
