@@ -183,3 +183,50 @@ def test_every_operation_answers_as_documented_to_every_role(demo_data):
             assert any(200 <= code < 300 for code in statuses), (role, statuses)
     print("\n".join(report), f"\n{time.monotonic() - started:.0f} s")
     assert not failures, f"{len(failures)} failure(s):\n\n" + "\n\n".join(failures)
+
+
+WRITES = [  # (role, method, path, path parameters, body): requests the demo accepts, in this order
+    ("referee1", "POST", "/api/matches/{match_id}/rulings/preview/", "table", {"code": "delay", "side": "NS"}),
+    ("referee1", "POST", "/api/matches/{match_id}/rulings/", "table", {"code": "delay", "side": "NS"}),
+    ("referee1", "POST", "/api/matches/{match_id}/rulings/void-last/", "table", {"reason": "记错了"}),
+    ("referee1", "POST", "/api/matches/{match_id}/rulings/", "table", {"code": "delay", "side": "EW"}),
+    ("chief", "POST", "/api/rulings/{id}/appeals/", "ruling", {"side": "EW", "grounds": "不服警告"}),
+    ("referee1", "POST", "/api/matches/{match_id}/hands/", "table", "hand"),
+    ("referee1", "POST", "/api/matches/{match_id}/lead/", "table", "lead"),
+    ("chief", "POST", "/api/rounds/{round_id}/clock/actions/", "round", {"action": "add", "minutes": 1}),
+    ("chief", "POST", "/api/rounds/{round_id}/clock/actions/", "round", {"action": "pause"}),
+    ("organiser", "POST", "/api/events/", None, {"name": "接口测试赛", "start_date": "2026-12-06",
+                                                  "end_date": "2026-12-06", "profile": "shenzhen-community"}),
+    ("organiser", "PATCH", "/api/events/{slug}/", "event", {"venue": "深圳市民中心二楼"}),
+    ("organiser", "POST", "/api/events/{slug}/staff/", "event", {"display_name": "周裁判", "role": "table_referee"}),
+    ("organiser", "GET", "/api/events/{slug}/staff/", "event", None),
+]
+
+
+def test_accepted_writes_answer_as_documented(demo_data):
+    """Generated bodies are mostly refused; these real ones are accepted, and their 2xx answers (the
+    write's documented body) are checked the same way."""
+    from rulings.models import Ruling
+    from tournament.models import Match
+
+    schema = schemathesis.openapi.from_dict(live_schema(demo_data))
+    schema.app = get_wsgi_application()
+    sessions = {role: _session_headers(role) for role in ROLES}
+    table = Match.objects.filter(referees__username="referee1", status=Match.Status.PLAYING).order_by("pk").first()
+    assert table is not None, "the demo gives referee1 a table in play"
+    state = Client().get(f"/api/matches/{table.pk}/state/").json()
+    hand = {"number": state["next_number"], "trump": "S", "defender_points": 45, "bottom_points": 0}
+    if state["declarer"] is None:
+        hand["declarer"] = "N"
+    with connection_kept():
+        for role, method, path, target, body in WRITES:
+            params = {"table": lambda: {"match_id": table.pk}, "round": lambda: {"round_id": table.round_id},
+                      "event": lambda: {"slug": "demo"}, None: dict,
+                      "ruling": lambda: {"id": Ruling.objects.filter(match=table).latest("pk").pk}}[target]()
+            body = {"hand": hand, "lead": {"hand_number": state["next_number"] + 1, "made": True}}.get(body, body) \
+                if isinstance(body, str) else body
+            case = schema[path][method].Case(path_parameters=params, body=body) if body is not None \
+                else schema[path][method].Case(path_parameters=params)
+            response = case.call(**sessions[role])
+            assert 200 <= response.status_code < 300, (role, method, path, response.status_code, response.text)
+            case.validate_response(response, checks=CHECKS)
