@@ -18,9 +18,11 @@ from common.errors import UserError
 
 _DESCRIPTIONS = {
     400: "bad input; `field` names it",
-    403: "not allowed",
+    401: "credentials needed, or the ones sent are wrong",
+    403: "not allowed (or the credentials sent are wrong)",
     404: "no such object, or not visible to you",
     409: "conflict: somebody changed it first, or its state no longer allows this",
+    429: "too many requests: retry after `Retry-After` seconds",
 }
 
 
@@ -33,9 +35,14 @@ class ErrorSerializer(serializers.Serializer):
     login = serializers.CharField(required=False, help_text="the login page (only when the request is not logged in)")
 
 
+def describe_error(code):
+    """The OpenAPI response of one error status code: the Error body and what the code means."""
+    return OpenApiResponse(ErrorSerializer, description=_DESCRIPTIONS[code])
+
+
 def error_responses(*codes):
     """OpenAPI responses for these error status codes (for ``extend_schema(responses=...)``)."""
-    return {code: OpenApiResponse(ErrorSerializer, description=_DESCRIPTIONS[code]) for code in codes}
+    return {code: describe_error(code) for code in codes}
 
 
 def _first_error(detail, prefix=""):
@@ -62,7 +69,9 @@ def api_exception_handler(exc, context):
         return None
     if isinstance(exc, ValidationError):
         field, message = _first_error(exc.detail)
-        response.data = error_body(field, message, errors=exc.detail)
+        # every field's messages; a bare message (a list) is the request's as a whole
+        errors = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        response.data = error_body(field, message, errors=errors)
     else:
         data = response.data
         detail = data.get("detail", data) if isinstance(data, dict) else data

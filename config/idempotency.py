@@ -8,7 +8,9 @@ same key gets the stored answer and changes nothing. The same key with a differe
 
 The request runs inside one transaction with the storing of its answer, so a write is never committed
 without its answer (a retry after a lost connection cannot apply it twice). Answers that ask for a retry
-(5xx, 409) are rolled back and not stored: the record is removed so the retry runs again. A record
+(5xx, 409, 429) are rolled back and not stored: the record is removed so the retry runs again. A retry
+after a committed write, even one the client never heard of (it saw a 500 or lost the connection),
+gets the stored answer, also after ``ABANDONED_AFTER``: only a record without an answer is taken over. A record
 still "in progress" after ``ABANDONED_AFTER`` belongs to a worker that died before committing anything:
 a retry takes it over and runs the request once.
 Records older than ``KEPT_FOR`` are deleted by :func:`purge_old_records`, which Celery beat runs
@@ -29,6 +31,7 @@ HEADER = "HTTP_IDEMPOTENCY_KEY"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 ABANDONED_AFTER = dt.timedelta(seconds=60)  # an in-progress record this old: its worker died
 KEPT_FOR = dt.timedelta(hours=24)           # how long a stored answer is replayed
+RETRY_LATER = {409, 429}                    # answers that are not stored: the same key runs again (as 5xx)
 
 
 class IdempotencyKeyMiddleware:
@@ -60,7 +63,7 @@ class IdempotencyKeyMiddleware:
         # before the answer is stored also loses the write, so a retry (or a takeover) applies it once.
         with transaction.atomic():
             response = self.get_response(request)
-            retry = response.status_code >= 500 or response.status_code == 409
+            retry = response.status_code >= 500 or response.status_code in RETRY_LATER
             if retry:
                 transaction.set_rollback(True)  # nothing of an attempt that asks for a retry stays
             else:

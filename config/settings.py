@@ -184,7 +184,7 @@ if env_bool("DJANGO_BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.BasicAuthentication",
@@ -197,6 +197,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Events, entries, draws, matches, hands, rulings and appeals.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # the API's clients (the console, the table page, scripts) send JSON; so is every body documented
+    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
     # distinct names for choice sets whose fields share a name with another API's
     "ENUM_NAME_OVERRIDES": {
         "ResultDecisionKindEnum": "tournament.models.competition.ResultDecision.Kind",

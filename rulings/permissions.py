@@ -77,6 +77,7 @@ class CanReadLog(BasePermission):
     """Penalty logs: staff always, anonymous visitors once the event is published."""
 
     message = _("This event has not been published yet.")
+    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
 
     def has_object_permission(self, request, view, obj):
         if hasattr(obj, "published"):

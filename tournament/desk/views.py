@@ -44,6 +44,8 @@ def _labels():
         "undecided": _("Still without a result: table(s) %(tables)s"), "not_yours": _("Decided by: %(body)s"),
         "error": _("Could not save: %(detail)s"), "offline": _("Connection lost: retrying"),
         "winner": _("Winner: %(who)s"), "extra": _("+%(n)s min"),
+        "retrying": _("No answer from the server yet: sending the same request again (attempt %(n)s)…"),
+        "unsure": _("Not confirmed as saved: %(detail)s. Try again: it will not be applied twice."),
     }
 
 

@@ -50,6 +50,8 @@ class EntrySerializer(serializers.Serializer):
 class IsOrganiserToWrite(permissions.BasePermission):
     """Anyone who may see the event reads; only organisers (manage_event) write."""
 
+    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
+
     def has_permission(self, request, view):
         if request.method in permissions.SAFE_METHODS:
             return True
