@@ -115,6 +115,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = ["config.auth.LockoutModelBackend"]
+# A lockout after repeated failed logins (per login name and address, counted in the cache; see config/auth.py).
+LOGIN_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "10"))
+LOGIN_LOCKOUT_SECONDS = int(os.environ.get("DJANGO_LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -162,11 +166,22 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "tournament.staff.authentication.ApiTokenAuthentication",
+        "config.auth.SwitchableBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_THROTTLE_CLASSES": ["config.auth.AnonThrottle", "config.auth.UserThrottle"],
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
 }
+# HTTP Basic for the API (a password hash per request): off by default in production, where scripts and
+# referee devices use an event's API tokens. Throttle rates ("N/second|minute|hour|day"; "" turns one off),
+# counted in the default cache (shared by every process with REDIS_URL).
+API_BASIC_AUTH = env_bool("DJANGO_API_BASIC_AUTH", DEBUG)
+API_THROTTLE_RATES = {
+    scope: (os.environ.get(f"DJANGO_THROTTLE_{scope.upper()}", default) or None)
+    for scope, default in (("anon", "300/min"), ("user", "1200/min"), ("login", "20/min"))
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tractor tournament referee system API",
     "DESCRIPTION": "Events, entries, draws, matches, hands, rulings and appeals.",

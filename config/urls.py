@@ -4,13 +4,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config.auth import ThrottledLoginView
 from tournament.events import views as tournament_views
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("", include("tournament.events.urls")),
     path("events/<slug:slug>/", tournament_views.event_detail, name="event_detail"),
-    path("accounts/login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
+    path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

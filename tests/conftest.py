@@ -33,6 +33,15 @@ def refused(field):
     assert caught.value.field == field, (caught.value.field, str(caught.value))
 
 
+# --- throttles ----------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def _no_throttles(settings):
+    """Every test client shares one address and reused user ids: the API and login throttles are off
+    unless a test sets ``settings.API_THROTTLE_RATES`` itself (tests/test_authentication.py)."""
+    settings.API_THROTTLE_RATES = {"anon": None, "user": None, "login": None}
+
+
 # --- roles -------------------------------------------------------------------------------
 
 @pytest.fixture
