@@ -60,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.BodySizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.ChineseFirstMiddleware",
@@ -71,7 +72,14 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.UserErrorPagesMiddleware",
+    "config.middleware.DatabaseUnavailableMiddleware",
 ]
+
+# Request bodies: any request at most MAX_REQUEST_BYTES (an import file is at most 5 MB), a body that is
+# not a file upload (forms, the API's JSON) at most DATA_UPLOAD_MAX_MEMORY_SIZE; 413 past either.
+MAX_REQUEST_BYTES = int(os.environ.get("DJANGO_MAX_REQUEST_BYTES", str(6 * 1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", str(1024 * 1024)))
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 ROOT_URLCONF = "config.urls"
 
@@ -171,6 +179,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_THROTTLE_CLASSES": ["config.auth.AnonThrottle", "config.auth.UserThrottle"],
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
 }
 # HTTP Basic for the API (a password hash per request): off by default in production, where scripts and

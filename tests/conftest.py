@@ -42,6 +42,30 @@ def _no_throttles(settings):
     settings.API_THROTTLE_RATES = {"anon": None, "user": None, "login": None}
 
 
+# --- append-only tables and the test flush (PostgreSQL) --------------------------------------
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_may_truncate(request):
+    """On PostgreSQL the append-only tables refuse TRUNCATE unless the session has
+    ``tractor.allow_truncate = on``; the flush between transactional tests truncates, so the test
+    database (only it) allows it for every connection. tests/test_append_only.py turns it off to check
+    the refusal."""
+    from django.conf import settings
+
+    from config.appendonly import ALLOW_TRUNCATE_SETTING
+
+    if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        return
+    request.getfixturevalue("django_db_setup")
+    blocker = request.getfixturevalue("django_db_blocker")
+    from django.db import connection
+
+    with blocker.unblock(), connection.cursor() as cursor:
+        name = connection.settings_dict["NAME"]
+        cursor.execute(f'ALTER DATABASE "{name}" SET {ALLOW_TRUNCATE_SETTING} = \'on\'')
+        cursor.execute(f"SET {ALLOW_TRUNCATE_SETTING} = 'on'")
+
+
 # --- roles -------------------------------------------------------------------------------
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.entries.limits import LIMITS
+from tournament.entries.limits import LIMITS, MAX_SEED
 from tournament.entries.services import EntryError, PairData, PlayerData
 from tournament.models import Player
 
@@ -29,7 +29,7 @@ class PairForm(forms.Form):
     gender2 = forms.ChoiceField(label=_("Gender of player 2"), choices=GENDERS)
     phone2 = forms.CharField(label=_("Phone of player 2"), max_length=30, required=False,
                              widget=forms.TextInput(attrs=TEL))
-    seed = forms.IntegerField(label=_("Seed"), min_value=1, required=False)
+    seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=MAX_SEED, required=False)
     team = forms.CharField(label=_("Team"), max_length=LIMITS["team"], required=False)
     reserve = forms.BooleanField(label=_("Reserve pair"), required=False)
 

@@ -17,6 +17,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from common.errors import UserError, gettext_noop
+from common.numbers import whole
 from tournament.entries import sheet_stream
 from tournament.entries.services import (
     EntryError,
@@ -168,8 +169,8 @@ def _parse_row(values: dict) -> tuple[PairData | None, list[tuple[str, str]]]:
                 problems.append((key, str(exc)))
     seed = values.get("seed") or None
     if seed is not None:
-        if seed.isdigit() and int(seed) > 0:
-            seed = int(seed)
+        if (whole(seed) or 0) > 0:
+            seed = whole(seed)
         else:
             problems.append(("seed", _("The seed number must be a positive whole number, not “%(value)s”.") % {"value": seed}))
     reserve_text = values.get("reserve", "").lower()
