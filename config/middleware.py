@@ -79,3 +79,25 @@ class DatabaseUnavailableMiddleware:
             return None
         logger.error("database unavailable for %s %s: %s", request.method, request.path, exception)
         return errorpages.unavailable(request)
+
+
+class SecurityHeadersMiddleware:
+    """Content-Security-Policy and Permissions-Policy on every answer (settings ``CONTENT_SECURITY_POLICY``
+    and ``PERMISSIONS_POLICY``). Pages carry no inline script, handler or style attribute (checked by
+    tests/test_security_headers.py), so the policy allows the site's own files only. Django's admin and
+    Swagger UI set inline styles: under ``CSP_INLINE_STYLE_PATHS`` inline styles (never scripts) are allowed
+    (``CONTENT_SECURITY_POLICY_INLINE_STYLES``)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        policy = (settings.CONTENT_SECURITY_POLICY_INLINE_STYLES
+                  if request.path.startswith(tuple(settings.CSP_INLINE_STYLE_PATHS))
+                  else settings.CONTENT_SECURITY_POLICY)
+        if policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = policy
+        if settings.PERMISSIONS_POLICY and "Permissions-Policy" not in response:
+            response["Permissions-Policy"] = settings.PERMISSIONS_POLICY
+        return response

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files served by the site itself (no CDN at a venue)
     "config",
     "scoring",
     "tournament",
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.ChineseFirstMiddleware",
@@ -167,6 +169,14 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# No inline scripts or styles anywhere (tests/test_security_headers.py): the site's own files only.
+_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+        "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = os.environ.get("DJANGO_CONTENT_SECURITY_POLICY", _CSP)
+CONTENT_SECURITY_POLICY_INLINE_STYLES = _CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+CSP_INLINE_STYLE_PATHS = ["/admin/", "/api/docs/"]  # Django's admin and Swagger UI set inline styles
+PERMISSIONS_POLICY = ("camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), "
+                      "magnetometer=(), gyroscope=(), accelerometer=(), interest-cohort=()")
 if env_bool("DJANGO_BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -200,6 +210,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Events, entries, draws, matches, hands, rulings and appeals.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",  # drf-spectacular-sidecar: no CDN, works on a venue network without internet
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # distinct names for choice sets whose fields share a name with another API's
     "ENUM_NAME_OVERRIDES": {
         "ResultDecisionKindEnum": "tournament.models.competition.ResultDecision.Kind",
