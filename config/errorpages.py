@@ -1,11 +1,11 @@
 """Friendly error pages in the site's frame: what happened in the user's language, and a way on (back,
 the events list, and a login link when the visitor is not logged in or the session has expired). Under
 /api/ the same errors answer the API's JSON body ``{"field", "detail"}``."""
-from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.defaultfilters import filesizeformat
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
@@ -60,7 +60,6 @@ def unavailable(request):
     return response
 
 
-def too_large(request):
+def too_large(request, limit):
     return _page(request, 413, _("The request is too large"),
-                 _("The request body is too large (at most %(most)s KB).") % {
-                     "most": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024})
+                 _("The request body is too large (at most %(most)s).") % {"most": filesizeformat(limit)})

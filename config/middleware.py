@@ -58,8 +58,9 @@ class BodySizeLimitMiddleware:
         except ValueError:
             length = 0
         is_upload = request.META.get("CONTENT_TYPE", "").startswith("multipart/")
-        if length > (settings.MAX_REQUEST_BYTES if is_upload else settings.DATA_UPLOAD_MAX_MEMORY_SIZE):
-            return errorpages.too_large(request)
+        limit = settings.MAX_REQUEST_BYTES if is_upload else settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if length > limit:
+            return errorpages.too_large(request, limit)
         return self.get_response(request)
 
 

@@ -68,3 +68,30 @@ def test_swagger_ui_loads_from_the_site_itself(transactional_db, live_server, pa
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "swagger.png"))
     assert outside == [] and seen == []
+
+
+@pytest.mark.browser
+def test_the_organiser_makes_and_revokes_a_token_on_a_phone(transactional_db, live_server, page, make_user):
+    from tournament.models import ApiToken, EventRole  # noqa: PLC0415 (models after the database is set up)
+
+    SHOTS.mkdir(exist_ok=True)
+    organiser, referee = make_user(), make_user()
+    referee.first_name = "王裁判"
+    referee.save()
+    match = scratch_match(referees=[referee])
+    event = match.round.stage.event
+    EventRole.objects.create(event=event, user=organiser, role="organiser")
+    EventRole.objects.create(event=event, user=referee, role="table_referee")
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, live_server, organiser)
+    page.goto(f"{live_server.url}/events/{event.slug}/staff/")
+    page.fill("input[name=name]:below(h2#tokens)", "3号桌平板")
+    page.select_option("select[name=user]:below(h2#tokens)", str(referee.pk))
+    page.click("form[action$='/staff/tokens/'] button[type=submit]")
+    key = page.inner_text("code.token-key")
+    assert key.startswith("trk_") and ApiToken.objects.get().user == referee
+    page.screenshot(path=str(SHOTS / "staff-token-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("table.tokens button:has-text('撤销')")
+    page.wait_for_selector("table.tokens :text('已撤销')")
+    assert ApiToken.objects.get().revoked_at is not None

@@ -6,6 +6,7 @@ import re
 import time
 import tracemalloc
 import zipfile
+from unittest import mock
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -174,3 +175,20 @@ def test_the_import_page_shows_the_cap_and_saves_nothing(client, make_user, even
     assert response.status_code == 200
     assert "最多 6000 行" in response.content.decode()
     assert event.pairs.count() == 0
+
+
+def test_an_upload_past_5_mb_is_refused_on_its_size(client, make_user, event, settings):
+    settings.MAX_REQUEST_BYTES = 10 * 1024 * 1024
+    client.force_login(make_user(roles.ORGANISER))
+    big = SimpleUploadedFile("big.csv", b"x" * (5 * 1024 * 1024 + 1))
+    with mock.patch.object(sheet_stream, "csv_rows") as reader:
+        response = client.post(reverse("entries_import", args=[event.slug]), {"file": big})
+    assert response.status_code == 200 and "5 MB" in response.content.decode()
+    reader.assert_not_called()
+
+
+def test_a_request_past_the_body_limit_is_refused_before_reading(client, make_user, event):
+    client.force_login(make_user(roles.ORGANISER))
+    big = SimpleUploadedFile("big.csv", b"x" * (7 * 1024 * 1024))
+    response = client.post(reverse("entries_import", args=[event.slug]), {"file": big})
+    assert response.status_code == 413 and "请求内容过大" in response.content.decode()

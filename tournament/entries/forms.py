@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.entries.limits import LIMITS, MAX_SEED
 from tournament.entries.services import EntryError, PairData, PlayerData
+from tournament.entries.spreadsheets import MAX_UPLOAD_BYTES
 from tournament.models import Player
 
 GENDERS = [(Player.Gender.MALE, _("Male")), (Player.Gender.FEMALE, _("Female"))]
@@ -86,4 +87,11 @@ class DrawPairsForm(forms.Form):
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("File (.xlsx or .csv)"),
                            widget=forms.ClearableFileInput(attrs={"accept": ".xlsx,.csv"}))
+
+    def clean_file(self):
+        """A file past the limit is refused on its size, before it is read into memory."""
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(_("The file is too big (at most 5 MB)."))
+        return upload
 
