@@ -37,9 +37,11 @@ def refused(field):
 
 @pytest.fixture(autouse=True)
 def _no_throttles(settings):
-    """Every test client shares one address and reused user ids: the API and login throttles are off
-    unless a test sets ``settings.API_THROTTLE_RATES`` itself (tests/test_authentication.py)."""
+    """Every test client shares one address, reused user ids and login names, and (with Redis) a cache
+    that outlives each test: the API and login throttles and the login lockout are off unless a test sets
+    them itself (tests/test_authentication.py)."""
     settings.API_THROTTLE_RATES = {"anon": None, "user": None, "login": None}
+    settings.LOGIN_FAILURE_LIMIT = 10**9
 
 
 # --- append-only tables and the test flush (PostgreSQL) --------------------------------------

@@ -20,7 +20,8 @@ from tournament.staff import tokens
 
 
 @pytest.fixture(autouse=True)
-def _clean_cache():
+def _clean_cache(settings):
+    settings.LOGIN_FAILURE_LIMIT = 10  # the production default (conftest turns it off elsewhere)
     cache.clear()
     yield
     cache.clear()
