@@ -19,7 +19,8 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+from django.forms.utils import ErrorDict
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.authentication import BasicScheme
@@ -133,13 +134,12 @@ class ThrottledLoginView(LoginView):
     def post(self, request, *args, **kwargs):
         throttle = LoginThrottle()
         if not throttle.allow_request(request, self):
-            form = self.get_form()
-            form.errors.clear()
             seconds = int(throttle.wait() or 1)
-            form.add_error(None, ngettext(
+            form = self.form_class(request=request)  # unbound: nothing is validated, no password hashed
+            form._errors = ErrorDict({NON_FIELD_ERRORS: form.error_class([ngettext(
                 "Too many login attempts from this device: try again in %(seconds)s second.",
                 "Too many login attempts from this device: try again in %(seconds)s seconds.",
-                seconds) % {"seconds": seconds})
+                seconds) % {"seconds": seconds}], error_class="nonfield")})
             response = self.render_to_response(self.get_context_data(form=form), status=429)
             response["Retry-After"] = str(seconds)
             return response
