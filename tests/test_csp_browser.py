@@ -96,3 +96,25 @@ def test_the_organiser_makes_and_revokes_a_token_on_a_phone(transactional_db, li
     page.click("table.tokens button:has-text('撤销')")
     page.wait_for_selector("table.tokens :text('已撤销')")
     assert ApiToken.objects.get().revoked_at is not None
+
+
+@pytest.mark.browser
+def test_the_referee_grid_keeps_its_scroll_position_after_saving(transactional_db, live_server, page, make_user):
+    """The grid's keep-scroll behaviour (moved from an inline script to static/js/site.js)."""
+    organiser = make_user(roles.ORGANISER)
+    match = scratch_match()
+    event = match.round.stage.event
+    page.set_viewport_size({"width": 390, "height": 300})
+    login(page, live_server, organiser)
+    page.goto(f"{live_server.url}/manage/{event.slug}/referee-grid/")
+    form = page.locator("form.keep-scroll")
+    assert form.count() == 1
+    button = form.locator("button.primary[type=submit]")
+    button.scroll_into_view_if_needed()
+    y = page.evaluate("window.scrollY")
+    assert y > 0
+    with page.expect_navigation():
+        button.click()
+    page.wait_for_load_state("load")
+    page.wait_for_function("window.scrollY > 0")
+    assert abs(page.evaluate("window.scrollY") - y) < 60
