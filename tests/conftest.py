@@ -160,6 +160,13 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """Playwright's ``wait_for_function("...")`` evaluates a string, which the site's Content-Security-Policy
+    forbids: browser tests run with CSP bypassed, except tests/test_csp_browser.py, which checks it."""
+    return {**browser_context_args, "bypass_csp": True}
+
+
 def login(page, live_server, user):
     """Log ``user`` (made by make_user) in through the real login page."""
     page.goto(f"{live_server.url}/accounts/login/")

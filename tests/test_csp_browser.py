@@ -12,6 +12,12 @@ from tournament import roles
 SHOTS = pathlib.Path("/tmp/harden-shots")
 
 
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """This module checks the policy itself: it is enforced here (tests/conftest.py bypasses it elsewhere)."""
+    return {**browser_context_args, "bypass_csp": False}
+
+
 def violations(page):
     seen = []
     page.on("console", lambda m: seen.append(m.text) if "Content Security Policy" in m.text else None)
@@ -116,5 +122,5 @@ def test_the_referee_grid_keeps_its_scroll_position_after_saving(transactional_d
     with page.expect_navigation():
         button.click()
     page.wait_for_load_state("load")
-    page.wait_for_function("window.scrollY > 0")
+    page.wait_for_function("() => window.scrollY > 0")
     assert abs(page.evaluate("window.scrollY") - y) < 60
