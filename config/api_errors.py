@@ -6,11 +6,12 @@ field and a translatable message; DRF raises its own validation, permission and 
 body, the message in the active language (Chinese unless switched), never a raw field name inside it.
 Views therefore catch nothing: they let the error reach the handler.
 """
+from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
-from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated, ValidationError
+from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated, NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -64,6 +65,8 @@ def api_exception_handler(exc, context):
     """DRF's EXCEPTION_HANDLER: UserError and DRF's errors as ``{"field", "detail"}`` with their status."""
     if isinstance(exc, UserError):
         return Response(error_body(exc.field, exc), status=exc.status)
+    if isinstance(exc, Http404):  # Django's message names the model in English: say it in the user's language
+        exc = NotFound(_("No such object, or it is not visible to you."))
     response = exception_handler(exc, context)
     if response is None:
         return None

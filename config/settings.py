@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files served by the site itself (no CDN at a venue)
     "config",
     "scoring",
     "tournament",
@@ -61,6 +62,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.BodySizeLimitMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.ChineseFirstMiddleware",
@@ -72,7 +75,14 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.UserErrorPagesMiddleware",
+    "config.middleware.DatabaseUnavailableMiddleware",
 ]
+
+# Request bodies: any request at most MAX_REQUEST_BYTES (an import file is at most 5 MB), a body that is
+# not a file upload (forms, the API's JSON) at most DATA_UPLOAD_MAX_MEMORY_SIZE; 413 past either.
+MAX_REQUEST_BYTES = int(os.environ.get("DJANGO_MAX_REQUEST_BYTES", str(6 * 1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", str(1024 * 1024)))
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 ROOT_URLCONF = "config.urls"
 
@@ -116,6 +126,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = ["config.auth.LockoutModelBackend"]
+# A lockout after repeated failed logins (per login name and address, counted in the cache; see config/auth.py).
+LOGIN_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "10"))
+LOGIN_LOCKOUT_SECONDS = int(os.environ.get("DJANGO_LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -180,6 +194,14 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# No inline scripts or styles anywhere (tests/test_security_headers.py): the site's own files only.
+_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+        "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = os.environ.get("DJANGO_CONTENT_SECURITY_POLICY", _CSP)
+CONTENT_SECURITY_POLICY_INLINE_STYLES = _CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+CSP_INLINE_STYLE_PATHS = ["/admin/", "/api/docs/"]  # Django's admin and Swagger UI set inline styles
+PERMISSIONS_POLICY = ("camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), "
+                      "magnetometer=(), gyroscope=(), accelerometer=(), interest-cohort=()")
 if env_bool("DJANGO_BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -187,11 +209,27 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "tournament.staff.authentication.ApiTokenAuthentication",
+        "config.auth.SwitchableBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_THROTTLE_CLASSES": ["config.auth.AnonThrottle", "config.auth.UserThrottle"],
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
 }
+# HTTP Basic for the API (a password hash per request): off by default in production, where scripts and
+# referee devices use an event's API tokens. Throttle rates ("N/second|minute|hour|day"; "" turns one off),
+# counted in the default cache (shared by every process with REDIS_URL).
+API_BASIC_AUTH = env_bool("DJANGO_API_BASIC_AUTH", DEBUG)
+API_THROTTLE_RATES = {
+    scope: (os.environ.get(f"DJANGO_THROTTLE_{scope.upper()}", default) or None)
+    for scope, default in (("anon", "300/min"), ("user", "1200/min"), ("login", "20/min"))
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tractor tournament referee system API",
     "DESCRIPTION": "Events, entries, draws, matches, hands, rulings and appeals.",
@@ -199,6 +237,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     # the API's clients (the console, the table page, scripts) send JSON; so is every body documented
     "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    "SWAGGER_UI_DIST": "SIDECAR",  # drf-spectacular-sidecar: no CDN, works on a venue network without internet
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # distinct names for choice sets whose fields share a name with another API's
     "ENUM_NAME_OVERRIDES": {
         "ResultDecisionKindEnum": "tournament.models.competition.ResultDecision.Kind",

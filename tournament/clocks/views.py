@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from common.errors import UserError
+from common.numbers import whole
 from common.qr import qr_svg
 from tournament import access
 from tournament.access import visible_events
@@ -65,7 +66,7 @@ def _post_action(request, rnd):
     match_id = request.POST.get("match", "")
     try:
         services.apply_action(rnd, request.user, request.POST.get("action", ""), request.POST.get("minutes") or None,
-                              int(match_id) if match_id.isdigit() else None, request.POST.get("note", "")[:200])
+                              whole(match_id), request.POST.get("note", "")[:200])
     except UserError as exc:
         messages.error(request, str(exc))
     else:
@@ -146,7 +147,7 @@ def clock_settings(request, slug):
     for one round. Saved through tournament.clocks.services.set_clock_settings."""
     event = organiser_event(request, slug)
     round_id = request.GET.get("round", "")
-    rnd = _round_of(event, round_id) if round_id.isdigit() else None
+    rnd = _round_of(event, round_id) if whole(round_id) is not None else None
     target = rnd or event
     if request.method == "POST" and "parallel_rounds" in request.POST and rnd is None:
         safety.set_parallel_rounds(event, request.POST["parallel_rounds"] == "true")

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
 from common.naturalsort import natural_key
+from common.numbers import whole
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
 from tournament.competition import draws, exports, live, placings, ranking, referees, rounds, stages, swiss_rounds
@@ -31,11 +32,12 @@ def public_event(request, slug) -> Event:
 
 
 def _int(value, field=None):
-    try:
-        return int(value) if value not in (None, "") else None
-    except (TypeError, ValueError):
+    if value in (None, ""):
+        return None
+    if whole(value) is None:
         raise stages.CompetitionError(gettext_noop("Expected a whole number, not %(value)r."), field=field,
-                                      value=value) from None
+                                      value=value)
+    return whole(value)
 
 
 def pair_names(event) -> dict:

@@ -12,6 +12,7 @@ from config.api_errors import error_responses
 from tournament import access
 from tournament.access import visible_events
 from tournament.entries import services as svc
+from tournament.entries.limits import MAX_SEED
 from tournament.models import Pair
 
 
@@ -29,7 +30,7 @@ class EntrySerializer(serializers.Serializer):
     unit = serializers.CharField(max_length=200)
     player1 = EntryPlayerSerializer()
     player2 = EntryPlayerSerializer()
-    seed = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    seed = serializers.IntegerField(min_value=1, max_value=MAX_SEED, required=False, allow_null=True)
     team = serializers.CharField(max_length=200, required=False, allow_blank=True)
     reserve = serializers.BooleanField(required=False, default=False)
     status = serializers.CharField(read_only=True)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from common.naturalsort import natural_key
+from common.numbers import whole
 from tournament import access
 from tournament.entries import individuals as signups
 from tournament.entries import services as svc
@@ -125,7 +126,7 @@ def individuals(request, event):
             messages.success(request, _("Sign-up added."))
             return redirect("entries_individuals", event.slug)
     elif action == "withdraw":
-        reg = get_object_or_404(Registration, event=event, pk=request.POST.get("registration"))
+        reg = get_object_or_404(Registration, event=event, pk=whole(request.POST.get("registration")))
         _message_or_error(request, lambda: signups.withdraw_individual(reg), _("Sign-up withdrawn."))
         return redirect("entries_individuals", event.slug)
     elif action == "draw":

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
+from common.numbers import whole
 from tournament.competition import rounds as closing
 from tournament.competition.stages import describe_source
 from tournament.models import Match, Round
@@ -40,7 +41,7 @@ class PrintOptions:
         object.__setattr__(self, "lang", lang)
         for name in ("round", "match"):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not str(value).isdigit()):
+            if value is not None and (isinstance(value, bool) or whole(value) is None):
                 raise UserError(gettext_noop("This must be an id (a whole number), not %(value)r."), field=name,
                                 value=value)
             if value is not None:

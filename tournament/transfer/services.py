@@ -103,7 +103,8 @@ TABLES: tuple[tuple[type[models.Model], str], ...] = (
     (HandAllowance, _MATCH),
     (LeadReport, _MATCH),
 )
-NOT_EXPORTED = {"tournament.printjob": "rebuilt on demand", "scoring.ruleprofile": "travels as data.profiles"}
+NOT_EXPORTED = {"tournament.printjob": "rebuilt on demand", "scoring.ruleprofile": "travels as data.profiles",
+                "tournament.apitoken": "secrets: made anew where the event goes"}
 USER_FIELDS = ("username", "first_name", "last_name", "email", "is_active")
 PROFILE_FIELDS = ("slug", "version", "name", "data", "source")
 
