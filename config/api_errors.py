@@ -80,8 +80,10 @@ def api_exception_handler(exc, context):
         detail = data.get("detail", data) if isinstance(data, dict) else data
         extra = {}
         if isinstance(exc, (NotAuthenticated, AuthenticationFailed)):
-            # not logged in (a session expired mid-entry): the pages show a login link from ``login``
-            detail = _("You are not logged in, or your login has expired.")
+            # not logged in (a session expired mid-entry) or refused credentials (a wrong or revoked token,
+            # a locked name: their own reason): the pages show a login link from ``login``
+            if isinstance(exc, NotAuthenticated):
+                detail = _("You are not logged in, or your login has expired.")
             extra = {"login": reverse("login")}
         response.data = error_body(None, detail, **extra)
     return response
