@@ -246,6 +246,7 @@ SPECTACULAR_SETTINGS = {
         "StageKindEnum": "tournament.models.competition.Stage.Kind",
         "HandOutcomeEnum": "scoring.models.Hand.Outcome",
         "PairRemovalKindEnum": ["suspended", "disqualified"],
+        "SideEnum": ["NS", "EW"],
     },
 }
 

@@ -10,7 +10,7 @@ from config.celery import app
 from config.models import IdempotencyRecord
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, tables_of  # noqa: F401
 from tournament.clocks import services as clock_services
-from tournament.models import ClockFiring, HandAllowance
+from tournament.models import ClockFiring, HandAllowance, PrintJob
 
 pytestmark = pytest.mark.django_db
 app.loader.import_default_modules()  # register the tasks as a worker does (autodiscovery)
@@ -40,7 +40,19 @@ def purge_idempotency_records(frozen_now, chief):  # noqa: F811
     assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["new"]
 
 
-SCENARIOS = {"sweep-round-clocks": sweep_round_clocks, "purge-idempotency-records": purge_idempotency_records}
+def sweep_print_jobs(frozen_now, chief):  # noqa: F811
+    rnd = make_round(tables=2)
+    job = PrintJob.objects.create(event=rnd.stage.event, kind="scoresheets", params={"round": rnd.pk}, params_key="r",
+                                  fingerprint="f", status=PrintJob.Status.RUNNING, progress=15, attempts=1,
+                                  started_at=frozen_now.at, heartbeat_at=frozen_now.at)
+    frozen_now.advance(minutes=5)  # its worker died: no heartbeat since
+    assert twice("sweep-print-jobs") == ({"requeued": [job.pk]}, {"requeued": []})
+    job.refresh_from_db()
+    assert job.status == PrintJob.Status.QUEUED and job.attempts == 1
+
+
+SCENARIOS = {"sweep-round-clocks": sweep_round_clocks, "purge-idempotency-records": purge_idempotency_records,
+             "sweep-print-jobs": sweep_print_jobs}
 
 
 def test_every_periodic_task_has_a_two_beats_scenario():

@@ -156,12 +156,12 @@ def test_a_rounds_cards_build_in_the_background_with_progress(round_one, django_
     monkeypatch.setattr(printout_services, "PROGRESS_STEP", 1)
     original = printout_services._progress_writer
 
-    def spy(job_id):
-        write = original(job_id)
+    def spy(job, now):
+        write = original(job, now)
 
         def report(done, total):
             write(done, total)
-            seen.append(PrintJob.objects.get(pk=job_id).progress)
+            seen.append(PrintJob.objects.get(pk=job.pk).progress)
 
         return report
 

@@ -66,14 +66,14 @@ def test_organiser_overrides_the_placement_options(db):
     assert stages.places_played(full) == 8
 
 
-@pytest.mark.parametrize("settings, field", [
+@pytest.mark.parametrize("bad, field", [
     ({"places_played": 3}, "places_played"), ({"n_groups": 0}, "n_groups"),
     ({"qualifiers_per_group": "two"}, "qualifiers_per_group"), ({"third_place_match": "yes"}, "third_place_match"),
 ])
-def test_bad_stage_settings_name_the_field(db, settings, field):
+def test_bad_stage_settings_name_the_field(db, bad, field):
     event = make_event(4, 2)
     with pytest.raises(CompetitionError) as refused:
-        stages.create_stage(event, Stage.Kind.ELIMINATION, settings=settings)
+        stages.create_stage(event, Stage.Kind.ELIMINATION, settings=bad)
     assert refused.value.field == field and field not in str(refused.value)
     assert not Stage.objects.exists()
 
