@@ -462,6 +462,22 @@ class PenaltyLedger:
         """A fresh ledger holding ``entries`` (Offence objects or mappings) recorded in order."""
         return cls(profile, entries)
 
+    def tally(self) -> dict:
+        """The running counts the next sanction depends on, as JSON-ready data (see :meth:`resume`)."""
+        t = self._tally
+        return {"offences": [[side, code, n] for (side, code), n in t.offences.items()],
+                "warnings": dict(t.warnings), "violations": dict(t.violations)}
+
+    @classmethod
+    def resume(cls, profile, tally):
+        """A ledger that records on top of earlier offences known only by their :meth:`tally`: the next
+        ``record`` gives the sanction a replay of every earlier offence would give. Its ``entries`` and
+        ``sanctions`` hold only what is recorded on it."""
+        ledger = cls(profile)
+        ledger._tally = _Tally(offences=Counter({(side, code): n for side, code, n in tally["offences"]}),
+                               warnings=Counter(tally["warnings"]), violations=Counter(tally["violations"]))
+        return ledger
+
     @property
     def codes(self):
         """The offence codes this profile lists."""

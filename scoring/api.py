@@ -178,15 +178,15 @@ class MatchMixin:
         """Validate the body, call the record/correct service and answer 201 with the hand and the state.
 
         The answer is built from what the service computed (the locked match, the replay after the
-        write): no second read or replay of the match.
+        write): no second read or replay of the match. The service reads the match itself (locked) and
+        asks whether the user may see it (404) and record there (403): the view reads nothing before.
         """
-        match = self.get_match(match_id)
         data = self.request.data
         if number is not None:
             data = {**(data.dict() if hasattr(data, "dict") else data), "number": number}
         serializer = HandInputSerializer(data=data)
         serializer.is_valid(raise_exception=True)
-        written = service(match, self.request.user, **serializer.validated_data)
+        written = service(Match(pk=match_id), self.request.user, **serializer.validated_data)
         payload = {"hand": written.hand,
                    "state": state_payload(written.match, self.request.user, written.replay, allowed=True)}
         return Response(_RECORDED_OUT.to_representation(payload), status=status.HTTP_201_CREATED)
