@@ -135,14 +135,20 @@ def waiting(entries, next_number) -> bool:
     return False
 
 
-def keep(match, replay, entries, ledger):
-    """Keep the state a full replay gave: ``replay`` (hands and rulings), ``entries`` (every ruling as an
-    Entry) and ``ledger`` (the penalty ledger holding the live rulings)."""
+def of_replay(replay, entries, ledger) -> Kept:
+    """The state to keep after a full replay: ``replay`` (hands and rulings), ``entries`` (every ruling as
+    an Entry) and ``ledger`` (the penalty ledger holding the live rulings)."""
     rulings = [entry.ruling for entry in entries]
-    _store(match, Kept(replay.state, [KeptHand.of(hand) for hand in replay.hands], tuple(sorted(
-        set(replay.numbers) - {hand.number for hand in replay.hands})), ledger.tally(),
-        max((r.sequence for r in rulings), default=0), waiting(entries, replay.next_number),
-        max((hand.pk for hand in replay.hands), default=0), max((r.pk for r in rulings), default=0)))
+    played = {hand.number for hand in replay.hands}
+    return Kept(replay.state, [KeptHand.of(hand) for hand in replay.hands],
+                tuple(n for n in replay.numbers if n not in played), ledger.tally(),
+                max((r.sequence for r in rulings), default=0), waiting(entries, replay.next_number),
+                max((hand.pk for hand in replay.hands), default=0), max((r.pk for r in rulings), default=0))
+
+
+def keep(match, replay, entries, ledger):
+    """Keep the state a full replay gave (see :func:`of_replay`)."""
+    _store(match, of_replay(replay, entries, ledger))
 
 
 def keep_applied(match, kept_state):
@@ -150,10 +156,16 @@ def keep_applied(match, kept_state):
     _store(match, kept_state)
 
 
-def _store(match, k):
+def stored_form(match, k) -> dict:
+    """The fields of the MatchSnapshot row that keeps ``k`` (``data`` as JSON-ready data)."""
+    tally = {**k.tally, "offences": sorted(k.tally["offences"])}
     data = {"format": FORMAT, "state": k.state.to_dict(), "hands": [hand.row() for hand in k.hands],
-            "ruled": list(k.ruled), "tally": k.tally, "sequence": k.sequence, "waiting": k.waiting}
-    fields = {"profile_id": match.profile_id, "hand_id": k.hand_id, "ruling_id": k.ruling_id, "data": data}
+            "ruled": list(k.ruled), "tally": tally, "sequence": k.sequence, "waiting": k.waiting}
+    return {"profile_id": match.profile_id, "hand_id": k.hand_id, "ruling_id": k.ruling_id, "data": data}
+
+
+def _store(match, k):
+    fields = stored_form(match, k)
     if not MatchSnapshot.objects.filter(match_id=match.pk).update(**fields):
         MatchSnapshot.objects.create(match_id=match.pk, **fields)
 
