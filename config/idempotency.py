@@ -6,11 +6,13 @@ same key gets the stored answer and changes nothing. The same key with a differe
 (422); a retry while the first is still running gets 409. Its own refusals answer like the API's
 (``{"field": null, "detail": ...}``, the message in the request's language).
 
-The request runs inside one transaction with the storing of its answer, so a write is never committed
-without its answer (a retry after a lost connection cannot apply it twice). Answers that ask for a retry
-(5xx, 409) are rolled back and not stored: the record is removed so the retry runs again. A record
-still "in progress" after ``ABANDONED_AFTER`` belongs to a worker that died before committing anything:
-a retry takes it over and runs the request once.
+The key is claimed (its record inserted) in the same transaction as the request and the storing of its
+answer, so a request costs one commit and a write is never committed without its answer (a retry after
+a lost connection cannot apply it twice). A retry sent while the first attempt still runs waits on the
+key's unique index until the first commits, then gets its stored answer (or runs, if the first rolled
+back). Answers that ask for a retry (5xx, 409) are rolled back with their claim: the retry runs again.
+A record still "in progress" after ``ABANDONED_AFTER`` (left by the earlier, separately committed claim)
+is taken over by a retry, which runs the request once.
 Records older than ``KEPT_FOR`` are deleted by :func:`purge_old_records`, which Celery beat runs
 every hour (``config.purge_idempotency_records``), off the request path.
 """
@@ -31,6 +33,10 @@ ABANDONED_AFTER = dt.timedelta(seconds=60)  # an in-progress record this old: it
 KEPT_FOR = dt.timedelta(hours=24)           # how long a stored answer is replayed
 
 
+class _Claimed(Exception):
+    """The key's record exists already (raised inside the transaction, so it rolls back)."""
+
+
 class IdempotencyKeyMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -47,29 +53,41 @@ class IdempotencyKeyMiddleware:
             request.method.encode() + b" " + request.path.encode() + b"\n" + request.body
         ).hexdigest()
         try:
-            record = self.claim(key=key, owner=owner, method=request.method, path=request.path,
-                                fingerprint=fingerprint)
-        except IntegrityError:
-            record = IdempotencyRecord.objects.filter(key=key, owner=owner).first()
-            if not self.take_over(record, fingerprint):
-                return self.replay(record, fingerprint)
+            with transaction.atomic():
+                try:
+                    record = self.claim(key=key, owner=owner, method=request.method, path=request.path,
+                                        fingerprint=fingerprint)
+                except IntegrityError as exc:   # the key is stored: roll back, then replay it
+                    raise _Claimed from exc
+                return self.run(request, record)
+        except _Claimed:
+            pass
+        record = IdempotencyRecord.objects.filter(key=key, owner=owner).first()
+        if not self.take_over(record, fingerprint):
+            return self.replay(record, fingerprint)
+        with transaction.atomic():   # a claim committed earlier and abandoned: now ours
+            response = self.run(request, record)
+        if self.asks_retry(response):
+            IdempotencyRecord.objects.filter(pk=record.pk, created_at=record.created_at).delete()
+        return response
 
+    @staticmethod
+    def asks_retry(response):
+        return response.status_code >= 500 or response.status_code == 409
+
+    def run(self, request, record):
+        """Run the request inside the caller's transaction and store its answer there; an answer that
+        asks for a retry (5xx, 409) rolls the transaction back, the claim with it."""
         # Only while the claim is still ours: a worker that was taken over must not touch the record.
         mine = IdempotencyRecord.objects.filter(pk=record.pk, created_at=record.created_at)
-        # The request's writes and its stored answer commit together or not at all: a connection lost
-        # before the answer is stored also loses the write, so a retry (or a takeover) applies it once.
-        with transaction.atomic():
-            response = self.get_response(request)
-            retry = response.status_code >= 500 or response.status_code == 409
-            if retry:
-                transaction.set_rollback(True)  # nothing of an attempt that asks for a retry stays
-            else:
-                if hasattr(response, "render") and not response.is_rendered:
-                    response.render()
-                mine.update(status=response.status_code, content_type=response.get("Content-Type", ""),
-                            body=response.content)
-        if retry:
-            mine.delete()  # let the retry run again
+        response = self.get_response(request)
+        if self.asks_retry(response):
+            transaction.set_rollback(True)   # nothing of an attempt that asks for a retry stays
+            return response
+        if hasattr(response, "render") and not response.is_rendered:
+            response.render()
+        mine.update(status=response.status_code, content_type=response.get("Content-Type", ""),
+                    body=response.content)
         return response
 
     @staticmethod
@@ -84,12 +102,10 @@ class IdempotencyKeyMiddleware:
 
     @staticmethod
     def claim(**fields):
-        """Insert the key's record. In autocommit mode the single INSERT is atomic by itself (no
-        BEGIN/COMMIT round trips); inside a transaction a savepoint keeps a duplicate key harmless."""
-        if not transaction.get_connection().in_atomic_block:
-            return IdempotencyRecord.objects.create(**fields)
-        with transaction.atomic():
-            return IdempotencyRecord.objects.create(**fields)
+        """Insert the key's record, in the request's transaction: a concurrent attempt with the same key
+        waits here until this one commits or rolls back (the unique index), then gets IntegrityError
+        (replay the stored answer) or runs."""
+        return IdempotencyRecord.objects.create(**fields)
 
     @staticmethod
     def take_over(record, fingerprint):
