@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from . import clock
 from .api_errors import error_body
+from .db import request_transaction
 from .models import IdempotencyRecord
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
@@ -53,20 +54,23 @@ class IdempotencyKeyMiddleware:
             request.method.encode() + b" " + request.path.encode() + b"\n" + request.body
         ).hexdigest()
         try:
-            with transaction.atomic():
+            with request_transaction():
                 try:
                     record = self.claim(key=key, owner=owner, method=request.method, path=request.path,
                                         fingerprint=fingerprint)
                 except IntegrityError as exc:   # the key is stored: roll back, then replay it
                     raise _Claimed from exc
-                return self.run(request, record)
+                response, stored = self.run(request, record)
+            if not stored and not self.asks_retry(response):
+                self.store_alone(key, owner, request, fingerprint, response)
+            return response
         except _Claimed:
             pass
         record = IdempotencyRecord.objects.filter(key=key, owner=owner).first()
         if not self.take_over(record, fingerprint):
             return self.replay(record, fingerprint)
         with transaction.atomic():   # a claim committed earlier and abandoned: now ours
-            response = self.run(request, record)
+            response, _stored = self.run(request, record)
         if self.asks_retry(response):
             IdempotencyRecord.objects.filter(pk=record.pk, created_at=record.created_at).delete()
         return response
@@ -77,18 +81,34 @@ class IdempotencyKeyMiddleware:
 
     def run(self, request, record):
         """Run the request inside the caller's transaction and store its answer there; an answer that
-        asks for a retry (5xx, 409) rolls the transaction back, the claim with it."""
+        asks for a retry (5xx, 409) rolls the transaction back, the claim with it. Returns (the answer,
+        whether it is stored): an answer whose transaction an inner block without a savepoint spoiled
+        (an error after which nothing of the request may stay) is rolled back and stored afterwards."""
         # Only while the claim is still ours: a worker that was taken over must not touch the record.
         mine = IdempotencyRecord.objects.filter(pk=record.pk, created_at=record.created_at)
         response = self.get_response(request)
-        if self.asks_retry(response):
+        if self.asks_retry(response) or transaction.get_rollback():
             transaction.set_rollback(True)   # nothing of an attempt that asks for a retry stays
-            return response
+            return response, False
         if hasattr(response, "render") and not response.is_rendered:
             response.render()
         mine.update(status=response.status_code, content_type=response.get("Content-Type", ""),
                     body=response.content)
-        return response
+        return response, True
+
+    @staticmethod
+    def store_alone(key, owner, request, fingerprint, response):
+        """Store the answer of a request that wrote nothing (its transaction was rolled back)."""
+        if hasattr(response, "render") and not response.is_rendered:
+            response.render()
+        try:
+            with transaction.atomic():
+                IdempotencyRecord.objects.create(key=key, owner=owner, method=request.method, path=request.path,
+                                                 fingerprint=fingerprint, status=response.status_code,
+                                                 content_type=response.get("Content-Type", ""),
+                                                 body=response.content)
+        except IntegrityError:
+            pass   # a retry stored its own answer meanwhile
 
     @staticmethod
     def owner(request):

@@ -9,10 +9,11 @@ from __future__ import annotations
 import dataclasses
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from common.seats import SEAT_SIDE
-from config import clock
+from config import clock, db
 from config.db import lock_row
 from rulings.adjustments import TableState, _needs_seat, match_replay
 from rulings.engine import PenaltyLedger, normalise_side
@@ -136,43 +137,37 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
     """
     inputs = _inputs(code, side, minutes, cards, choice, role, seconds)
     try:
-        with transaction.atomic():
-            locked = _lock_for_record(match, user)
+        with db.write():
+            locked = _lock_for_record(match, user, idempotency_key)
             if check is not None:
                 check(locked)
+            if getattr(locked, "key_taken", False):  # a retry: the stored ruling, presented in full
+                existing = Ruling.objects.get(match_id=locked.pk, idempotency_key=idempotency_key)
+                return entry_of(locked, existing)
             kept = snapshots.kept(locked)
-            if kept is not None:  # a retry's key is caught by the unique constraint (below)
+            if kept is not None:
                 return _create_on_kept(locked, user, inputs, hand_number, declarer, note, idempotency_key, kept)
             rulings = _match_rulings(locked, for_replay=True)
-            existing = _with_key(rulings, idempotency_key)
-            if existing is not None:  # presented in full: read the match's rulings as the log does
-                return entry_of(locked, existing)
             return _create_ruling(locked, user, inputs, hand_number, declarer, note, idempotency_key, rulings)
-    except IntegrityError as exc:
-        if idempotency_key:
-            existing = Ruling.objects.filter(match_id=match.pk, idempotency_key=idempotency_key).first()
-            if existing is not None:
-                return entry_of(existing.match, existing)
+    except IntegrityError as exc:   # nothing is read after it: the request's transaction may be spoiled
         raise Conflict(gettext_noop("Another ruling was recorded at the same time; reload and try again.")) from exc
 
 
-def _lock_for_record(match, user):
-    """The match locked and read with its kept state and ``user``'s roles and assignment (one query)."""
+def _lock_for_record(match, user, idempotency_key=""):
+    """The match locked and read with its kept state, whether a ruling already has this client key
+    (``key_taken``: the lock makes the answer final), and ``user``'s roles and assignment (one query)."""
     related = ("profile", "round__stage__event", "ns", "ew", "hand_allowance")
-    locked = snapshots.read(Match.objects.select_related(*related), match.pk)
+    queryset = Match.objects.select_related(*related)
+    if idempotency_key:
+        queryset = queryset.annotate(key_taken=Exists(Ruling.objects.filter(
+            match_id=OuterRef("pk"), idempotency_key=idempotency_key)))
+    locked = snapshots.read(queryset, match.pk)
     return access.load_access(user, locked)
 
 
 def _loaded(instance, relation):
     """True when ``instance`` already holds its ``relation`` (a forward foreign key), so reading it costs nothing."""
     return instance._meta.get_field(relation).is_cached(instance)
-
-
-def _with_key(rulings, idempotency_key):
-    """The ruling already stored with this client-supplied key (None without a key or when none is)."""
-    if not idempotency_key:
-        return None
-    return next((r for r in rulings if r.idempotency_key == idempotency_key), None)
 
 
 def _check_table(match, note):

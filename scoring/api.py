@@ -127,6 +127,16 @@ class HandStateSerializer(serializers.Serializer):
     recorded_by = serializers.CharField(allow_null=True)
     recorded_at = serializers.DateTimeField(allow_null=True)
 
+    def to_representation(self, hand):
+        """The presenter's values are plain already (``scoring.presenters``): only the time is formatted.
+        The same answer as DRF's field by field rendering (a test compares), a match's every hand in
+        every answer without its cost."""
+        out = dict(hand)
+        out["explanation"] = [str(line) for line in hand["explanation"]]
+        out["recorded_at"] = self.fields["recorded_at"].to_representation(hand["recorded_at"]) \
+            if hand["recorded_at"] else None
+        return out
+
 
 class ActionsSerializer(serializers.Serializer):
     record = serializers.BooleanField(help_text="may record the next hand")

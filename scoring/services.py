@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 
 from common.errors import ConflictError, ForbiddenError, NotFoundError, UserError, gettext_noop
-from config import clock
+from config import clock, db
 from rulings.adjustments import adjustments_for
 from rulings.ledger import ledger_and_entries
 from scoring import snapshots
@@ -143,8 +143,11 @@ def _check_open(match, number, *, correcting):
 
 
 def _write(match, user, number, inputs, *, correcting) -> HandWritten:
-    """Lock, check, apply the hand to the kept state (or replay once), store it, settle the result."""
-    with transaction.atomic():
+    """Lock, check, apply the hand to the kept state (or replay once), store it, settle the result.
+
+    No savepoint inside a request's own transaction (:func:`config.db.write`): an error rolls the whole
+    request back, and nothing is read after one (an IntegrityError becomes a 409)."""
+    with db.write():
         match = _lock_match(match, user)
         if not access.may(user, access.VIEW, match=match):
             raise NotFoundError(gettext_noop("No such match."), field="match")
