@@ -648,5 +648,18 @@ def _table_of(profile):
     if not table:
         raise UserError(gettext_noop("Rule profile %(slug)s has no sanction table (its sanctions key is "
                                      "empty)."), field="profile", slug=slug)
-    return slug, validate_sanctions(table, f"profile {slug}")
+    key = (id(table), slug)
+    known = _VALIDATED.get(key)
+    if known is not None and known[0] is table:   # the very table object validated before
+        return slug, known[1]
+    validated = validate_sanctions(table, f"profile {slug}")
+    if len(_VALIDATED) >= 64:
+        _VALIDATED.pop(next(iter(_VALIDATED)))
+    _VALIDATED[key] = (table, validated)   # holding the table keeps its id from being reused
+    return slug, validated
+
+
+# Sanction tables validated, by the identity of the table object (a process shares one copy of a stored
+# profile version: ``scoring.profile_store.shared_profile``), so a ledger per request validates nothing.
+_VALIDATED: dict = {}
 

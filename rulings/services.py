@@ -156,8 +156,7 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
 def _lock_for_record(match, user, idempotency_key=""):
     """The match locked and read with its kept state, whether a ruling already has this client key
     (``key_taken``: the lock makes the answer final), and ``user``'s roles and assignment (one query)."""
-    related = ("profile", "round__stage__event", "ns", "ew", "hand_allowance")
-    queryset = Match.objects.select_related(*related)
+    queryset = Match.objects.select_related("profile", "round")   # the rest is read only when needed
     if idempotency_key:
         queryset = queryset.annotate(key_taken=Exists(Ruling.objects.filter(
             match_id=OuterRef("pk"), idempotency_key=idempotency_key)))

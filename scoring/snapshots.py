@@ -29,12 +29,14 @@ import datetime as dt
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from django.db import connection
+
 from config.db import lock_row
 from rulings.ledger import LIVE_STATES
 from scoring.engine import MatchState
 from scoring.hands import Replay
 from scoring.models import Hand, MatchSnapshot
-from scoring.profile_store import engine_profile
+from scoring.profile_store import engine_profile, shared_profile
 from tournament.models import Match
 
 FORMAT = 1
@@ -100,10 +102,25 @@ class Kept:
 
 
 def read(queryset, match_id):
-    """Lock the Match row ``match_id`` for the transaction, then read it through ``queryset`` with its kept
-    state (two statements: see the module's note). Raises Match.DoesNotExist."""
-    lock_row(Match.objects.only("pk"), match_id)
-    return queryset.select_related("engine_snapshot").get(pk=match_id)
+    """Lock the Match row ``match_id`` for the transaction, then read it through ``queryset`` (which selects
+    the ``profile``) with its kept state (two statements: see the module's note). The rule-profile
+    version is the process's shared copy (:func:`scoring.profile_store.shared_profile`), its JSON not read
+    again. Raises Match.DoesNotExist."""
+    _lock(match_id)
+    match = queryset.select_related("engine_snapshot").defer("profile__data").get(pk=match_id)
+    match.profile = shared_profile(match.profile)
+    return match
+
+
+def _lock(match_id):
+    """The row lock alone, in one plain statement on PostgreSQL (``config.db.lock_row`` elsewhere)."""
+    if connection.vendor != "postgresql":
+        lock_row(Match.objects.only("pk"), match_id)
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {Match._meta.db_table} WHERE id = %s FOR UPDATE", [match_id])
+        if cursor.fetchone() is None:
+            raise Match.DoesNotExist(f"no match {match_id}")
 
 
 def _row(match):
