@@ -4,11 +4,12 @@
                 last_trick=None, reclaim=False) -> HandWritten(hand, match, replay)
     correct_last_hand(match, user, *, number, ...same fields...) -> HandWritten
 
-Levels, declarer and winner are never typed in: each write locks the Match row, replays the match once
-with the rulings' adjustments (``rulings.adjustments``), stores the Hand with the engine's result, and
-hands the replay to the one owner of the match's result (:func:`tournament.competition.results.settle`),
-all in one transaction. The unique constraints on Hand catch any race the lock leaves; both become a
-409 (:class:`HandConflict`).
+Levels, declarer and winner are never typed in: each write locks the Match row, applies the hand to the
+match's kept engine state (``scoring.snapshots``) or, when that cannot be done (a correction, a ruling
+waiting for this hand, no kept state), replays the match once with the rulings' adjustments
+(``rulings.adjustments``), stores the Hand with the engine's result, and hands the state to the one owner
+of the match's result (:func:`tournament.competition.results.settle`), all in one transaction. The unique
+constraints on Hand catch any race the lock leaves; both become a 409 (:class:`HandConflict`).
 """
 from __future__ import annotations
 

@@ -161,7 +161,6 @@ def rulings_hook(monkeypatch):
     """Replace the rulings layer's ``adjustments_for`` with one returning what the test puts in ``table``."""
     from rulings import adjustments
     from scoring import services as scoring
-
     from scoring import snapshots
 
     table = {}

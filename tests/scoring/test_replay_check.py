@@ -113,18 +113,18 @@ def test_a_bench_sized_event_replays_to_its_stored_state(referee, chief):
     event, rnd = first.round.stage.event, first.round
     tables = [first] + [Match.objects.create(round=rnd, table=n, ns=first.ns, ew=first.ew, profile=first.profile)
                         for n in range(2, 65)]
-    for match in tables[1:]:
-        match.referees.set([referee])
-    for match in tables:
-        play(match, referee, rng, rng.randint(3, 12))
+    for table in tables[1:]:
+        table.referees.set([referee])
+    for table in tables:
+        play(table, referee, rng, rng.randint(3, 12))
     services.correct_last_hand(tables[0], chief, number=match_replay(tables[0]).next_number - 1, trump="S",
                                defender_points=100)
     rulings.void_last_ruling(tables[1], referee, "误判")
     proposed = rulings.record_ruling(tables[2], referee, "delay", "NS", minutes=30)
     if proposed.sanction.get("needs_approval"):
         rulings.approve(proposed, chief)
-    for match in tables[:4]:
-        play(match, referee, rng, 3)
+    for table in tables[:4]:
+        play(table, referee, rng, 3)
     checked, found = check_event(event)
     assert checked == 64 and found == [], [str(m) for m in found]
     assert MatchSnapshot.objects.filter(match__in=tables).count() >= 60
