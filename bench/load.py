@@ -178,12 +178,13 @@ class BareWriter(Writer):
         return "/bench/bare/", json.dumps({"n": i}), None
 
 
-def run_load(port, writers, per_client, *, pace=0.0, duration=0.0, repeat_every=0, expect=201):
-    """Drive the clients: back to back (``pace`` 0) ``per_client`` requests each, or paced, one request
+def run_load(port, writers, per_client, *, pace=0.0, duration=0.0, repeat_every=0, expect=201, limit=15.0):
+    """Drive the clients: back to back (``pace`` 0) ``per_client`` requests each (each client stops early
+    once ``limit`` seconds have passed, so a run stays bounded on a busy machine), or paced, one request
     every ``pace`` seconds for ``duration`` seconds. Every ``repeat_every``-th request is sent twice
     with the same Idempotency-Key. Returns (latencies, elapsed, errors)."""
     latencies, errors = [], []
-    stop_at = [None]
+    stop_at = [None, None]
 
     def client(writer):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -191,7 +192,7 @@ def run_load(port, writers, per_client, *, pace=0.0, duration=0.0, repeat_every=
         if pace:
             time.sleep(random.uniform(0, pace))  # phones are not synchronised
         i = 0
-        while (i < per_client) if not pace else (time.perf_counter() < stop_at[0]):
+        while (i < per_client and time.perf_counter() < stop_at[1]) if not pace else (time.perf_counter() < stop_at[0]):
             path, body, key = writer.request(i)
             if body is None:
                 break
@@ -216,7 +217,7 @@ def run_load(port, writers, per_client, *, pace=0.0, duration=0.0, repeat_every=
 
     threads = [threading.Thread(target=client, args=(w,)) for w in writers]
     began = time.perf_counter()
-    stop_at[0] = began + duration
+    stop_at[0], stop_at[1] = began + duration, began + limit
     for thread in threads:
         thread.start()
     for thread in threads:

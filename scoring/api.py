@@ -195,7 +195,9 @@ class MatchMixin:
         if number is not None:
             data = {**(data.dict() if hasattr(data, "dict") else data), "number": number}
         serializer = HandInputSerializer(data=data)
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            self.get_match(match_id)   # a match the user may not see is a 404 before the body's errors
+            serializer.is_valid(raise_exception=True)
         written = service(Match(pk=match_id), self.request.user, **serializer.validated_data)
         payload = {"hand": written.hand,
                    "state": state_payload(written.match, self.request.user, written.replay, allowed=True)}
