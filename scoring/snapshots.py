@@ -183,7 +183,13 @@ def stored_form(match, k) -> dict:
 
 def _store(match, k):
     fields = stored_form(match, k)
-    if not MatchSnapshot.objects.filter(match_id=match.pk).update(**fields):
+    data = MatchSnapshot._meta.get_field("data").get_db_prep_value(fields["data"], connection)
+    with connection.cursor() as cursor:   # one plain UPDATE (the row exists but for a match's first write)
+        cursor.execute(f"UPDATE {MatchSnapshot._meta.db_table} SET profile_id = %s, hand_id = %s, ruling_id = %s, "
+                       "data = %s WHERE match_id = %s",
+                       [fields["profile_id"], fields["hand_id"], fields["ruling_id"], data, match.pk])
+        updated = cursor.rowcount
+    if not updated:
         MatchSnapshot.objects.create(match_id=match.pk, **fields)
 
 
