@@ -106,3 +106,40 @@ def test_the_hand_answer_renders_as_drf_would(client, match, referee):
     field = HandStateSerializer()
     for hand in payload["hands"]:
         assert field.to_representation(hand) == serializers.Serializer.to_representation(field, hand)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_ruling_sent_twice_at_once_is_stored_once(make_user):
+    """The key's claim is part of the request's transaction: a retry sent while the first attempt runs
+    waits for it and gets its answer (the same ruling), never a second ruling."""
+    import threading
+
+    from django.db import connections
+    from django.test import Client
+
+    from demo.hands import scratch_match
+    from tournament import roles
+
+    referee = make_user(roles.TABLE_REFEREE)
+    table = scratch_match(referees=[referee])
+    played(table, referee, 1)
+    answers, start = [], threading.Barrier(2)
+
+    def send():
+        client = Client()
+        client.force_login(referee)
+        start.wait()
+        response = client.post(f"/api/matches/{table.pk}/rulings/", data=json.dumps({"code": "delay", "side": "NS"}),
+                               content_type="application/json", HTTP_IDEMPOTENCY_KEY="twice")
+        answers.append((response.status_code, response.json().get("id")))
+        connections.close_all()
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [status for status, _ in answers] == [201, 201], answers
+    assert answers[0][1] == answers[1][1]
+    assert Ruling.objects.filter(match=table).count() == 1
+    assert IdempotencyRecord.objects.filter(key="twice").count() == 1
