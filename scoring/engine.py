@@ -492,14 +492,16 @@ class MatchState:
                 f"winner={self.winner!r}, hands={self._count})")
 
     # -- keeping ---------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self, known=()) -> dict:
         """The state as plain JSON-ready data (the profile excepted): :meth:`from_dict` gives it back.
 
         Used to keep a match's state between requests, so the next hand applies to it instead of
-        replaying every hand (``scoring.snapshots``)."""
+        replaying every hand (``scoring.snapshots``). ``known``: the data of this state's first hands
+        as an earlier ``to_dict`` gave it (hands are never changed by a later one), used as it is."""
+        results = self.hands
         return {"lv": list(self._lv), "declarer": self.declarer, "winner": self.winner, "count": self._count,
                 "waived": list(self._waived), "policy": list(self._policy) if self._policy else None,
-                "hands": [_result_dict(r) for r in self.hands]}
+                "hands": [*known, *(_result_dict(r) for r in results[len(known):])]}
 
     @classmethod
     def from_dict(cls, profile: Profile, data: dict) -> "MatchState":
