@@ -54,8 +54,7 @@ def _lock_match(match, writer):
     and the writer's roles and assignment (:func:`tournament.access.load_access`, one query). The lock
     also serialises writers on SQLite (:func:`config.db.lock_row`).
     """
-    queryset = clock_services.with_clock_state(Match.objects.select_related("profile", "ns", "ew",
-                                                                            "round__stage__event"))
+    queryset = clock_services.with_clock_state(Match.objects.select_related("profile", "ns", "ew", "round"))
     try:
         locked = snapshots.read(queryset, match.pk)
     except Match.DoesNotExist as exc:
@@ -150,9 +149,9 @@ def _write(match, user, number, inputs, *, correcting) -> HandWritten:
     request back, and nothing is read after one (an IntegrityError becomes a 409)."""
     with db.write():
         match = _lock_match(match, user)
-        if not access.may(user, access.VIEW, match=match):
-            raise NotFoundError(gettext_noop("No such match."), field="match")
-        if not access.may(user, access.RECORD, match=match):
+        if not access.may(user, access.RECORD, match=match):   # who may record may see (a role in the event)
+            if not access.may(user, access.VIEW, match=match):   # the event read only for a refusal
+                raise NotFoundError(gettext_noop("No such match."), field="match")
             raise HandRefused(gettext_noop("Only this table's referees and the chief referees may record "
                                            "hands here."))
         if correcting:
