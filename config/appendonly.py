@@ -77,3 +77,43 @@ def append_only_trigger(table):
         )
 
     return migrations.RunPython(forwards, backwards)
+
+
+#: The session setting that lets TRUNCATE through (a DBA's or the test suite's flush; never the application).
+ALLOW_TRUNCATE_SETTING = "tractor.allow_truncate"
+
+
+def truncate_refused_trigger(table):
+    """A migration operation: on PostgreSQL, a statement-level trigger that refuses TRUNCATE on ``table``
+    (row triggers do not see TRUNCATE). A session with ``tractor.allow_truncate = on`` passes: the test
+    suite's flush sets it on its own database; production never does (docs/ARCHITECTURE.md)."""
+    function = f"{table}_no_truncate"
+
+    def forwards(apps, schema_editor):
+        if schema_editor.connection.vendor != "postgresql":
+            return
+        schema_editor.execute(
+            f"""
+            CREATE OR REPLACE FUNCTION {function}() RETURNS trigger AS $$
+            BEGIN
+                IF current_setting('{ALLOW_TRUNCATE_SETTING}', true) = 'on' THEN
+                    RETURN NULL;
+                END IF;
+                RAISE EXCEPTION 'TRUNCATE on {table} refused: records are append-only';
+            END;
+            $$ LANGUAGE plpgsql;
+            DROP TRIGGER IF EXISTS {function} ON {table};
+            CREATE TRIGGER {function} BEFORE TRUNCATE ON {table}
+                FOR EACH STATEMENT EXECUTE FUNCTION {function}();
+            """,
+            params=None,
+        )
+
+    def backwards(apps, schema_editor):
+        if schema_editor.connection.vendor != "postgresql":
+            return
+        schema_editor.execute(
+            f"DROP TRIGGER IF EXISTS {function} ON {table}; DROP FUNCTION IF EXISTS {function}();", params=None
+        )
+
+    return migrations.RunPython(forwards, backwards)

@@ -2,8 +2,11 @@
 the events list, and a login link when the visitor is not logged in or the session has expired). Under
 /api/ the same errors answer the API's JSON body ``{"field", "detail"}``."""
 from django.contrib.auth.views import redirect_to_login
-from django.http import JsonResponse
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.defaultfilters import filesizeformat
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 
@@ -11,7 +14,8 @@ def _page(request, status, heading, reason=""):
     if request.path.startswith("/api/"):  # API clients get the API's error body, never an HTML page
         return JsonResponse({"field": None, "detail": reason or heading}, status=status)
     login_url = None
-    if not request.user.is_authenticated:
+    user = getattr(request, "user", None)  # none yet when a middleware answers before authentication
+    if user is not None and not user.is_authenticated:
         login_url = redirect_to_login(request.get_full_path())["Location"]
     return render(request, "errors/error.html", {"heading": heading, "reason": reason, "login_url": login_url},
                   status=status)
@@ -37,3 +41,25 @@ def server_error(request):
 def refused(request, exception):
     """A refused action that reached no form: its reason, with the status it carries (400 or 409)."""
     return _page(request, exception.status, _("This could not be done"), str(exception))
+
+
+#: Seconds a client waits before retrying when the database is unavailable.
+RETRY_AFTER_SECONDS = 5
+
+
+def unavailable(request):
+    """The database is unreachable: 503 with Retry-After; nothing was saved."""
+    heading = _("The service is briefly unavailable")
+    reason = _("The database cannot be reached. Nothing was saved: try again in a few seconds.")
+    try:
+        response = _page(request, 503, heading, reason)
+    except (OperationalError, InterfaceError):  # the page itself needed the database (the visitor's session)
+        response = HttpResponse(f"<!doctype html><meta charset=utf-8><title>{escape(heading)}</title>"
+                                f"<h1>{escape(heading)}</h1><p>{escape(reason)}</p>", status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def too_large(request, limit):
+    return _page(request, 413, _("The request is too large"),
+                 _("The request body is too large (at most %(most)s).") % {"most": filesizeformat(limit)})

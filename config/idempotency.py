@@ -10,7 +10,7 @@ The key is claimed (its record inserted) in the same transaction as the request 
 answer, so a request costs one commit and a write is never committed without its answer (a retry after
 a lost connection cannot apply it twice). A retry sent while the first attempt still runs waits on the
 key's unique index until the first commits, then gets its stored answer (or runs, if the first rolled
-back). Answers that ask for a retry (5xx, 409) are rolled back with their claim: the retry runs again.
+back). Answers that ask for a retry (5xx, 409, 429) are rolled back with their claim: the retry runs again.
 A record still "in progress" after ``ABANDONED_AFTER`` (left by the earlier, separately committed claim)
 is taken over by a retry, which runs the request once.
 Records older than ``KEPT_FOR`` are deleted by :func:`purge_old_records`, which Celery beat runs
@@ -32,6 +32,7 @@ HEADER = "HTTP_IDEMPOTENCY_KEY"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 ABANDONED_AFTER = dt.timedelta(seconds=60)  # an in-progress record this old: its worker died
 KEPT_FOR = dt.timedelta(hours=24)           # how long a stored answer is replayed
+RETRY_LATER = {409, 429}                    # answers that are not stored: the same key runs again (as 5xx)
 TABLE = IdempotencyRecord._meta.db_table
 
 
@@ -78,11 +79,11 @@ class IdempotencyKeyMiddleware:
 
     @staticmethod
     def asks_retry(response):
-        return response.status_code >= 500 or response.status_code == 409
+        return response.status_code >= 500 or response.status_code in RETRY_LATER
 
     def run(self, request, record):
         """Run the request inside the caller's transaction and store its answer there; an answer that
-        asks for a retry (5xx, 409) rolls the transaction back, the claim with it. Returns (the answer,
+        asks for a retry (5xx, 409, 429) rolls the transaction back, the claim with it. Returns (the answer,
         whether it is stored): an answer whose transaction an inner block without a savepoint spoiled
         (an error after which nothing of the request may stay) is rolled back and stored afterwards."""
         # Only while the claim is still ours: a worker that was taken over must not touch the record.

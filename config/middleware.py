@@ -4,8 +4,15 @@ Django's LocaleMiddleware would follow the browser's Accept-Language; at a Chine
 are set to English while their owners expect the Chinese event pages. The language therefore comes
 only from the switcher's cookie (``/i18n/setlang/``), else ``LANGUAGE_CODE``.
 """
+import logging
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+
 from common.errors import ForbiddenError, NotFoundError, UserError
 from config import errorpages
+
+logger = logging.getLogger(__name__)
 
 
 class ChineseFirstMiddleware:
@@ -35,3 +42,63 @@ class UserErrorPagesMiddleware:
         if isinstance(exception, NotFoundError):
             return errorpages.page_not_found(request, exception)
         return errorpages.refused(request, exception)
+
+
+class BodySizeLimitMiddleware:
+    """A request whose declared body is too long is refused (413) before it is read: a file upload
+    (multipart) past ``MAX_REQUEST_BYTES``, any other body (a form, the API's JSON) past
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``. The JSON parser checks the bytes it reads against the same limit."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        is_upload = request.META.get("CONTENT_TYPE", "").startswith("multipart/")
+        limit = settings.MAX_REQUEST_BYTES if is_upload else settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if length > limit:
+            return errorpages.too_large(request, limit)
+        return self.get_response(request)
+
+
+class DatabaseUnavailableMiddleware:
+    """A lost or refused database connection answers 503 with ``Retry-After`` (JSON under /api/, the
+    friendly page elsewhere) instead of a 500: the request did nothing (its transaction rolled back) and a
+    retry a few seconds later is the right move for a client."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        logger.error("database unavailable for %s %s: %s", request.method, request.path, exception)
+        return errorpages.unavailable(request)
+
+
+class SecurityHeadersMiddleware:
+    """Content-Security-Policy and Permissions-Policy on every answer (settings ``CONTENT_SECURITY_POLICY``
+    and ``PERMISSIONS_POLICY``). Pages carry no inline script, handler or style attribute (checked by
+    tests/test_security_headers.py), so the policy allows the site's own files only. Django's admin and
+    Swagger UI set inline styles: under ``CSP_INLINE_STYLE_PATHS`` inline styles (never scripts) are allowed
+    (``CONTENT_SECURITY_POLICY_INLINE_STYLES``)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        policy = (settings.CONTENT_SECURITY_POLICY_INLINE_STYLES
+                  if request.path.startswith(tuple(settings.CSP_INLINE_STYLE_PATHS))
+                  else settings.CONTENT_SECURITY_POLICY)
+        if policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = policy
+        if settings.PERMISSIONS_POLICY and "Permissions-Policy" not in response:
+            response["Permissions-Policy"] = settings.PERMISSIONS_POLICY
+        return response

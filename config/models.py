@@ -25,3 +25,19 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["owner", "key"], name="unique_idempotency_key")]
+
+
+class StoredFile(models.Model):
+    """A file kept in the database by :class:`config.storage.DatabaseStorage`.
+
+    With ``DJANGO_FILE_STORAGE=database`` a printout built by any machine's worker is read by any app
+    server: the file lives beside the data it was built from. Meant for printouts (up to tens of MB).
+    """
+
+    name = models.CharField(max_length=255, unique=True)
+    content = models.BinaryField()
+    size = models.BigIntegerField()
+    created_at = models.DateTimeField(default=clock.now)
+
+    def __str__(self):
+        return f"{self.name} ({self.size} bytes)"

@@ -3,11 +3,14 @@
 Defaults are the embedded, server-less set-up (SQLite and Celery's filesystem transport under
 ``var/``) so ``make run`` works on a laptop. Production sets ``DATABASE_URL`` (PostgreSQL) and
 ``CELERY_BROKER_URL`` or ``REDIS_URL`` (Redis), ``DJANGO_SECRET_KEY`` and ``DJANGO_DEBUG=0``.
+Several machines also set ``DJANGO_FILE_STORAGE=database`` (or ``s3``): then nothing a request or a
+task needs lives in a machine's own ``var/`` (README, "More than one server").
 """
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("DJANGO_VAR_DIR", BASE_DIR / "var"))
@@ -33,8 +36,6 @@ DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        from django.core.exceptions import ImproperlyConfigured
-
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG=0")
     SECRET_KEY = "django-insecure-local-development-key-only-never-in-production"
 
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files served by the site itself (no CDN at a venue)
     "config",
     "scoring",
     "tournament",
@@ -60,6 +62,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.BodySizeLimitMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.ChineseFirstMiddleware",
@@ -71,7 +75,14 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.UserErrorPagesMiddleware",
+    "config.middleware.DatabaseUnavailableMiddleware",
 ]
+
+# Request bodies: any request at most MAX_REQUEST_BYTES (an import file is at most 5 MB), a body that is
+# not a file upload (forms, the API's JSON) at most DATA_UPLOAD_MAX_MEMORY_SIZE; 413 past either.
+MAX_REQUEST_BYTES = int(os.environ.get("DJANGO_MAX_REQUEST_BYTES", str(6 * 1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", str(1024 * 1024)))
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 ROOT_URLCONF = "config.urls"
 
@@ -115,6 +126,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = ["config.auth.LockoutModelBackend"]
+# A lockout after repeated failed logins (per login name and address, counted in the cache; see config/auth.py).
+LOGIN_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "10"))
+LOGIN_LOCKOUT_SECONDS = int(os.environ.get("DJANGO_LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -131,8 +146,32 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files (printouts built in the background): DJANGO_FILE_STORAGE picks where every machine keeps them.
+#   filesystem  MEDIA_ROOT under var/ (the default; one machine, or a disk every machine mounts)
+#   database    the database itself (config.storage.DatabaseStorage): nothing more to share
+#   s3          an S3-compatible object store through django-storages (pip install "django-storages[s3]");
+#               AWS_STORAGE_BUCKET_NAME, AWS_S3_ENDPOINT_URL, AWS_S3_REGION_NAME, and the keys in
+#               AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (read by boto3 itself)
+FILE_STORAGE = os.environ.get("DJANGO_FILE_STORAGE", "filesystem").strip().lower()
+FILE_STORAGES = {
+    "filesystem": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "database": {"BACKEND": "config.storage.DatabaseStorage"},
+    "s3": {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ.get("AWS_STORAGE_BUCKET_NAME", ""),
+            "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("AWS_S3_REGION_NAME") or None,
+            "location": os.environ.get("AWS_LOCATION", "media"),
+            "default_acl": None,  # private: files are served by the views that check who may read them
+            "file_overwrite": False,
+        },
+    },
+}
+if FILE_STORAGE not in FILE_STORAGES:
+    raise ImproperlyConfigured(f"DJANGO_FILE_STORAGE must be one of {', '.join(FILE_STORAGES)}")
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": FILE_STORAGES[FILE_STORAGE],
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -155,23 +194,52 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# No inline scripts or styles anywhere (tests/test_security_headers.py): the site's own files only.
+_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+        "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = os.environ.get("DJANGO_CONTENT_SECURITY_POLICY", _CSP)
+CONTENT_SECURITY_POLICY_INLINE_STYLES = _CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+CSP_INLINE_STYLE_PATHS = ["/admin/", "/api/docs/"]  # Django's admin and Swagger UI set inline styles
+PERMISSIONS_POLICY = ("camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), "
+                      "magnetometer=(), gyroscope=(), accelerometer=(), interest-cohort=()")
 if env_bool("DJANGO_BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "tournament.staff.authentication.ApiTokenAuthentication",
+        "config.auth.SwitchableBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_THROTTLE_CLASSES": ["config.auth.AnonThrottle", "config.auth.UserThrottle"],
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
 }
+# HTTP Basic for the API (a password hash per request): off by default in production, where scripts and
+# referee devices use an event's API tokens. Throttle rates ("N/second|minute|hour|day"; "" turns one off),
+# counted in the default cache (shared by every process with REDIS_URL).
+API_BASIC_AUTH = env_bool("DJANGO_API_BASIC_AUTH", DEBUG)
+API_THROTTLE_RATES = {
+    scope: (os.environ.get(f"DJANGO_THROTTLE_{scope.upper()}", default) or None)
+    for scope, default in (("anon", "300/min"), ("user", "1200/min"), ("login", "20/min"))
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tractor tournament referee system API",
     "DESCRIPTION": "Events, entries, draws, matches, hands, rulings and appeals.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # the API's clients (the console, the table page, scripts) send JSON; so is every body documented
+    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    "SWAGGER_UI_DIST": "SIDECAR",  # drf-spectacular-sidecar: no CDN, works on a venue network without internet
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # distinct names for choice sets whose fields share a name with another API's
     "ENUM_NAME_OVERRIDES": {
         "ResultDecisionKindEnum": "tournament.models.competition.ResultDecision.Kind",
@@ -200,7 +268,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 else:
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
 CELERY_TIMEZONE = TIME_ZONE
+# Every task is idempotent (config.celery.IDEMPOTENT_TASKS says why), so a message is acknowledged only once
+# its task has finished, and a worker that dies mid-task gives it back to the broker.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -208,20 +279,36 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     # Hall clocks: fire any announcement or end that a lost or late ETA task missed (exactly once).
     "sweep-round-clocks": {"task": "tournament.sweep_clocks", "schedule": 15.0},
+    # Print jobs: requeue a build whose worker died (no heartbeat) or whose task was lost, exactly once.
+    "sweep-print-jobs": {"task": "tournament.sweep_print_jobs", "schedule": 30.0},
     # Forget stored Idempotency-Key answers older than a day.
     "purge-idempotency-records": {"task": "config.purge_idempotency_records", "schedule": 3600.0},
 }
 
-CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
-        if os.environ.get("REDIS_URL")
-        else {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(VAR_DIR / "cache"),
-        }
-    )
+# A running print job writes a heartbeat at most every PRINT_JOB_HEARTBEAT_EVERY seconds while it builds; one
+# silent for PRINT_JOB_HEARTBEAT_TIMEOUT seconds lost its worker and is requeued by the sweep.
+PRINT_JOB_HEARTBEAT_EVERY = float(os.environ.get("PRINT_JOB_HEARTBEAT_EVERY", "5"))
+PRINT_JOB_HEARTBEAT_TIMEOUT = float(os.environ.get("PRINT_JOB_HEARTBEAT_TIMEOUT", "60"))
+
+
+# Cache (the hall display's shared data, staff flags): Redis when REDIS_URL is set, else a folder under var/
+# (one machine). DJANGO_CACHE=database puts it in the database's table config_cache (made by `migrate`):
+# shared by every machine without Redis. DJANGO_CACHE=redis|database|file chooses explicitly.
+CACHE_TABLE = "config_cache"
+CACHE_KIND = os.environ.get("DJANGO_CACHE") or ("redis" if os.environ.get("REDIS_URL") else "file")
+CACHE_BACKENDS = {
+    "redis": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ.get("REDIS_URL", "")},
+    "database": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": CACHE_TABLE},
+    "file": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(VAR_DIR / "cache")},
 }
+if CACHE_KIND not in CACHE_BACKENDS:
+    raise ImproperlyConfigured(f"DJANGO_CACHE must be one of {', '.join(CACHE_BACKENDS)}")
+CACHES = {"default": CACHE_BACKENDS[CACHE_KIND]}
+# Sessions live in the database (every machine shares it); with Redis they are also cached there, so a
+# request reads its session without a query.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db" if CACHE_KIND == "redis" else "django.contrib.sessions.backends.db"
+)
 
 LOGGING = {
     "version": 1,

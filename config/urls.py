@@ -2,20 +2,22 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config.auth import ThrottledLoginView
 from tournament.events import views as tournament_views
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("", include("tournament.events.urls")),
     path("events/<slug:slug>/", tournament_views.event_detail, name="event_detail"),
-    path("accounts/login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
+    path("events/<slug:slug>/share.png", tournament_views.event_share_image, name="event_share_image"),
+    path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("config.api_urls")),
     path("", include("tournament.urls")),
     path("", include("scoring.urls")),

@@ -118,7 +118,7 @@ class MatchRulingsView(_MatchView):
         """Recording needs only the profile and the round (the service locks and reads the match itself)."""
         return ("profile", "round") if method == "POST" else self.related
 
-    @extend_schema(responses={200: MatchLogSerializer, **ERRORS}, operation_id="match_penalty_log")
+    @extend_schema(responses={200: MatchLogSerializer, **error_responses(404)}, operation_id="match_penalty_log")
     def get(self, request, match_id):
         return Response(MatchLogSerializer(match_log(self.get_match())).data)
 
@@ -228,7 +228,7 @@ class DecisionView(APIView):
         appeal = get_object_or_404(Appeal.objects.select_related("ruling__match"), pk=pk)
         data = _valid(DecisionInSerializer, request)
         appeals.decide_appeal(appeal, request.user, instance=int(data["instance"]), outcome=data["outcome"],
-                               reason=data.get("reason", ""))
+                               reason=data.get("reason", ""), amendment=data.get("amendment"))
         return Response(AppealOutSerializer(_appeal_data(appeal)).data, status=status.HTTP_201_CREATED)
 
 
@@ -238,7 +238,7 @@ class EventRulingsView(APIView):
     permission_classes = [perms.CanReadLog]
     serializer_class = EventLogSerializer
 
-    @extend_schema(responses={200: EventLogSerializer, **ERRORS}, operation_id="event_penalty_log")
+    @extend_schema(responses={200: EventLogSerializer, **error_responses(404)}, operation_id="event_penalty_log")
     def get(self, request, slug):
         event = get_object_or_404(Event, slug=slug)
         self.check_object_permissions(request, event)

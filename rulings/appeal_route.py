@@ -33,8 +33,9 @@ BODY_LABELS = {
     "organising_committee": gettext_noop("Organising committee"),
 }
 
-# The outcomes of AppealDecision.Outcome as the pages say them (维持 / 撤销).
-OUTCOME_LABELS = {"upheld": gettext_noop("Upheld"), "reversed": gettext_noop("Reversed")}
+# The outcomes of AppealDecision.Outcome as the pages say them (维持 / 改判 / 撤销).
+OUTCOME_LABELS = {"upheld": gettext_noop("Upheld"), "amended": gettext_noop("Amended"),
+                  "reversed": gettext_noop("Reversed")}
 
 
 def _rule(profile):

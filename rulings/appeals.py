@@ -1,8 +1,10 @@
 """Appeals against rulings: filing within the profile's deadline, and decisions by instance.
 
 The route is the profile's (``rulings.appeal_route``): who sits on the first instance and on the second,
-or none (the first is final); an arbitration member involved in the first ruling may not sit. A reversal takes the ruling out of the replay, so its points
-and levels leave the scores (the match's result is settled again).
+or none (the first is final); an arbitration member involved in the first ruling may not sit. The outcomes:
+维持 (upheld), 撤销 (reversed: the ruling leaves the replay, so its points and levels leave the scores) and
+改判 (amended: a new ruling with the sanction the deciding body gives takes the appealed one's place; it is
+replayed where the old one stood). Either way the match's result is settled again by its one owner.
 """
 from __future__ import annotations
 
@@ -13,17 +15,35 @@ from common.errors import ConflictError, ForbiddenError, gettext_noop
 from config import clock
 from rulings import appeal_route
 from rulings.engine import appeal_deadline, normalise_side
-from rulings.ledger import ledger_for, related_row
-from rulings.models import Appeal, AppealDecision
-from rulings.services import Conflict, RulingError, apply_match_result, engine_call, lock_match
+from rulings.ledger import _match_rulings, _replay_rulings, ledger_for, mark_new, related_row, sanction_dict
+from rulings.models import Appeal, AppealDecision, Approval, Ruling
+from rulings.services import (
+    Conflict,
+    RulingError,
+    _remove_from_event,
+    apply_match_result,
+    engine_call,
+    lock_match,
+    restore_if_lifted,
+)
+from tournament import access
 from tournament.models import Round
+
+# What an amendment (改判) may give: the engine's inputs of the new sanction.
+AMENDMENT_FIELDS = ("code", "side", "minutes", "seconds", "cards", "choice", "role")
 
 
 def appeal_deadline_for(ruling):
-    """The last moment an appeal against ``ruling`` is accepted (None while the clock has not started)."""
-    ledger = ledger_for(ruling.profile)
+    """The last moment an appeal against ``ruling`` is accepted (None while the clock has not started).
+    Reads the round afresh (filing an appeal checks it)."""
     started = Round.objects.filter(pk=ruling.match.round_id).values_list("results_published_at", flat=True).first()
-    return appeal_deadline(ledger.appeal, started) if started else None
+    return deadline_after(ruling, started)
+
+
+def deadline_after(ruling, published_at):
+    """The appeal deadline of ``ruling`` once its round's results were published at ``published_at`` (None:
+    not published, appeals open). The logs pass the round they read with the rulings: no query per ruling."""
+    return appeal_deadline(ledger_for(ruling.profile).appeal, published_at) if published_at else None
 
 
 def file_appeal(ruling, user, side, grounds=""):
@@ -55,17 +75,22 @@ def involved_in(ruling, user):
     return user.pk in ids
 
 
-def decide_appeal(appeal, user, *, instance, outcome, reason=""):
+def decide_appeal(appeal, user, *, instance, outcome, reason="", amendment=None):
     """Decide an appeal at ``instance`` by the body the profile's route names (``rulings.appeal_route``).
 
     Instance 2 needs instance 1 first and exists only where the route has one; an arbitration member involved in the first ruling may not sit.
-    A reversal takes the ruling out of the replay, so its points and levels leave the scores.
+    A reversal takes the ruling out of the replay, so its points and levels leave the scores. An amendment
+    needs ``amendment`` ({"code", "side", "minutes", "seconds", "cards", "choice", "role"}; the code and side
+    default to the appealed ruling's): the new ruling is stored, linked to the appealed one, and applies.
     """
     if instance not in (1, 2):
         raise RulingError(gettext_noop("The instance must be 1 (the chief referee) or 2 (the arbitration group)."),
                           field="instance")
     if outcome not in AppealDecision.Outcome.values:
-        raise RulingError(gettext_noop("The outcome must be upheld or reversed."), field="outcome")
+        raise RulingError(gettext_noop("The outcome must be upheld, amended or reversed."), field="outcome")
+    if outcome == AppealDecision.Outcome.AMENDED and not amendment:
+        raise RulingError(gettext_noop("An amended ruling needs the new sanction: give the offence and its details."),
+                          field="amendment")
     ruling = appeal.ruling
     if instance > appeal_route.instances(ruling.profile):
         raise ConflictError(gettext_noop("Under this event's rules the first decision on an appeal is final."),
@@ -84,9 +109,56 @@ def decide_appeal(appeal, user, *, instance, outcome, reason=""):
                 raise RulingError(gettext_noop("This instance has already decided."), field="instance")
             if instance == 2 and 1 not in decided:
                 raise RulingError(gettext_noop("The chief referee must decide the first instance first."), field="instance")
+            replacement = None
+            if outcome == AppealDecision.Outcome.AMENDED:
+                replacement = _replacement(match, ruling, user, amendment, reason)
             row = AppealDecision.objects.create(appeal=appeal, instance=instance, outcome=outcome,
-                                                reason=reason or "", decided_by=user, decided_at=clock.now())
+                                                reason=reason or "", replacement=replacement, decided_by=user,
+                                                decided_at=clock.now())
             apply_match_result(match)
+            restore_if_lifted(match, user, ruling)
+            sanction = _sanction_of(match, replacement) if replacement is not None else None
+            if sanction is not None and access.may(user, access.APPROVE, match=match):
+                _remove_from_event(match, user, replacement, sanction)  # a disqualification given on appeal
             return row
     except IntegrityError as exc:
         raise Conflict(gettext_noop("Someone else has just decided at this instance."), field="instance") from exc
+
+
+def _replacement(match, ruling, user, amendment, reason):
+    """The new ruling an amendment (改判) stores: the deciding body's sanction for the same hand, computed
+    by the ledger as if it stood where the appealed ruling stood; a match loss it gives is decided by the
+    deciding body (its Approval row), not sent back for approval."""
+    unknown = set(amendment) - set(AMENDMENT_FIELDS)
+    if unknown:
+        raise RulingError(gettext_noop("Unknown detail of the new sanction: %(name)s."), field="amendment",
+                          name=", ".join(sorted(unknown)))
+    inputs = {key: amendment.get(key) for key in AMENDMENT_FIELDS}
+    inputs["code"] = inputs["code"] or ruling.code
+    inputs["side"] = engine_call(lambda side: normalise_side(side), side=inputs["side"] or ruling.side)
+    inputs["choice"], inputs["role"] = inputs["choice"] or None, inputs["role"] or None
+    earlier = [r for r in _match_rulings(match) if r.sequence < ruling.sequence]
+    sanction = engine_call(_replay_rulings(match, earlier)[0].preview, **inputs)
+    context = ruling.context or {}
+    declaring = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}.get(context.get("declarer"))
+    offender_role = inputs["role"] or (ruling.offender_role if inputs["side"] == ruling.side else "") or (
+        ("declarers" if declaring == inputs["side"] else "defenders") if declaring else "")
+    now = clock.now()
+    sequence = (Ruling.objects.filter(match=match).order_by("-sequence").values_list("sequence", flat=True).first()
+                or 0) + 1
+    new = mark_new(Ruling.objects.create(
+        match=match, sequence=sequence, hand_number=ruling.hand_number, code=inputs["code"], side=inputs["side"],
+        role=inputs["role"] or "", offender_role=offender_role, minutes=inputs["minutes"], seconds=inputs["seconds"],
+        cards=inputs["cards"], choice=inputs["choice"] or "", sanction=sanction_dict(sanction),
+        clause=sanction.clause[:120], table=ruling.table, profile=match.profile, profile_version=match.profile.version,
+        context=context, note=(reason or "")[:2000], amends=ruling, recorded_by=user, recorded_at=now))
+    if sanction.needs_approval:
+        approval = Approval.objects.create(ruling=new, approved=True, decided_by=user, decided_at=now)
+        Ruling.approval.related.set_cached_value(new, approval)
+    return new
+
+
+def _sanction_of(match, ruling):
+    """The sanction in force of ``ruling`` after the match's rulings are replayed."""
+    entries = _replay_rulings(match, _match_rulings(match))[1]
+    return next(entry.sanction for entry in entries if entry.ruling.pk == ruling.pk)

@@ -22,12 +22,15 @@ PENDING = "pending"      # waits for the chief referee's approval or the other s
 IN_FORCE = "in_force"
 REJECTED = "rejected"    # the chief referee refused the match loss; the rest of the sanction stands
 VOID = "void"
-REVERSED = "reversed"    # reversed on appeal
+REVERSED = "reversed"    # reversed on appeal (撤销)
+AMENDED = "amended"      # replaced on appeal by another ruling (改判): the replacement applies instead
+LAPSED = "lapsed"        # a replacement a later instance set aside (the original stands again, or another)
 LIVE_STATES = (PENDING, IN_FORCE, REJECTED)  # the rulings the ledger counts
 # What a reader sees for each state (English msgids, translated by the presenters).
 STATE_LABELS = {PENDING: gettext_noop("Pending"), IN_FORCE: gettext_noop("In effect"),
                 REJECTED: gettext_noop("Forfeit not approved"), VOID: gettext_noop("Void"),
-                REVERSED: gettext_noop("Reversed on appeal")}
+                REVERSED: gettext_noop("Reversed on appeal"), AMENDED: gettext_noop("Amended on appeal"),
+                LAPSED: gettext_noop("Set aside on appeal")}
 
 
 def profile_table_source(profile):
@@ -114,21 +117,44 @@ def final_decision(appeal):
     return decisions[-1] if decisions else None
 
 
+def appeal_outcome(ruling):
+    """What the appeals against the ruling decided so far: "reversed" when one ends in a reversal, else
+    "amended" when one ends in an amendment, else None (no appeal decided, or upheld)."""
+    outcomes = {decision.outcome for decision in map(final_decision, ruling.appeals.all()) if decision is not None}
+    for outcome in (AppealDecision.Outcome.REVERSED, AppealDecision.Outcome.AMENDED):
+        if outcome in outcomes:
+            return str(outcome)
+    return None
+
+
 def is_reversed(ruling):
-    """True when an appeal against the ruling ends, so far, in a reversal."""
-    for appeal in ruling.appeals.all():
-        decision = final_decision(appeal)
-        if decision is not None and decision.outcome == AppealDecision.Outcome.REVERSED:
-            return True
-    return False
+    """True when an appeal against the ruling ends, so far, in a reversal or an amendment (either way the
+    ruling leaves the replay)."""
+    return appeal_outcome(ruling) is not None
 
 
-def ruling_state(ruling, sanction=None):
-    """pending / in_force / rejected / void / reversed, from the rows pointing at the ruling."""
+def live_replacements(rulings) -> set:
+    """The ids of the rulings that replace, on appeal, one of ``rulings`` and still stand: the replacement
+    named by the final decision of an appeal that ends in an amendment (改判)."""
+    ids = set()
+    for ruling in rulings:
+        for appeal in ruling.appeals.all():
+            decision = final_decision(appeal)
+            if decision is not None and decision.outcome == AppealDecision.Outcome.AMENDED:
+                ids.add(decision.replacement_id)
+    return ids
+
+
+def ruling_state(ruling, sanction=None, *, lapsed=False):
+    """pending / in_force / rejected / void / reversed / amended / lapsed, from the rows pointing at the
+    ruling (``lapsed``: the ruling replaced another on appeal and a later instance set it aside)."""
     if related_row(ruling, "void") is not None:
         return VOID
-    if is_reversed(ruling):
-        return REVERSED
+    outcome = appeal_outcome(ruling)
+    if outcome is not None:
+        return REVERSED if outcome == AppealDecision.Outcome.REVERSED else AMENDED
+    if lapsed:
+        return LAPSED
     approval = related_row(ruling, "approval")
     needs_approval = sanction.needs_approval if sanction is not None else ruling.needs_approval
     if needs_approval and approval is None:
@@ -168,14 +194,24 @@ def ledger_and_entries(match):
 
 def _replay_rulings(match, rulings):
     """(the ledger holding the live rulings, every ruling as an Entry): the one replay of the rulings."""
-    live = [r for r in rulings if related_row(r, "void") is None and not is_reversed(r)]
+    standing = live_replacements(rulings)
+    lapsed = {r.pk for r in rulings if r.amends_id is not None and r.pk not in standing}
+    live = sorted((r for r in rulings if related_row(r, "void") is None and not is_reversed(r)
+                   and r.pk not in lapsed), key=_replay_position(rulings))
     ledger = ledger_for(match.profile, [_offence(r) for r in live])
     by_id = dict(zip((r.pk for r in live), ledger.sanctions))
     entries = []
     for ruling in rulings:
         sanction = by_id.get(ruling.pk)
-        entries.append(Entry(ruling, sanction, ruling_state(ruling, sanction)))
+        entries.append(Entry(ruling, sanction, ruling_state(ruling, sanction, lapsed=ruling.pk in lapsed)))
     return ledger, entries
+
+
+def _replay_position(rulings):
+    """The order the ledger counts rulings in: a replacement (改判) takes the place of the ruling it
+    replaces, so repeat counts and escalation stay as they were when the offence happened."""
+    sequence_of = {r.pk: r.sequence for r in rulings}
+    return lambda r: (sequence_of.get(r.amends_id, r.sequence) if r.amends_id else r.sequence, r.sequence)
 
 
 def _live_ledger(match, rulings):

@@ -1,7 +1,7 @@
 """The referee's audit trail: rulings and everything that happens to them, append-only.
 
 Nothing here is ever edited or deleted (``AppendOnlyModel`` in the application, a trigger on
-PostgreSQL). The state of a ruling (pending / in force / rejected / void / reversed) is derived
+PostgreSQL). The state of a ruling (pending / in force / rejected / void / reversed / amended) is derived
 from the rows that point at it (:func:`rulings.services.ruling_state`), never stored by editing.
 """
 from django.conf import settings
@@ -46,6 +46,8 @@ class Ruling(AppendOnlyModel):
     context = models.JSONField(_("table state"), default=dict, blank=True)
     note = models.TextField(_("note"), blank=True)
     idempotency_key = models.CharField(_("idempotency key"), max_length=200, blank=True)
+    amends = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="amendments",
+                               verbose_name=_("replaces on appeal"))
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
                                     verbose_name=_("recorded by"))
     recorded_at = models.DateTimeField(_("recorded at"))
@@ -138,7 +140,11 @@ class Appeal(AppendOnlyModel):
 
 
 class AppealDecision(AppendOnlyModel):
-    """A decision on an appeal: instance 1 by the chief referee, instance 2 by the arbitration group."""
+    """A decision on an appeal: instance 1 by the chief referee, instance 2 by the arbitration group.
+
+    维持 (upheld), 撤销 (reversed: the ruling leaves the replay) or 改判 (amended: ``replacement`` is the new
+    ruling, with ``amends`` pointing at the appealed one, that applies in its place).
+    """
 
     class Instance(models.IntegerChoices):
         CHIEF_REFEREE = 1, _("Chief referee")
@@ -147,11 +153,14 @@ class AppealDecision(AppendOnlyModel):
     class Outcome(models.TextChoices):
         UPHELD = "upheld", _("Ruling upheld")
         REVERSED = "reversed", _("Ruling reversed")
+        AMENDED = "amended", _("Ruling amended")
 
     appeal = models.ForeignKey(Appeal, on_delete=models.PROTECT, related_name="decisions", verbose_name=_("appeal"))
     instance = models.PositiveSmallIntegerField(_("instance"), choices=Instance.choices)
     outcome = models.CharField(_("outcome"), max_length=10, choices=Outcome.choices)
     reason = models.TextField(_("reason"), blank=True)
+    replacement = models.OneToOneField(Ruling, null=True, blank=True, on_delete=models.PROTECT,
+                                       related_name="replaces_decision", verbose_name=_("replacement ruling"))
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
                                    verbose_name=_("decided by"))
     decided_at = models.DateTimeField(_("decided at"))

@@ -6,6 +6,7 @@
 - Assigning referees: organisers. Penalty logs: staff always, the public once the event is published.
 """
 from django.utils.translation import gettext_lazy as _
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import BasePermission
 
 from tournament import access
@@ -74,11 +75,17 @@ class IsOrganiser(_MatchAction):
 
 
 class CanReadLog(BasePermission):
-    """Penalty logs: staff always, anonymous visitors once the event is published."""
+    """Penalty logs: staff always, anonymous visitors once the event is published. An event the visitor
+    may not read does not exist for them: 404, never 403 (which would tell it exists)."""
 
     message = _("This event has not been published yet.")
+    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
 
     def has_object_permission(self, request, view, obj):
         if hasattr(obj, "published"):
-            return access.may(request.user, access.VIEW, event=obj)
-        return access.may(request.user, access.VIEW, match=_match_of(obj))
+            visible = access.may(request.user, access.VIEW, event=obj)
+        else:
+            visible = access.may(request.user, access.VIEW, match=_match_of(obj))
+        if not visible:
+            raise NotFound(_("The page does not exist, or the event has not been published yet."))
+        return True

@@ -1,12 +1,14 @@
 """Plain dicts for the API and the pages: a ruling with its derived state, a match's and an event's log."""
+from django.core.paginator import Paginator
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from rulings.adjustments import table_state
 from rulings.appeal_route import OUTCOME_LABELS
-from rulings.appeals import appeal_deadline_for
+from rulings.appeals import appeal_deadline_for, deadline_after
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 from rulings.models import Ruling
+from tournament.models import Match
 
 
 def _name(user):
@@ -45,9 +47,16 @@ def _appeal(appeal, deadline):
         "by": _name(appeal.filed_by), "at": appeal.filed_at, "deadline": deadline,
         "decisions": [{"id": d.pk, "instance": d.instance, "outcome": d.outcome, "reason": d.reason,
                        "outcome_label": _(OUTCOME_LABELS.get(d.outcome, d.outcome)),
-                       "by": _name(d.decided_by), "at": d.decided_at}
+                       "replacement": d.replacement_id, "by": _name(d.decided_by), "at": d.decided_at}
                       for d in sorted(appeal.decisions.all(), key=lambda d: d.instance)],
     }
+
+
+def _appeal_deadline(ruling):
+    """The ruling's appeal deadline, from the round read with it when there is one (the logs)."""
+    if Match.round.is_cached(ruling.match):
+        return deadline_after(ruling, ruling.match.round.results_published_at)
+    return appeal_deadline_for(ruling)
 
 
 def entry_data(entry):
@@ -57,7 +66,7 @@ def entry_data(entry):
     approval = related_row(ruling, "approval")
     made = related_row(ruling, "choice_made")
     appeals = list(ruling.appeals.all())
-    deadline = appeal_deadline_for(ruling) if appeals else None
+    deadline = _appeal_deadline(ruling) if appeals else None
     current = sanction_dict(sanction) if sanction is not None else None
     return {
         "id": ruling.pk, "match": ruling.match_id, "table": ruling.table, "sequence": ruling.sequence,
@@ -65,7 +74,7 @@ def entry_data(entry):
         "offender_role": ruling.offender_role, "minutes": ruling.minutes, "seconds": ruling.seconds,
         "cards": ruling.cards,
         "choice": ruling.choice, "clause": ruling.clause, "profile": ruling.profile.slug,
-        "profile_version": ruling.profile_version, "note": ruling.note,
+        "profile_version": ruling.profile_version, "note": ruling.note, "amends": ruling.amends_id,
         "recorded_by": _name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
         "state": entry.state, "state_label": gettext(STATE_LABELS[entry.state]),
         "explanation": decided_text((current or ruling.sanction).get("explanation", ""), approval),
@@ -97,20 +106,39 @@ def match_log(match):
             "rulings": [entry_data(e) for e in entries]}
 
 
+LOG_ORDER = ("match__round__stage__order", "match__round__number", "match__table", "match_id", "sequence")
+LOG_PAGE_SIZE = 100  # rulings per page of the public penalty log
+
+
+def _logged(rulings):
+    """The rulings' entries, table by table: each match's rulings replayed once, in one set of queries."""
+    query = (rulings.select_related("void", "approval", "choice_made", "recorded_by", "profile", "match__profile",
+                                    "match__round")
+             .prefetch_related("appeals__decisions", "appeals__filed_by").order_by(*LOG_ORDER))
+    by_match = {}
+    for ruling in query:
+        by_match.setdefault(ruling.match_id, []).append(ruling)
+    out = []
+    for group in by_match.values():
+        out.extend(entry_data(e) for e in match_entries(group[0].match, group))
+    return out
+
+
 def event_log(event):
     """Every ruling of the event, table by table (one replay per match)."""
-    rulings = {}
-    query = (Ruling.objects.filter(match__round__stage__event=event)
-             .select_related("void", "approval", "choice_made", "recorded_by", "profile", "match__profile",
-                             "match__round")
-             .prefetch_related("appeals__decisions", "appeals__filed_by")
-             .order_by("match__round__stage__order", "match__round__number", "match__table", "sequence"))
-    for ruling in query:
-        rulings.setdefault(ruling.match_id, []).append(ruling)
-    out = []
-    for group in rulings.values():
-        out.extend(entry_data(e) for e in match_entries(group[0].match, group))
-    return {"event": event.slug, "rulings": out}
+    return {"event": event.slug, "rulings": _logged(Ruling.objects.filter(match__round__stage__event=event))}
+
+
+def event_log_page(event, page_number, per_page=None):
+    """One page of the event's log: ``(page, rulings on it)``, in a fixed number of queries whatever the
+    event's size. The matches on the page are replayed whole (a ruling's state depends on the earlier ones)."""
+    ids = (Ruling.objects.filter(match__round__stage__event=event).order_by(*LOG_ORDER)
+           .values_list("pk", "match_id"))
+    per_page = per_page or LOG_PAGE_SIZE
+    page = Paginator(ids, per_page).get_page(page_number)
+    shown = {pk for pk, _match in page.object_list}
+    rows = _logged(Ruling.objects.filter(match_id__in={match for _pk, match in page.object_list}))
+    return page, [row for row in rows if row["id"] in shown]
 
 
 # --- the console's offence buttons ---------------------------------------------------------------

@@ -93,8 +93,9 @@ class DecisionOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     instance = serializers.IntegerField()
     outcome = serializers.CharField()
-    outcome_label = serializers.CharField(help_text="维持 / 撤销 (in the active language)")
+    outcome_label = serializers.CharField(help_text="维持 / 改判 / 撤销 (in the active language)")
     reason = serializers.CharField(allow_blank=True)
+    replacement = serializers.IntegerField(allow_null=True, help_text="amended: the ruling that replaces it")
     by = serializers.CharField()
     at = serializers.DateTimeField()
 
@@ -129,6 +130,7 @@ class RulingOutSerializer(serializers.Serializer):
     table = serializers.IntegerField(allow_null=True)
     sequence = serializers.IntegerField()
     hand_number = serializers.IntegerField()
+    amends = serializers.IntegerField(allow_null=True, help_text="the ruling this one replaced on appeal (改判)")
     code = serializers.CharField()
     side = serializers.CharField()
     role = serializers.CharField(allow_blank=True)
@@ -197,10 +199,26 @@ class AppealInSerializer(serializers.Serializer):
     grounds = serializers.CharField(required=False, allow_blank=True, max_length=4000)
 
 
+class AmendmentInSerializer(serializers.Serializer):
+    """The new sanction of an amended ruling (改判): the engine's inputs; code and side default to the
+    appealed ruling's."""
+
+    code = serializers.CharField(required=False, allow_blank=True, max_length=30)
+    side = serializers.ChoiceField(choices=SIDES, required=False, allow_blank=True)
+    minutes = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=600)
+    seconds = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=59)
+    cards = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=60)
+    choice = serializers.CharField(required=False, allow_blank=True, max_length=40)
+    role = serializers.ChoiceField(choices=[("declarers", "declarers"), ("defenders", "defenders")], required=False,
+                                   allow_blank=True)
+
+
 class DecisionInSerializer(serializers.Serializer):
     instance = serializers.ChoiceField(choices=AppealDecision.Instance.choices)
-    outcome = serializers.ChoiceField(choices=AppealDecision.Outcome.choices)
+    outcome = serializers.ChoiceField(choices=AppealDecision.Outcome.choices,
+                                      help_text="upheld 维持 / amended 改判 (give `amendment`) / reversed 撤销")
     reason = serializers.CharField(required=False, allow_blank=True, max_length=4000)
+    amendment = AmendmentInSerializer(required=False, help_text="amended only: the new sanction")
 
 
 class RefereeAssignInSerializer(serializers.Serializer):

@@ -18,6 +18,7 @@ from config.db import lock_row
 from rulings.adjustments import TableState, _needs_seat, match_replay
 from rulings.engine import PenaltyLedger, normalise_side
 from rulings.ledger import (
+    AMENDED,
     REVERSED,
     VOID,
     Entry,
@@ -39,7 +40,7 @@ from scoring.models import RuleProfile
 from tournament import access
 from tournament.competition import results
 from tournament.entries import removals
-from tournament.models import Match
+from tournament.models import Match, PairRemoval
 
 NOTE_MAX = 2000   # a ruling's note: the referees' own (never on the public log)
 
@@ -272,6 +273,19 @@ def _remove_from_event(match, user, ruling, sanction):
                              ruling=ruling)
 
 
+def restore_if_lifted(match, user, ruling, *, reason=""):
+    """A suspension or disqualification that took a pair out of the event (``_remove_from_event``) is lifted
+    once its ruling no longer stands (void, reversed or amended on appeal): the pair plays on, its later
+    matches not yet begun are no longer walkovers (``tournament.entries.removals.restore_pair``)."""
+    removal = (PairRemoval.objects.filter(ruling=ruling, restoration__isnull=True).select_related("pair")
+               .order_by("-decided_at").first())
+    if removal is None or removal.pair.status != removal.kind:
+        return None
+    if entry_of(match, ruling).state not in (VOID, REVERSED, AMENDED):
+        return None
+    return removals.restore_pair(removal, user, reason=reason or "", by_ruling=True)
+
+
 def _touches_scores(ruling, hands):
     """Does a new ruling change the replayed match now? Levels and stage do; points only when their
     hand is already recorded (``hands``: the current hands; else the scoring layer counts them when
@@ -336,6 +350,7 @@ def void_ruling(ruling, user, reason=""):
             row = RulingVoid.objects.create(ruling=ruling, reason=reason or "", voided_by=user,
                                             voided_at=clock.now())
             apply_match_result(match)
+            restore_if_lifted(match, user, ruling, reason=reason)
             return row
     except IntegrityError as exc:
         raise Conflict(gettext_noop("This ruling has just been voided by someone else."), field="ruling") from exc

@@ -7,6 +7,7 @@ urlpatterns = [
     path("tables/<int:match_id>/console/", views.console, name="ruling_console"),
     path("matches/<int:match_id>/penalties/", views.match_log_page, name="match_penalty_log"),
     path("events/<slug:slug>/penalties/", views.event_log_page, name="event_penalty_log"),
+    path("events/<slug:slug>/penalties.xlsx", views.event_log_xlsx, name="event_penalty_log_xlsx"),
     path("api/matches/<int:match_id>/rulings/preview/", api.PreviewView.as_view(), name="api_ruling_preview"),
     path("api/matches/<int:match_id>/rulings/void-last/", api.VoidLastView.as_view(), name="api_ruling_void_last"),
     path("api/matches/<int:match_id>/rulings/", api.MatchRulingsView.as_view(), name="api_match_rulings"),

@@ -1,13 +1,15 @@
 """Pages: the table referee's console and the penalty logs (thin: data comes from services/presenters)."""
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-from rulings import public_log
+from rulings import presenters, public_log
+from rulings.exports import penalty_log_workbook
 from rulings.ledger import match_entries
-from rulings.presenters import entry_data, event_log, match_info, offence_menu
+from rulings.presenters import entry_data, match_info, offence_menu
 from tournament import access
 from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Event, Match
@@ -51,8 +53,20 @@ def match_log_page(request, match_id):
 
 
 def event_log_page(request, slug):
-    """The event's penalty log, table by table."""
+    """The event's penalty log, table by table, one page of rulings at a time."""
     event = get_object_or_404(Event, slug=slug)
     _readable(request, event)
-    rows = public_log.log_rows(event_log(event)["rulings"], request.user)
-    return render(request, "rulings/event_log.html", {"event": event, "rows": rows})
+    page, rulings = presenters.event_log_page(event, request.GET.get("page"))
+    rows = public_log.log_rows(rulings, request.user)
+    return render(request, "rulings/event_log.html", {"event": event, "rows": rows, "page": page})
+
+
+def event_log_xlsx(request, slug):
+    """The event's penalty log as .xlsx (the page's columns; the referees' notes only for staff)."""
+    event = get_object_or_404(Event, slug=slug)
+    _readable(request, event)
+    with translation.override("zh-hans"):
+        content = penalty_log_workbook(event, request.user)
+    response = HttpResponse(content, content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-penalties.xlsx"'
+    return response

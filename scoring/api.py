@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from common.errors import UserError, gettext_noop
 from config.api_errors import error_responses
 from scoring import services
+from scoring.engine import MAX_TRICK_PAIRS
 from scoring.hands import hand_history
 from scoring.models import SEAT_CHOICES, Hand
 from scoring.presenters import state_payload
@@ -27,6 +28,10 @@ BURIERS = [("declarers", _("Declarers buried the bottom")),
            ("defenders", _("Defenders buried the bottom after overturning the trump"))]
 
 
+#: Bounds that keep every number inside the database's integer columns (the engine checks the real rules).
+MOST_HANDS = 10_000
+MOST_POINTS = 10_000
+
 # --------------------------------------------------------------------------------------------
 # Serializers
 # --------------------------------------------------------------------------------------------
@@ -35,7 +40,7 @@ class LastTrickSerializer(serializers.Serializer):
 
     by = serializers.ChoiceField(choices=WINNERS, help_text="who won the last trick")
     shape = serializers.ChoiceField(choices=["single", "pair", "tractor"])
-    pairs = serializers.IntegerField(required=False, default=1)
+    pairs = serializers.IntegerField(required=False, default=1, min_value=1, max_value=MAX_TRICK_PAIRS)
     trump = serializers.BooleanField(required=False, default=True)
     rank = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
     main_rank = serializers.BooleanField(required=False, allow_null=True, default=None)
@@ -48,15 +53,15 @@ class LastTrickSerializer(serializers.Serializer):
 class HandInputSerializer(serializers.Serializer):
     """What the referee enters for one hand; levels and the next declarer are computed, never sent."""
 
-    number = serializers.IntegerField(min_value=1, help_text="the hand's number: the next one (or the last, to correct)")
+    number = serializers.IntegerField(min_value=1, max_value=MOST_HANDS, help_text="the hand's number: the next one (or the last, to correct)")
     declarer = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_null=True, default=None,
                                        help_text="the declarer's seat; needed for the first hand only")
     outcome = serializers.ChoiceField(choices=Hand.Outcome.choices, required=False, default=Hand.Outcome.PLAYED,
                                       help_text='"redeal": nobody declared trump (shenzhen 第五条), no score; '
                                                 "trump and points are then not sent")
     trump = serializers.ChoiceField(choices=Hand.Trump.choices, required=False)
-    defender_points = serializers.IntegerField(required=False)
-    bottom_points = serializers.IntegerField(required=False, default=0)
+    defender_points = serializers.IntegerField(required=False, min_value=-MOST_POINTS, max_value=MOST_POINTS)
+    bottom_points = serializers.IntegerField(required=False, default=0, min_value=-MOST_POINTS, max_value=MOST_POINTS)
     last_trick = LastTrickSerializer(required=False, allow_null=True, default=None)
     reclaim = serializers.BooleanField(required=False, default=False,
                                        help_text="the policy return: back to the level after a J/A-capture restart")

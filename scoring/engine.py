@@ -92,6 +92,10 @@ class LastTrick:
         return self.trump if self.main_rank is None else self.main_rank
 
 
+#: The most pairs one play can hold (four decks dealt to four players: 54 cards, 27 pairs each).
+MAX_TRICK_PAIRS = 27
+
+
 def _check_shape(shape, pairs, prefix):
     if shape not in _SHAPES:
         raise UserError(gettext_noop("Unknown shape %(value)r: enter single, pair or tractor."),
@@ -99,6 +103,9 @@ def _check_shape(shape, pairs, prefix):
     if not isinstance(pairs, int) or isinstance(pairs, bool) or pairs < 1:
         raise UserError(gettext_noop("The number of pairs must be a positive whole number, not %(value)r."),
                         field=f"{prefix}.pairs", value=pairs)
+    if pairs > MAX_TRICK_PAIRS:
+        raise UserError(gettext_noop("A trick holds at most %(most)s pairs, not %(value)s."),
+                        field=f"{prefix}.pairs", most=MAX_TRICK_PAIRS, value=pairs)
     if shape == "tractor" and pairs < 2:
         raise UserError(gettext_noop("A tractor has at least 2 pairs, not %(value)s."),
                         field=f"{prefix}.pairs", value=pairs)

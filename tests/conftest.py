@@ -33,6 +33,41 @@ def refused(field):
     assert caught.value.field == field, (caught.value.field, str(caught.value))
 
 
+# --- throttles ----------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def _no_throttles(settings):
+    """Every test client shares one address, reused user ids and login names, and (with Redis) a cache
+    that outlives each test: the API and login throttles and the login lockout are off unless a test sets
+    them itself (tests/test_authentication.py)."""
+    settings.API_THROTTLE_RATES = {"anon": None, "user": None, "login": None}
+    settings.LOGIN_FAILURE_LIMIT = 10**9
+
+
+# --- append-only tables and the test flush (PostgreSQL) --------------------------------------
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_may_truncate(request):
+    """On PostgreSQL the append-only tables refuse TRUNCATE unless the session has
+    ``tractor.allow_truncate = on``; the flush between transactional tests truncates, so the test
+    database (only it) allows it for every connection. tests/test_append_only.py turns it off to check
+    the refusal."""
+    from django.conf import settings
+
+    from config.appendonly import ALLOW_TRUNCATE_SETTING
+
+    if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        return
+    request.getfixturevalue("django_db_setup")
+    blocker = request.getfixturevalue("django_db_blocker")
+    from django.db import connection
+
+    with blocker.unblock(), connection.cursor() as cursor:
+        name = connection.settings_dict["NAME"]
+        cursor.execute(f'ALTER DATABASE "{name}" SET {ALLOW_TRUNCATE_SETTING} = \'on\'')
+        cursor.execute(f"SET {ALLOW_TRUNCATE_SETTING} = 'on'")
+
+
 # --- roles -------------------------------------------------------------------------------
 
 @pytest.fixture
@@ -71,9 +106,8 @@ def frozen_now():
 
 # --- a real Celery worker ------------------------------------------------------------------
 
-@pytest.fixture
-def celery_worker_process(transactional_db):
-    """Start a real `celery worker` process against the configured broker and the test database."""
+def subprocess_env():
+    """This environment, with the test database and the configured broker, for a server or worker process."""
     from django.conf import settings
     from django.db import connection
 
@@ -86,6 +120,15 @@ def celery_worker_process(transactional_db):
             f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
         )
     env["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL
+    return env
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db):
+    """Start a real `celery worker` process against the configured broker and the test database."""
+    from django.conf import settings
+
+    env = subprocess_env()
     log = open(Path(settings.VAR_DIR) / "celery-worker-test.log", "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=info",
@@ -123,6 +166,13 @@ def browser_type_launch_args(browser_type_launch_args):
             pytest.fail(f"{CHROMIUM} is missing: .ci/run must install Debian's chromium")
         pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """Playwright's ``wait_for_function("...")`` evaluates a string, which the site's Content-Security-Policy
+    forbids: browser tests run with CSP bypassed, except tests/test_csp_browser.py, which checks it."""
+    return {**browser_context_args, "bypass_csp": True}
 
 
 def login(page, live_server, user):

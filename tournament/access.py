@@ -55,13 +55,18 @@ _ASSIGNED = "#assigned"  # not a group name: marks the row saying the user refer
 
 def site_roles(user) -> set:
     """The site-wide roles ``user`` holds (every role for a superuser, the global groups otherwise)."""
-    if not user.is_authenticated:
+    if not user.is_authenticated or token_event(user) is not None:  # a token holds its event's roles only
         return set()
     cached = getattr(user, "_tournament_roles", None)
     if cached is None:
         cached = set(roles.ROLE_PERMISSIONS) if user.is_superuser else roles.user_roles(user)
         user._tournament_roles = cached
     return cached
+
+
+def token_event(user):
+    """The event an API token limits ``user`` to (None: a login, not limited)."""
+    return getattr(user, "token_event_id", None)
 
 
 def _event_id(event, match):
@@ -109,6 +114,8 @@ def visible_events(user):
         return events
     if not user.is_authenticated:
         return events.filter(published=True)
+    if token_event(user) is not None:  # an API token: its own event only
+        return events.filter(Q(published=True) | Q(pk=token_event(user), staff__user_id=user.pk)).distinct()
     return events.filter(Q(published=True) | Q(staff__user_id=user.pk)).distinct()
 
 
@@ -185,9 +192,11 @@ def may(user, action, *, event=None, match=None) -> bool:
     The site-wide roles are tried first (no query), then the roles held in the event.
     """
     if action == CREATE_EVENT:
-        return may_create_events(user)
+        return token_event(user) is None and may_create_events(user)
     if event is None and match is None:
         raise ValueError(f"{action!r} needs the event or the match it is asked for")
+    if token_event(user) is not None and token_event(user) != _event_id(event, match):
+        return action == VIEW and _event_of(event, match).published  # outside its event: as anonymous
     if action == VIEW:
         return _event_of(event, match).published or bool(roles_of(user, event, match=match))
     if action not in _BY_ROLE and action not in (RECORD, FILE_APPEAL):

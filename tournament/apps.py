@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import m2m_changed
+from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 
 
@@ -14,3 +14,10 @@ class TournamentConfig(AppConfig):
 
         m2m_changed.connect(guard_referee_units, sender=Match.referees.through,
                             dispatch_uid="competition_referee_unit_rule")
+        # the search index of an event is dropped when a name in it changes (cycle: the search module
+        # imports the models, which are not ready before this method runs)
+        from tournament.entries import search  # noqa: PLC0415
+
+        for model in search.WATCHED:
+            for signal in (post_save, post_delete):
+                signal.connect(search.names_changed, sender=model, dispatch_uid=f"find_index_{model.__name__}")

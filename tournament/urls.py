@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("tournament.printouts.urls")),
     path("", include("tournament.desk.urls")),
     path("", include("tournament.staff.urls")),
+    path("", include("tournament.transfer.urls")),
 ]

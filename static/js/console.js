@@ -1,8 +1,11 @@
 /* The referee console: pick an offence, see the sanction, confirm; "已保存" only once stored.
- * Every POST that changes something carries a client-generated Idempotency-Key, reused only when the
- * very same request is retried after a network failure (no answer), so a flaky venue network never
- * records a penalty twice; once the server answers (any status) the next attempt gets a new key.
- * Previews change nothing and carry no key. Plain JS, no build step. */
+ * Every POST that changes something carries a client-generated Idempotency-Key. The key of a request
+ * is kept until the server gives a definitive answer: a 2xx, or a 4xx other than 409 (busy/conflict)
+ * and 429 (too many requests). A network failure or a 5xx may have come after the server stored the
+ * request, so it is retried with the SAME key (the server then replays its stored answer, config/
+ * idempotency.py), automatically a few times with a visible message, then when the referee presses
+ * again; the same request entered again gets the same key. So a flaky venue network or a server error
+ * never records a penalty twice. Previews change nothing and carry no key. Plain JS, no build step. */
 (function () {
   "use strict";
   var root = document.getElementById("console");
@@ -15,11 +18,11 @@
   var previewBox = document.getElementById("preview");
   var confirmButton = document.getElementById("confirm");
   var current = null;        // the offence being entered
-  var pendingKey = null;     // the Idempotency-Key of a confirmation that got no answer (kept for retries)
-  var pendingBody = null;    // that confirmation's full body: another body gets another key
+  var pendingKeys = {};      // "url\nbody" -> the Idempotency-Key of a request not yet definitively answered
+  var ATTEMPTS = 4;          // automatic tries of one request (network failure, 5xx) before asking the referee
   var previewTimer = null;
   var lastSignature = "";    // the inputs last previewed
-  var STATE_CLASS = { void: "void", reversed: "reversed", pending: "pending" };
+  var STATE_CLASS = { void: "void", reversed: "reversed", amended: "reversed", lapsed: "void", pending: "pending" };
 
   function newKey() {
     if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
@@ -33,28 +36,70 @@
 
   function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
-  /* POST JSON; on a network failure, retry with the SAME key (the server applies it once).
-   * A null key sends no Idempotency-Key (for requests that change nothing). */
-  function post(url, body, key, attempt) {
+  /* Whether the server's answer settles the request: then its key is dropped. */
+  function definitive(status) { return status < 500 && status !== 409 && status !== 429; }
+
+  /* The key of this exact request: the one kept from an attempt not definitively answered, or a new one. */
+  function keyFor(url, body) {
+    var id = url + "\n" + JSON.stringify(body);
+    if (!pendingKeys[id]) { pendingKeys[id] = newKey(); }
+    return pendingKeys[id];
+  }
+
+  /* POST JSON with the request's kept key; on a network failure or a 5xx, retry with the SAME key
+   * (the server applies it once). Resolves to {ok, status, json, definitive}; the key is dropped only
+   * after a definitive answer. Without ``keep`` (previews, which change nothing) no key is sent. */
+  function post(url, body, keep, attempt) {
     attempt = attempt || 1;
+    var key = keep ? keyFor(url, body) : null;
     var headers = { "Content-Type": "application/json", "X-CSRFToken": csrf() };
     if (key) { headers["Idempotency-Key"] = key; }
+    function again(message, response) {
+      var wait = 400 * attempt;
+      var after = response && parseInt(response.headers.get("Retry-After") || "", 10);
+      if (after > 0) { wait = Math.min(after, 10) * 1000; }
+      setStatus(message + "，正在重试（第" + attempt + "次）…", "");
+      return sleep(wait).then(function () { return post(url, body, keep, attempt + 1); });
+    }
     return fetch(url, {
       method: "POST", credentials: "same-origin", headers: headers, body: JSON.stringify(body)
     }).then(function (response) {
+      if (response.status >= 500 && attempt < ATTEMPTS) { return again("服务器暂时无法答复", response); }
       return response.json().catch(function () { return {}; }).then(function (json) {
-        return { ok: response.ok, status: response.status, json: json };
+        loginPage = (json && json.login) || null;
+        var settled = definitive(response.status);
+        if (key && settled) { delete pendingKeys[url + "\n" + JSON.stringify(body)]; }
+        return { ok: response.ok, status: response.status, json: json, definitive: settled };
       });
     }, function (error) {
-      if (attempt >= 4) { throw error; }
-      setStatus("网络中断，正在重试（第" + attempt + "次）…", "");
-      return sleep(400 * attempt).then(function () { return post(url, body, key, attempt + 1); });
+      if (attempt >= ATTEMPTS) { throw error; }
+      return again("网络中断", null);
     });
+  }
+
+  var loginPage = null;   // set when the API answered "not logged in" (a session expired): the error line links to it
+
+  /* After an error line: a link to the login page (back to this page) when the API said "not logged in". */
+  function addLoginLink(el) {
+    if (!loginPage) { return; }
+    var link = document.createElement("a");
+    link.href = loginPage + "?next=" + encodeURIComponent(window.location.pathname + window.location.search);
+    link.textContent = statusBox.getAttribute("data-login") || "登录";
+    link.className = "login-link";
+    el.appendChild(document.createTextNode(" "));
+    el.appendChild(link);
+  }
+
+  /* The message of an answer that did not save: a request not definitively answered can be sent again. */
+  function unsaved(prefix, result) {
+    var detail = result.json.detail || ("错误 " + result.status);
+    return result.definitive ? prefix + detail : "尚未确认保存：" + detail + "；请再试一次（不会重复保存）";
   }
 
   function setStatus(text, kind) {
     statusBox.textContent = text;
     statusBox.className = "status" + (kind ? " " + kind : "");
+    if (kind === "error") { addLoginLink(statusBox); }
   }
 
   function field(name) { return form.elements[name]; }
@@ -114,11 +159,8 @@
     });
   }
 
-  function forgetPending() { pendingKey = null; pendingBody = null; }
-
   function openOffence(code) {
     current = offences[code];
-    forgetPending();
     form.reset();
     root.querySelectorAll("button.offence").forEach(function (b) {
       b.setAttribute("aria-pressed", b.dataset.code === code ? "true" : "false");
@@ -138,7 +180,6 @@
   function closeForm() {
     form.hidden = true;
     current = null;
-    forgetPending();
     root.querySelectorAll("button.offence").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
   }
 
@@ -159,7 +200,7 @@
     var missing = ready(body);
     if (missing) { previewBox.textContent = missing; previewBox.className = "preview"; return; }
     previewBox.textContent = "正在计算处罚…";
-    post(root.dataset.previewUrl, body, null).then(function (result) {
+    post(root.dataset.previewUrl, body, false).then(function (result) {
       if (!current) { return; }
       if (result.ok) {
         previewBox.textContent = "处罚预览：" + result.json.sanction.explanation +
@@ -177,6 +218,7 @@
       } else {
         previewBox.textContent = result.json.detail || "无法预览";
         previewBox.className = "preview error";
+        addLoginLink(previewBox);
       }
     }, function () {
       previewBox.textContent = "网络不可用，无法预览";
@@ -190,23 +232,22 @@
     var body = payload();
     body.note = field("note").value;
     if (field("declarer") && field("declarer").value) { body.declarer = field("declarer").value; }
-    var text = JSON.stringify(body);  // every input, note and declarer included
-    if (text !== pendingBody) { pendingKey = newKey(); pendingBody = text; }
     confirmButton.disabled = true;
     setStatus("正在保存…", "");
-    post(root.dataset.recordUrl, body, pendingKey).then(function (result) {
-      forgetPending();  // the server answered: a new attempt (e.g. after picking the declarer) gets a new key
+    // the key is that of every input, note and declarer included: another body (e.g. after picking the
+    // declarer) is another request with another key
+    post(root.dataset.recordUrl, body, true).then(function (result) {
       if (result.ok) {
         closeForm();
         setStatus("已保存：" + result.json.explanation, "saved");
         refresh();
       } else {
         confirmButton.disabled = false;
-        setStatus("未保存：" + (result.json.detail || ("错误 " + result.status)), "error");
+        setStatus(unsaved("未保存：", result), "error");
       }
     }, function () {
       confirmButton.disabled = false;  // the same key is kept: pressing again retries the same request
-      setStatus("未保存：网络不可用，请再按“确认”重试", "error");
+      setStatus("未保存：网络不可用，请再按“确认”重试（不会重复保存）", "error");
     });
   }
 
@@ -252,12 +293,12 @@
       event.preventDefault();
       var box = document.getElementById("appeal-status");
       var body = { side: appealForm.elements.side.value, grounds: appealForm.elements.grounds.value };
-      post(appealForm.dataset.url.replace("/0/", "/" + appealForm.elements.ruling.value + "/"), body, newKey())
+      post(appealForm.dataset.url.replace("/0/", "/" + appealForm.elements.ruling.value + "/"), body, true)
         .then(function (result) {
-          box.textContent = result.ok ? appealForm.dataset.saved : "未保存：" + (result.json.detail || result.status);
+          box.textContent = result.ok ? appealForm.dataset.saved : unsaved("未保存：", result);
           box.className = "status " + (result.ok ? "saved" : "error");
           if (result.ok) { appealForm.elements.grounds.value = ""; refresh(); }
-        }, function () { box.textContent = "未保存：网络不可用"; box.className = "status error"; });
+        }, function () { box.textContent = "未保存：网络不可用，请再试（不会重复保存）"; box.className = "status error"; });
     });
   }
 
@@ -302,10 +343,10 @@
 
   function act(url, body) {
     setStatus("正在保存…", "");
-    post(url, body, newKey()).then(function (result) {
-      setStatus(result.ok ? "已保存" : "未保存：" + (result.json.detail || result.status), result.ok ? "saved" : "error");
+    post(url, body, true).then(function (result) {
+      setStatus(result.ok ? "已保存" : unsaved("未保存：", result), result.ok ? "saved" : "error");
       refresh();
-    }, function () { setStatus("未保存：网络不可用", "error"); });
+    }, function () { setStatus("未保存：网络不可用，请再试（不会重复保存）", "error"); });
   }
 
   function refresh() {
@@ -320,7 +361,6 @@
   }
 
   var voidButton = document.getElementById("void-last");
-  var voidKey = null;
   voidButton.addEventListener("click", function () {
     if (!voidButton.dataset.armed) {
       voidButton.dataset.armed = "1";
@@ -329,11 +369,9 @@
     }
     delete voidButton.dataset.armed;
     voidButton.textContent = "作废最后一条判罚";
-    voidKey = voidKey || newKey();
     setStatus("正在作废…", "");
-    post(root.dataset.voidLastUrl, { reason: "" }, voidKey).then(function (result) {
-      voidKey = null;
-      setStatus(result.ok ? "已保存：已作废" : "未作废：" + (result.json.detail || result.status),
+    post(root.dataset.voidLastUrl, { reason: "" }, true).then(function (result) {
+      setStatus(result.ok ? "已保存：已作废" : unsaved("未作废：", result),
         result.ok ? "saved" : "error");
       refresh();
     }, function () { setStatus("未作废：网络不可用，请再试（不会重复作废）", "error"); });

@@ -37,22 +37,55 @@
     return (h ? h + ":" + pad(m) : m) + ":" + pad(s % 60);
   }
 
-  function post(url, body, errorEl) {
-    if (errorEl) errorEl.textContent = "";
+  /* Every decision carries an Idempotency-Key, kept until the server answers definitively (a 2xx, or a
+     4xx other than 409 and 429): after a network failure or a 5xx the decision may have been stored, so
+     it is sent again with the SAME key (the server replays its answer), by itself a few times with a
+     visible message, then when the chief presses again. */
+  var pendingKeys = {};                             // "url\nbody" -> the key of a request not yet settled
+  var ATTEMPTS = 4;
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
+    return "k-" + Date.now() + "-" + Math.random().toString(16).slice(2);
+  }
+  function definitive(status) { return status < 500 && status !== 409 && status !== 429; }
+  function pause(response, attempt, errorEl) {
+    var after = response && parseInt(response.headers.get("Retry-After") || "", 10);
+    if (errorEl) errorEl.textContent = fill(L.retrying, { n: attempt });
+    return new Promise(function (resolve) { setTimeout(resolve, after > 0 ? Math.min(after, 10) * 1000 : 400 * attempt); });
+  }
+  function send(url, text, key, errorEl, attempt) {
     return fetch(url, {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
-      body: JSON.stringify(body || {})
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json",
+                 "Idempotency-Key": key },
+      body: text
     }).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (json) {
-        if (!r.ok) {
-          var detail = json.detail || Object.keys(json).map(function (k) { return [].concat(json[k]).join(" "); }).join(" ");
-          throw new Error(detail || String(r.status));
-        }
-        return json;
-      });
+      if (r.status >= 500 && attempt < ATTEMPTS) {
+        return pause(r, attempt, errorEl).then(function () { return send(url, text, key, errorEl, attempt + 1); });
+      }
+      return r.json().catch(function () { return {}; }).then(function (json) { return { r: r, json: json }; });
+    }, function (err) {
+      if (attempt >= ATTEMPTS) throw err;
+      return pause(null, attempt, errorEl).then(function () { return send(url, text, key, errorEl, attempt + 1); });
+    });
+  }
+
+  function post(url, body, errorEl) {
+    if (errorEl) errorEl.textContent = "";
+    var text = JSON.stringify(body || {}), id = url + "\n" + text;
+    var key = pendingKeys[id] || (pendingKeys[id] = newKey());
+    return send(url, text, key, errorEl, 1).then(function (answer) {
+      var r = answer.r, json = answer.json, settled = definitive(r.status);
+      if (settled) delete pendingKeys[id];
+      if (!r.ok) {
+        var detail = json.detail || Object.keys(json).map(function (k) { return [].concat(json[k]).join(" "); }).join(" ");
+        var error = new Error(detail || String(r.status));
+        error.unsure = !settled;
+        throw error;
+      }
+      return json;
     }).then(function (json) { refresh(); return json; }, function (err) {
-      if (errorEl) errorEl.textContent = fill(L.error, { detail: err.message });
+      if (errorEl) errorEl.textContent = fill(err.unsure ? L.unsure : L.error, { detail: err.message });
       throw err;
     });
   }
@@ -126,15 +159,25 @@
     if (a.body && rights.bodies.indexOf(a.body) >= 0) {
       var reason = el("input", { name: "reason", maxlength: "4000", placeholder: L.reason, "aria-label": L.reason });
       var err = el("p", { cls: "error", role: "alert" });
-      var buttons = ["upheld", "reversed"].map(function (outcome) {
-        var b = el("button", { type: "button", cls: outcome === "upheld" ? "uphold" : "reverse", text: L[outcome] });
-        b.addEventListener("click", function () {
-          post("/api/appeals/" + a.id + "/decisions/", { instance: a.waiting_instance, outcome: outcome, reason: reason.value }, err);
-        });
-        return b;
+      var form = el("form", { cls: "actions" }, [reason,
+        el("button", { type: "submit", value: "upheld", cls: "uphold", text: L.upheld }), " ",
+        el("button", { type: "button", cls: "amend-open", "aria-expanded": "false", text: L.amended }), " ",
+        el("button", { type: "submit", value: "reversed", cls: "reverse", text: L.reversed })]);
+      var amend = document.getElementById("amend-template").content.firstElementChild.cloneNode(true);
+      amend.dataset.code = a.code || "";
+      form.appendChild(amend);
+      form.addEventListener("submit", function (e) {
+        e.preventDefault();
+        var body = { instance: a.waiting_instance, outcome: e.submitter.value, reason: reason.value };
+        if (body.outcome === "amended") body.amendment = window.deskAmendment(amend);
+        post("/api/appeals/" + a.id + "/decisions/", body, err).then(function () {
+          amend.hidden = true;   // decided: the next poll redraws the list
+          refresh();
+        }, function () {});
       });
-      li.appendChild(el("div", { cls: "actions" }, [reason, buttons[0], " ", buttons[1]]));
+      li.appendChild(form);
       li.appendChild(err);
+      window.deskAmendSetup(li);
     }
     return li;
   }
@@ -212,7 +255,8 @@
         offset = Date.parse(json.server_now) - (sent + Date.now()) / 2;
         rights = json.rights || rights;
         var focused = document.activeElement && root.contains(document.activeElement) &&
-          /INPUT|SELECT|TEXTAREA/.test(document.activeElement.tagName) && !document.activeElement.closest("#desk-tables");
+          /INPUT|SELECT|TEXTAREA/.test(document.activeElement.tagName) && !document.activeElement.closest("#desk-tables") ||
+          !!root.querySelector("#appeals [data-amend]:not([hidden])");   // a 改判 being written
         data = json;
         if (focused) { renderRound(); renderTables(); } else { render(); }
         root.classList.remove("offline");

@@ -3,13 +3,33 @@
 (function () {
   "use strict";
 
-  var pendingKey = null;   // Idempotency-Key reused when the same submission is retried after a network error
+  /* The Idempotency-Key of a submission is kept until the server answers definitively (a 2xx, or a 4xx
+     other than 409 and 429): a network failure or a 5xx may have come after the hand was stored, so the
+     same submission is sent again with the SAME key (the server replays its stored answer), a few times
+     by itself with a visible message, then when the referee presses again. */
+  var pendingKey = null;
   var pendingBody = null;
+  var ATTEMPTS = 4;
 
-  function status(text, kind) {
+  function definitive(code) { return code < 500 && code !== 409 && code !== 429; }
+  function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+
+  function status(text, kind, login) {
     var el = document.getElementById("form-status");
     el.textContent = text;
     el.className = "form-status" + (kind ? " " + kind : "");
+    if (login) { addLoginLink(el, login); }
+  }
+
+  /* The session expired (the API answered "not logged in" with the login page): a link back in after
+     logging in, to this page. */
+  function addLoginLink(el, login) {
+    var link = document.createElement("a");
+    link.href = login + "?next=" + encodeURIComponent(window.location.pathname + window.location.search);
+    link.textContent = el.getAttribute("data-login") || "Log in";
+    link.className = "login-link";
+    el.appendChild(document.createTextNode(" "));
+    el.appendChild(link);
   }
 
   /* Clear the messages shown next to the fields. */
@@ -89,25 +109,42 @@
     var handForm = document.getElementById("hand-form");
     if (handForm) { clearFieldErrors(handForm); }
     status(statusEl.dataset.saving, "");
-    fetch(url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/json",
-        "Accept": "application/json",
-        "X-CSRFToken": form.elements.csrfmiddlewaretoken.value,
-        "Idempotency-Key": pendingKey
-      },
-      body: body
-    }).then(function (response) {
+    var key = pendingKey;
+    function send(attempt) {
+      return fetch(url, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: {
+          "Content-Type": "application/json",
+          "Accept": "application/json",
+          "X-CSRFToken": form.elements.csrfmiddlewaretoken.value,
+          "Idempotency-Key": key
+        },
+        body: body
+      }).then(function (response) {
+        if (response.status < 500 || attempt >= ATTEMPTS) { return response; }
+        return retry(attempt, response);
+      }, function (error) {
+        if (attempt >= ATTEMPTS) { throw error; }
+        return retry(attempt, null);
+      });
+    }
+    function retry(attempt, response) {   // the same submission, the same key
+      var after = response && parseInt(response.headers.get("Retry-After") || "", 10);
+      status(statusEl.dataset.retrying.replace("{n}", attempt), "");
+      return sleep(after > 0 ? Math.min(after, 10) * 1000 : 400 * attempt).then(function () { return send(attempt + 1); });
+    }
+    send(1).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {
-        pendingKey = null; pendingBody = null;   // the server answered: a new submission gets a new key
+        if (definitive(response.status) && pendingKey === key) { pendingKey = null; pendingBody = null; }
         if (response.status === 201) {
           return refresh().catch(function () { /* saved anyway; the page reloads later */ })
             .then(function () { status(statusEl.dataset.saved, "ok"); });
         }
         button.disabled = false;
-        status(data.detail || ("HTTP " + response.status), "error");   // by the button, and by the field
+        var detail = data.detail || ("HTTP " + response.status);
+        status(definitive(response.status) ? detail : statusEl.dataset.unsure.replace("{detail}", detail),
+               "error", data.login);   // by the button, and by the field
         if (handForm) { showFieldError(handForm, data.field, data.detail || ""); }
       });
     }).catch(function () {

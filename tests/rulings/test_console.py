@@ -105,8 +105,8 @@ def test_an_error_answer_gets_a_new_key_and_previews_send_none(transactional_db,
 
     def record(route, request):
         keys.append(request.headers.get("idempotency-key"))
-        if len(keys) == 1:  # the server answers "conflict, please retry"
-            route.fulfill(status=409, content_type="application/json", body='{"detail": "请重试"}')
+        if len(keys) == 1:  # a definitive refusal (a 409 or a 5xx would keep the key: test_console_retry)
+            route.fulfill(status=400, content_type="application/json", body='{"detail": "请重试"}')
         else:
             route.continue_()
 

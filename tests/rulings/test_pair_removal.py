@@ -71,3 +71,4 @@ def test_the_api_and_the_pages_say_so(grouped, client):
     client.force_login(users["chief"])
     page = client.get(f"/manage/{match.round.stage.event.slug}/entries/{match.ew_id}/remove/").content.decode()
     assert "取消资格" in page and "作弊" in page
+

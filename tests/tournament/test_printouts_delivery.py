@@ -100,12 +100,12 @@ def test_progress_is_stored_while_building(event, first_round, monkeypatch, djan
     seen = []
     original = printout_services._progress_writer
 
-    def spy(job_id):
-        write = original(job_id)
+    def spy(job, now):
+        write = original(job, now)
 
         def report(done, total):
             write(done, total)
-            seen.append(PrintJob.objects.get(pk=job_id).progress)
+            seen.append(PrintJob.objects.get(pk=job.pk).progress)
 
         return report
 
@@ -164,8 +164,9 @@ def test_a_build_that_died_does_not_block_the_printout(event, first_round, froze
     with django_capture_on_commit_callbacks(execute=False):
         assert request_job("scoresheets", event, options) == (job, False)
 
-    frozen_now.advance(minutes=11)
+    frozen_now.advance(seconds=61)  # no heartbeat for longer than the timeout: the worker is dead
     with django_capture_on_commit_callbacks(execute=False) as sent:
-        fresh, created = request_job("scoresheets", event, options)
-    assert created and fresh.pk != job.pk and len(sent) == 1
-    assert run_job(job.pk).status == PrintJob.Status.DONE  # a retried task takes the dead build over
+        again, created = request_job("scoresheets", event, options)
+    assert again.pk == job.pk and not created and again.status == PrintJob.Status.QUEUED and len(sent) == 1
+    assert run_job(job.pk).status == PrintJob.Status.DONE  # the requeued task builds it
+    assert PrintJob.objects.get(pk=job.pk).attempts == 2

@@ -41,6 +41,7 @@ class ClockTableSerializer(serializers.Serializer):
     playing = serializers.BooleanField()
     ended = serializers.BooleanField()
     winner = serializers.CharField()
+    winner_side = serializers.ChoiceField(choices=["NS", "EW", ""])
     recorded = serializers.IntegerField(allow_null=True)
     hand_in_play = serializers.IntegerField(allow_null=True)
     last_hand = serializers.IntegerField(allow_null=True)

@@ -48,6 +48,7 @@ def _table_rows(round_id, marks):
             "playing": bool(match.ns_id and match.ew_id) and not over,
             "ended": over,
             "winner": str(match.winner) if match.winner_id else "",
+            "winner_side": ("NS" if match.winner_id == match.ns_id else "EW") if match.winner_id else "",
             "recorded": recorded,
             "hand_in_play": allowance.hand_in_play if allowance else None,
             "last_hand": allowance.last_hand if allowance else None,

@@ -6,11 +6,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from common.errors import UserError
+from common.numbers import whole
+from common.qr import qr_svg
 from tournament import access
 from tournament.access import visible_events
 from tournament.clocks import display, safety, services
@@ -27,7 +30,11 @@ def hall_display(request, slug, round_id):
     """The hall's big screen: countdown, announcement banner, the tables still playing."""
     event = get_object_or_404(visible_events(request.user), slug=slug)
     rnd = _round_of(event, round_id)
-    return render(request, "tournament/clock/display.html", {"event": event, "round": rnd})
+    address = request.build_absolute_uri(event.get_absolute_url())
+    return render(request, "tournament/clock/display.html", {
+        "event": event, "round": rnd, "event_address": address,
+        "event_qr": mark_safe(qr_svg(address, label=event.name)),  # our own SVG; the label is escaped
+    })
 
 
 @login_required
@@ -59,7 +66,7 @@ def _post_action(request, rnd):
     match_id = request.POST.get("match", "")
     try:
         services.apply_action(rnd, request.user, request.POST.get("action", ""), request.POST.get("minutes") or None,
-                              int(match_id) if match_id.isdigit() else None, request.POST.get("note", "")[:200])
+                              whole(match_id), request.POST.get("note", "")[:200])
     except UserError as exc:
         messages.error(request, str(exc))
     else:
@@ -140,7 +147,7 @@ def clock_settings(request, slug):
     for one round. Saved through tournament.clocks.services.set_clock_settings."""
     event = organiser_event(request, slug)
     round_id = request.GET.get("round", "")
-    rnd = _round_of(event, round_id) if round_id.isdigit() else None
+    rnd = _round_of(event, round_id) if whole(round_id) is not None else None
     target = rnd or event
     if request.method == "POST" and "parallel_rounds" in request.POST and rnd is None:
         safety.set_parallel_rounds(event, request.POST["parallel_rounds"] == "true")

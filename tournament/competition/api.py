@@ -27,6 +27,7 @@ class IsOrganiserOrReadOnly(permissions.BasePermission):
     """Anyone may read what is visible; only organisers (manage_event) may write."""
 
     message = gettext_lazy("Only organisers may plan the schedule and draw.")
+    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
 
     def has_permission(self, request, view):
         if request.method in permissions.SAFE_METHODS:
@@ -73,7 +74,7 @@ class StageCreateSerializer(serializers.Serializer):
 class MatchSerializer(serializers.ModelSerializer):
     round_number = serializers.IntegerField(source="round.number", read_only=True)
     round_name = serializers.CharField(source="round.name", read_only=True)
-    group_name = serializers.CharField(source="group.name", read_only=True, default=None)
+    group_name = serializers.CharField(source="group.name", read_only=True, default=None, allow_null=True)
     referees = serializers.SlugRelatedField(many=True, read_only=True, slug_field="username")
 
     class Meta:
@@ -84,7 +85,7 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class DrawSerializer(serializers.ModelSerializer):
     kind = serializers.CharField(read_only=True, help_text="pairs / groups / bracket / seats / tables")
-    supersedes = serializers.PrimaryKeyRelatedField(read_only=True)
+    supersedes = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
     created_by = serializers.SlugRelatedField(read_only=True, slug_field="username")
     in_force = serializers.SerializerMethodField()
 
@@ -180,6 +181,7 @@ class StageListCreate(generics.GenericAPIView):
     def event(self):
         return get_object_or_404(visible_events(self.request.user).select_related("profile"), slug=self.kwargs["slug"])
 
+    @extend_schema(responses=StageSerializer(many=True))
     def get(self, request, slug):
         found = self.event().stages.order_by("order").prefetch_related("groups__memberships")
         return Response(StageSerializer(found, many=True).data)
@@ -221,6 +223,7 @@ class StageMatches(generics.GenericAPIView):
 
     serializer_class = MatchSerializer
 
+    @extend_schema(responses=MatchSerializer(many=True))
     def get(self, request, pk):
         stage = visible_stage(request, pk)
         found = (Match.objects.filter(round__stage=stage).select_related("round", "group")
@@ -256,6 +259,7 @@ class StageDraws(generics.GenericAPIView):
     permission_classes = [IsOrganiserOrReadOnly]
     serializer_class = DrawSerializer
 
+    @extend_schema(responses=DrawSerializer(many=True))
     def get(self, request, pk):
         return Response(DrawSerializer(draws.draw_history(visible_stage(request, pk)), many=True).data)
 

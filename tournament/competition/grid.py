@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.errors import UserError
+from common.numbers import whole
 from tournament.competition import timetable
 from tournament.models import Match, Stage
 from tournament.permissions import organiser_required
@@ -14,7 +15,7 @@ from tournament.staff.services import display_name, referees_of
 
 
 def _int(value):
-    return int(value) if str(value or "").isdigit() else None
+    return whole(value)
 
 
 @organiser_required
@@ -64,7 +65,7 @@ def _save(request, event, stage):
                 timetable.set_round_start(rnd, when)
     picks = {}
     for key, value in post.items():
-        if key.startswith("cell_") and key[5:].isdigit():
+        if key.startswith("cell_") and whole(key[5:]) is not None:
             user_id = _int(value)
             picks[int(key[5:])] = user_id if user_id in users else None
     changed, refused = timetable.apply_grid(stage, picks)

@@ -13,7 +13,7 @@ from tournament.models import Pair, Stage
 
 
 def _entry_infos(event) -> dict[int, EntryInfo]:
-    return {pid: EntryInfo(pid, name, unit, status in Pair.GONE) for pid, name, unit, status in
+    return {pid: EntryInfo(pid, name, unit, status in Pair.GONE, status) for pid, name, unit, status in
             event.pairs.values_list("id", "name", "unit__name", "status")}
 
 

@@ -2,7 +2,9 @@
 
 The bracket is never stored as state: :func:`bracket_state` rebuilds the pure bracket from the
 recorded bracket draw and resolves it against the winners of the decided matches, the withdrawn
-entries and (for a knock-out fed by groups) the group qualifiers known so far. Writing the resulting
+entries and (for a knock-out fed by groups) the group qualifiers known so far; a reserve pair brought in
+for a pair after the draw (:class:`~tournament.models.PairSubstitution`) holds that pair's place in the
+matches not yet begun (``BracketView.pair_of`` names the holder). Writing the resulting
 entrants, byes and walkovers into the Match rows is the result service's
 (:func:`tournament.competition.results.advance_bracket`).
 """
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 
 from tournament import brackets
 from tournament.competition import ranking
+from tournament.competition.places import holders
 from tournament.competition.stages import bracket_from_draw, source_code
 from tournament.models import Draw, Match, Pair, Stage
 
@@ -30,10 +33,19 @@ class BracketView:
     state: brackets.BracketState
     labels: dict  # bracket entry (pair id, or a qualifier label such as "A1") -> pair id or None
     rows: dict  # bracket key -> Match
+    holders: dict = None  # drawn pair id -> the reserve pair now holding its place (substitutions)
+    origins: dict = None  # any pair that held a place -> the drawn pair id of that place
 
     def pair_of(self, entry):
-        """The pair id behind a bracket entry (None while a qualifier is not known yet)."""
-        return None if entry is None else self.labels.get(entry)
+        """The pair now holding a bracket entry's place (None while a qualifier is not known yet)."""
+        pid = None if entry is None else self.labels.get(entry)
+        return (self.holders or {}).get(pid, pid)
+
+    def same_place(self, pid) -> object:
+        """The drawn pair whose place ``pid`` holds (itself when it was drawn): compares a match played
+        before a substitution with the place's pair now."""
+        return (self.origins or {}).get(pid, pid)
+
 
 
 def active_draw(stage: Stage, kind: str) -> Draw | None:
@@ -77,12 +89,15 @@ def bracket_state(stage: Stage) -> BracketView | None:
     labels = entry_labels(stage, draw)
     rows = {m.bracket_key: m for m in Match.objects.filter(round__stage=stage).exclude(bracket_key="")}
     label_of = {pid: label for label, pid in labels.items() if pid is not None}
+    holder, origin = holders(stage.event_id)
+    label_of.update({pid: label_of[place] for pid, place in origin.items() if place in label_of})
     results = {key: label_of[m.winner_id] for key, m in rows.items()
                if m.status in Match.DECIDED and m.winner_id in label_of}
-    gone = set(Pair.objects.filter(pk__in=list(label_of), status__in=Pair.GONE).values_list("pk", flat=True))
-    withdrawn = [label_of[pid] for pid in gone]
+    now_holding = {holder.get(pid, pid): label for label, pid in labels.items() if pid is not None}
+    gone = set(Pair.objects.filter(pk__in=list(now_holding), status__in=Pair.GONE).values_list("pk", flat=True))
+    withdrawn = [now_holding[pid] for pid in gone]
     state = bracket.resolve(results, withdrawn=withdrawn, strict=False)
-    return BracketView(stage, draw, bracket, state, labels, rows)
+    return BracketView(stage, draw, bracket, state, labels, rows, holder, origin)
 
 
 def derive(view: BracketView, ms: brackets.MatchState, row: Match) -> tuple[str, int | None, str]:
@@ -102,9 +117,11 @@ def derive(view: BracketView, ms: brackets.MatchState, row: Match) -> tuple[str,
     return row.status, view.pair_of(ms.winner), row.result_note  # played: as recorded
 
 
-def sides(slot: brackets.MatchSlot, row: Match, a, b) -> tuple:
-    """(ns, ew) keeping the row's seating: a seats draw may have put side b at North–South."""
+def sides(slot: brackets.MatchSlot, row: Match, a, b, same_place=None) -> tuple:
+    """(ns, ew) keeping the row's seating: a seats draw may have put side b at North–South.
+    ``same_place`` (``BracketView.same_place``): a reserve pair seated where the pair it replaced sat."""
+    place = same_place or (lambda pid: pid)
     code_b = source_code(slot.b)
     swapped = (bool(code_b) and row.ns_source == code_b and row.ew_source != code_b) or \
-        (row.ns_id is not None and row.ns_id == b and b is not None)
+        (row.ns_id is not None and b is not None and place(row.ns_id) == place(b))
     return (b, a) if swapped else (a, b)

@@ -15,15 +15,18 @@ seen in the group). Ties left by the profile's order end in a lot drawn with the
 """
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.db.models import Exists
 from django.utils.translation import gettext as _
 
 from common.errors import gettext_noop
 from tournament import standings as pure
+from tournament.competition.places import holders
 from tournament.competition.stages import CompetitionError
-from tournament.models import Draw, Group, GroupEntry, Match, Pair, Stage
+from tournament.models import Draw, Group, GroupEntry, Match, Pair, PairSubstitution, Stage
 
 TIE_BREAK_NAMES = {"shared_place": "shared"}  # profile name -> pure standings name
 TERMINAL_LABELS = {"lot": "抽签", "shared": "并列名次"}
@@ -38,6 +41,12 @@ class EntryInfo:
     name: str
     unit: str
     withdrawn: bool = False
+    status: str = ""
+
+    @property
+    def removed_label(self) -> str:
+        """停赛 / 取消资格 for a pair the chief referee removed from the event (000 第十七条（八）), else ""."""
+        return str(Pair.Status(self.status).label) if self.status in Pair.REMOVED else ""
 
 
 @dataclass(frozen=True)
@@ -157,21 +166,30 @@ def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], co
     results = [r for r in (_result(m, start) for m in matches) if r is not None]
     playable = [m for m in matches if m[2] is not None]
     table = pure.compute_standings(ids, results, lot_seed=lot_seed, **config)
+    complete = bool(playable) and len(results) == len(playable)
     cross = pure.crosstable(ids, results)
     order = table.order
     rows = tuple(
         RowView(rank=r.rank, entry=info[r.entry], played=r.played, wins=r.wins, losses=r.losses,
                 points=_plain(r.values.get("points", 0)), net_levels=int(r.values.get("net_levels", 0)),
                 total_levels=int(r.values.get("total_levels", 0)), decided_by=r.decided_by,
-                tie_note=tie_note(r, order, lot_seed), shared=r.shared, lot_pending=r.lot_pending)
+                tie_note=shown_tie_note(r, order, lot_seed, complete), shared=r.shared, lot_pending=r.lot_pending)
         for r in table.rows)
     return GroupTable(
         group_id=group["id"], name=group["name"], rows=rows, entries=tuple(entries),
         cross=tuple(tuple(cross.text(i, j) for j in range(len(ids))) for i in range(len(ids))),
-        complete=bool(playable) and len(results) == len(playable), played=len(results), total=len(playable),
+        complete=complete, played=len(results), total=len(playable),
         notes=tuple(_(message) % params if params else _(message)
-                    for message, params in pure.note_messages(table.rows, lot_seed)),
+                    for message, params in pure.note_messages(table.rows, lot_seed)) if complete else (),
         order_labels=tuple(metric_label(n) for n in order))
+
+
+def shown_tie_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed, complete: bool) -> str:
+    """The tie note a table shows: a lot decides (or is still to draw) only once the play it ranks is
+    complete, so nothing says "抽签决定" while the places can still change (before any match, none at all)."""
+    if not complete and (row.decided_by == "lot" or row.lot_pending or row.played == 0):
+        return ""
+    return tie_note(row, order, lot_seed)
 
 
 def _plain(value):
@@ -181,8 +199,9 @@ def _plain(value):
 def _load_stages(event, stage_filter: dict) -> list[StageStandings]:
     """Read and rank every round-robin stage matching ``stage_filter`` (a fixed number of queries)."""
     profile_data = event.profile.data
+    substituted = Exists(PairSubstitution.objects.filter(event_id=event.pk))
     stages = list(Stage.objects.filter(event=event, kind=Stage.Kind.ROUND_ROBIN, **stage_filter)
-                  .order_by("order").values("id", "name", "settings"))
+                  .annotate(substituted=substituted).order_by("order").values("id", "name", "settings", "substituted"))
     stage_ids = [s["id"] for s in stages]
     groups = list(Group.objects.filter(stage_id__in=stage_ids).order_by("order").values("id", "stage_id", "name"))
     group_ids = [g["id"] for g in groups]
@@ -190,11 +209,19 @@ def _load_stages(event, stage_filter: dict) -> list[StageStandings]:
     for gid, pid, name, unit, status in (
             GroupEntry.objects.filter(group_id__in=group_ids).order_by("group_id", "position")
             .values_list("group_id", "pair_id", "pair__name", "pair__unit__name", "pair__status")):
-        entries[gid].append(EntryInfo(pid, name, unit, status in Pair.GONE))
+        entries[gid].append(EntryInfo(pid, name, unit, status in Pair.GONE, status))
     matches = defaultdict(list)
-    for row in (Match.objects.filter(group_id__in=group_ids).order_by("round_id", "table", "id")
-                .values_list("group_id", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status")):
-        matches[row[0]].append(row)
+    # a reserve pair's results count for the place it holds (003 二.2); read only when there are any
+    holder, place = holders(event.pk) if any(st["substituted"] for st in stages) else ({}, {})
+    if any(held != pid for pid, held in holder.items()):
+        names = dict(Pair.objects.filter(pk__in=set(holder.values())).values_list("pk", "name"))
+        for gid, infos in entries.items():
+            entries[gid] = [dataclasses.replace(e, name=f"{e.name} → {names[holder[e.pair_id]]}")
+                            if holder.get(e.pair_id, e.pair_id) != e.pair_id else e for e in infos]
+    for gid, ns, ew, winner, *rest in (
+            Match.objects.filter(group_id__in=group_ids).order_by("round_id", "table", "id")
+            .values_list("group_id", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status")):
+        matches[gid].append((gid, place.get(ns, ns), place.get(ew, ew), place.get(winner, winner), *rest))
     seeds = dict(Draw.objects.filter(stage_id__in=stage_ids, kind=Draw.Kind.GROUPS, superseded_by__isnull=True)
                  .values_list("stage_id", "seed"))
     by_stage = defaultdict(list)

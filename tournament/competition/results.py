@@ -7,6 +7,8 @@
                                                         hands cannot decide (no hand at time-up, no play)
     advance_bracket(stage, *, refuse_started=False)     write a knock-out's resolved entrants, byes, walkovers
     entry_withdrawn(pair) -> int                         walkovers for a pair that left, then the brackets
+    entry_restored(pair) -> int                          a removal lifted: its walkovers not begun are played
+    entry_substituted(pair_out, pair_in) -> int          a reserve pair takes a pair's place in matches not begun
     give_swiss_bye(rnd, pair_id) -> Match                a Swiss round's bye: a win for the entry
 
 Every source of a result calls :func:`settle` inside its own transaction, holding the Match lock:
@@ -26,7 +28,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
@@ -226,9 +228,10 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
             if row is None:
                 continue
             ms = view.state.matches[slot.key]
-            ns, ew = progress.sides(slot, row, view.pair_of(ms.a), view.pair_of(ms.b))
+            ns, ew = progress.sides(slot, row, view.pair_of(ms.a), view.pair_of(ms.b), view.same_place)
             if _begun(row):
-                if refuse_started and {row.ns_id, row.ew_id} != {ns, ew}:
+                place = view.same_place
+                if refuse_started and {place(row.ns_id), place(row.ew_id)} != {place(ns), place(ew)}:
                     raise ConflictError(
                         gettext_noop("The result cannot change: %(match)s (table %(table)s) has already begun."),
                         field="winner", match=f"{row.round} {row.bracket_key}", table=row.table)
@@ -260,6 +263,68 @@ def entry_withdrawn(pair: Pair) -> int:
     for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
         advance_bracket(stage)
     return given
+
+
+def _restorable(pair: Pair, **where):
+    """The walkovers ``pair``'s removal gave (or lost it) that nobody has begun or decided by hand."""
+    decided = ResultDecision.objects.filter(match=OuterRef("pk"))
+    return (Match.objects.select_for_update()
+            .filter(Q(ns=pair) | Q(ew=pair), **where, status=Match.Status.WALKOVER, result_note=progress.WALKOVER_NOTE,
+                    started_at__isnull=True, ns__isnull=False, ew__isnull=False)
+            .exclude(Exists(decided)))
+
+
+@transaction.atomic
+def entry_restored(pair: Pair) -> int:
+    """A suspension or disqualification was lifted (its ruling voided or decided on appeal): each walkover
+    of the pair not yet begun is to be played after all (a walkover for the pair where the opponent has
+    gone meanwhile), and the knock-outs are moved on. A knock-out whose next match has already begun keeps
+    its walkover (played matches keep their result). Returns the number of matches given back to play."""
+    restored = 0
+    for match in _restorable(pair, group__isnull=False):
+        other = Pair.objects.filter(pk=match.ew_id if match.ns_id == pair.pk else match.ns_id).first()
+        gone = other is not None and other.status in Pair.GONE
+        status, winner = (Match.Status.WALKOVER, pair.pk) if gone else (Match.Status.SCHEDULED, None)
+        Match.objects.filter(pk=match.pk).update(status=status, winner_id=winner,
+                                                 result_note=progress.WALKOVER_NOTE if gone else "")
+        restored += 0 if gone else 1
+    for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
+        restored += _reopen_bracket(stage, pair)
+    return restored
+
+
+def _reopen_bracket(stage, pair) -> int:
+    """Give the pair's knock-out walkovers back to play where no later match has begun; returns how many."""
+    rows = list(_restorable(pair, round__stage=stage))
+    try:
+        with transaction.atomic():
+            Match.objects.filter(pk__in=[m.pk for m in rows]).update(status=Match.Status.SCHEDULED, winner_id=None,
+                                                                      result_note="")
+            advance_bracket(stage, refuse_started=True)
+    except ConflictError:
+        return 0  # a later match has begun: the walkovers stand
+    return len(rows)
+
+
+@transaction.atomic
+def entry_substituted(pair_out: Pair, pair_in: Pair) -> int:
+    """A unit team brought in its reserve pair ``pair_in`` for ``pair_out`` (a PairSubstitution just
+    stored): every match of ``pair_out`` not yet begun outside a knock-out is now ``pair_in``'s, and the
+    knock-outs are moved on (their bracket names the pair holding each drawn place, ``progress.holders``).
+    Matches already begun keep the pair that played them. Returns the number of rows changed."""
+    changed = 0
+    waiting = Match.objects.select_for_update().filter(status__in=Match.WAITING, started_at__isnull=True,
+                                                       round__stage__event_id=pair_out.event_id).exclude(
+        round__stage__kind=Stage.Kind.ELIMINATION)
+    for side in ("ns", "ew"):
+        changed += waiting.filter(**{side: pair_out}).update(**{side: pair_in})
+    for stage in Stage.objects.filter(event_id=pair_out.event_id, kind=Stage.Kind.ELIMINATION):
+        before = Match.objects.filter(round__stage=stage).filter(Q(ns=pair_in) | Q(ew=pair_in)).count()
+        advance_bracket(stage)
+        changed += Match.objects.filter(round__stage=stage).filter(Q(ns=pair_in) | Q(ew=pair_in)).count() - before
+    for round_id in set(Match.objects.filter(Q(ns=pair_in) | Q(ew=pair_in)).values_list("round_id", flat=True)):
+        transaction.on_commit(lambda round_id=round_id: display_cache.invalidate(round_id))
+    return changed
 
 
 SWISS_BYE_NOTE = "轮空，按胜一场计"

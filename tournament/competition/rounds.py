@@ -1,8 +1,16 @@
 """Closing a round: its results are published, table referees can no longer write, the appeal deadline
 starts (counted from that moment, ``rulings.appeals.appeal_deadline_for``). Reopening is a chief's act
 with a reason. Both are append-only :class:`~tournament.models.RoundClosure` rows; ``Round.
-results_published_at`` mirrors the latest and is written here only."""
+results_published_at`` mirrors the latest and is written here only.
+
+    published_rounds(event) -> {stage id: [Published]}   the rounds whose results are published, for the
+                                                         public pages ("成绩已公布 <time>")
+    stage_published_at(stage) -> datetime | None        when the last round of a stage was published, once
+                                                         every round of it is
+"""
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from django.db import transaction
 from django.db.models import Q
@@ -65,3 +73,31 @@ def reopen_round(rnd, user, reason) -> Round:
         round_id = rnd.pk
         transaction.on_commit(lambda: display_cache.invalidate(round_id))
         return rnd
+
+
+class Published(NamedTuple):
+    """A round whose results are published, as the public pages name it."""
+
+    round_id: int
+    number: int
+    name: str
+    at: object  # an aware datetime
+
+
+def published_rounds(event) -> dict:
+    """{stage id: [Published, ...] in round order} for the rounds of ``event`` that are closed."""
+    out: dict = {}
+    rows = (Round.objects.filter(stage__event=event, results_published_at__isnull=False)
+            .order_by("stage__order", "number").values_list("stage_id", "pk", "number", "name", "results_published_at"))
+    for stage_id, pk, number, name, at in rows:
+        out.setdefault(stage_id, []).append(Published(pk, number, name, at))
+    return out
+
+
+def stage_published_at(stage):
+    """The moment the stage's results were all published (its last round's closing), or None while a round
+    of the stage is still open (or it has none)."""
+    times = list(Round.objects.filter(stage=stage).values_list("results_published_at", flat=True))
+    if not times or any(at is None for at in times):
+        return None
+    return max(times)

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, UserError, gettext_noop
 from tournament import standings as pure
-from tournament.competition.ranking import EntryInfo, FinalPlace, metric_label, standings_config, tie_note
+from tournament.competition.ranking import EntryInfo, FinalPlace, metric_label, shown_tie_note, standings_config
 from tournament.models import Draw, Match, Pair, Round, Stage
 
 DEFAULT_QUALIFIERS = 8  # a knock-out fed by a Swiss stage takes its top eight unless told otherwise
@@ -115,7 +115,7 @@ def stage_standings(stage: Stage, after_round: int | None = None) -> SwissStandi
     paired = numbers[-1] if numbers else 0
     after = paired if after_round is None else max(0, min(int(after_round), paired))
     ids = [int(i) for i in draw.params["entries"]] if draw else []
-    infos = {pid: EntryInfo(pid, name, unit or "", status == Pair.Status.WITHDRAWN) for pid, name, unit, status in
+    infos = {pid: EntryInfo(pid, name, unit or "", status == Pair.Status.WITHDRAWN, status) for pid, name, unit, status in
              Pair.objects.filter(pk__in=ids).values_list("pk", "name", "unit__name", "status")}
     rows = list(Match.objects.filter(round__stage=stage, round__number__lte=after)
                 .values_list("round__number", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status"))
@@ -139,7 +139,8 @@ def stage_standings(stage: Stage, after_round: int | None = None) -> SwissStandi
             rank=r.rank if not has_bye else _rank_without_bye(table, r), entry=infos[r.entry], played=r.played,
             wins=r.wins, losses=r.losses, byes=1 if r.entry in byes else 0,
             points=_plain(r.values.get("points", 0)), buchholz=_plain(r.values.get("buchholz", 0)),
-            net_levels=int(r.values.get("net_levels", 0)), tie_note=tie_note(r, table.order, lot_seed),
+            net_levels=int(r.values.get("net_levels", 0)),
+            tie_note=shown_tie_note(r, table.order, lot_seed, decided and bool(results)),
             shared=r.shared))
     return SwissStandings(stage.pk, stage.name, after, paired, planned_rounds(stage, len(ids) or None),
                           tuple(out), tuple(metric_label(n) for n in table.order), _notes(out, lot_seed), lot_seed,

@@ -13,6 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
+from common.numbers import whole
 from tournament.access import visible_events
 from tournament.competition import swiss_rounds, swiss_standings, unit_ranking
 from tournament.models import Event, Match, Pair, Round, Stage
@@ -29,9 +30,9 @@ def _number(value, field: str):
     text = (value or "").strip()
     if not text:
         return None
-    if not text.isdigit():
+    if whole(text) is None:
         raise UserError(gettext_noop("Enter a whole number."), field=field)
-    return int(text)
+    return whole(text)
 
 
 def _page(request, items, name="page"):
@@ -49,7 +50,7 @@ def round_tables(stage: Stage, number: int, request, page_name="page"):
 def _swiss_context(request, stage: Stage) -> dict:
     numbers = list(Round.objects.filter(stage=stage).order_by("number").values_list("number", flat=True))
     asked = request.GET.get("round") or ""
-    chosen = int(asked) if asked.isdigit() else None
+    chosen = whole(asked)
     current = chosen if chosen in numbers else (numbers[-1] if numbers else None)
     standings = swiss_standings.stage_standings(stage, after_round=current or 0)
     draws = swiss_rounds.round_draws(stage)
@@ -60,6 +61,8 @@ def _swiss_context(request, stage: Stage) -> dict:
         "stage": stage, "numbers": numbers, "current": current, "standings": standings,
         "rows": _page(request, standings.rows, "spage"), "draw": draw, "rematches": rematches,
         "tables": round_tables(stage, current, request) if current else None,
+        "published_at": Round.objects.filter(stage=stage, number=current).values_list("results_published_at",
+                                                                                    flat=True).first(),
         "stage_query": f"stage={stage.pk}&", "round_query": f"stage={stage.pk}&round={current or ''}&",
     }
 

@@ -142,7 +142,8 @@ def event_unit_standings(event: Event) -> UnitStandings:
     lines = tuple(
         UnitLine(rank=r.rank, unit=str(r.unit), score=pure.plain(r.score),
                  pairs=tuple(CountedPair(names.get(e, ""), place, pure.plain(v)) for e, place, v in r.counted),
-                 bonus=r.bonus, firsts=r.firsts, seconds=r.seconds, tie=_tie(r, seed))
+                 bonus=r.bonus, firsts=r.firsts, seconds=r.seconds,
+                 tie=_tie(r, seed) if complete or r.decided_by != "lot" else "")  # a lot decides once all is played
         for r in table.rows)
     return UnitStandings(lines, complete, rules, rules_text(rules, seed), seed)
 

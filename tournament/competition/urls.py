@@ -2,7 +2,7 @@
 from django.urls import path
 
 from tournament.competition import api as api
-from tournament.competition import grid
+from tournament.competition import find_views, grid
 from tournament.competition import swiss_views as swiss_views
 from tournament.competition import views as views
 
@@ -11,6 +11,11 @@ urlpatterns = [
     path("events/<slug:slug>/groups/", views.public_groups, name="competition_groups"),
     path("events/<slug:slug>/bracket/", views.public_bracket, name="competition_bracket"),
     path("events/<slug:slug>/standings/", views.public_standings, name="competition_standings"),
+    path("events/<slug:slug>/standings.xlsx", views.standings_xlsx, name="competition_standings_xlsx"),
+    path("events/<slug:slug>/crosstables.xlsx", views.crosstables_xlsx, name="competition_crosstables_xlsx"),
+    path("events/<slug:slug>/find/", find_views.public_find, name="competition_find"),
+    path("events/<slug:slug>/entry/<int:pair_id>/", find_views.public_entry, name="competition_entry"),
+    path("events/<slug:slug>/live.json", find_views.public_live, name="competition_live"),
     path("events/<slug:slug>/swiss/", swiss_views.public_swiss, name="competition_swiss"),
     path("events/<slug:slug>/units/", swiss_views.public_units, name="competition_units"),
     path("events/<slug:slug>/units.xlsx", swiss_views.units_xlsx, name="competition_units_xlsx"),

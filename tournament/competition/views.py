@@ -5,14 +5,20 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
 from django.db import IntegrityError
+from django.db.models import Count, Min, Q
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
+from common.naturalsort import natural_key
+from common.numbers import whole
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
-from tournament.competition import draws, placings, ranking, referees, stages, swiss_rounds
+from tournament.competition import draws, exports, live, placings, ranking, referees, rounds, stages, swiss_rounds
 from tournament.competition.progress import bracket_state
 from tournament.models import Draw, Event, Match, Round, Stage, Unit
 from tournament.models.competition import RefereeUnit
@@ -26,11 +32,12 @@ def public_event(request, slug) -> Event:
 
 
 def _int(value, field=None):
-    try:
-        return int(value) if value not in (None, "") else None
-    except (TypeError, ValueError):
+    if value in (None, ""):
+        return None
+    if whole(value) is None:
         raise stages.CompetitionError(gettext_noop("Expected a whole number, not %(value)r."), field=field,
-                                      value=value) from None
+                                      value=value)
+    return whole(value)
 
 
 def pair_names(event) -> dict:
@@ -48,6 +55,38 @@ def schedule_rounds(event, stage=None):
     for m in matches:
         by_round.setdefault(m.round_id, []).append(m)
     return [(r, by_round.get(r.pk, [])) for r in rounds]
+
+
+SCHEDULE_PAGE_SIZE = 200  # tables per page of the public schedule (a city's round has thousands)
+
+
+def schedule_page(event, page_number, per_page=None):
+    """One page of the public schedule, in a fixed number of queries whatever the event's size.
+
+    Returns ``(page, rounds, jumps)``: the Paginator page of matches (in play order), the rounds on this
+    page each with its matches on it (a round without matches on the page where it would start), and
+    every round with the page it starts on (the round links above the list).
+    """
+    rounds = list(Round.objects.filter(stage__event=event).select_related("stage")
+                  .order_by("stage__order", "number", "pk"))
+    counts = dict(Match.objects.filter(round__stage__event=event).order_by().values_list("round_id")
+                  .annotate(n=Count("pk")))
+    matches = (Match.objects.filter(round__stage__event=event).select_related("ns", "ew", "group")
+               .order_by("round__stage__order", "round__number", "round_id", "table", "pk"))
+    per_page = per_page or SCHEDULE_PAGE_SIZE
+    page = Paginator(matches, per_page).get_page(page_number)
+    pages = page.paginator.num_pages
+    on_page: dict = {}
+    for match in page.object_list:
+        on_page.setdefault(match.round_id, []).append(match)
+    shown, jumps, offset = [], [], 0
+    for rnd in rounds:
+        count = counts.get(rnd.pk, 0)
+        jumps.append((rnd, min(pages, offset // per_page + 1)))
+        if on_page.get(rnd.pk) or (count == 0 and jumps[-1][1] == page.number):
+            shown.append((rnd, on_page.get(rnd.pk, [])))
+        offset += count
+    return page, shown, jumps
 
 
 def bracket_columns(stage, names):
@@ -81,32 +120,89 @@ def _round_name(view, number):
 
 # --------------------------------------------------------------------------- public pages
 def public_schedule(request, slug):
+    """The schedule one page of tables at a time, with a link to the page where each round starts."""
     event = public_event(request, slug)
+    page, rounds, jumps = schedule_page(event, request.GET.get("page"))
     return render(request, "tournament/competition/schedule.html",
-                  {"event": event, "rounds": schedule_rounds(event), "tab": "schedule",
+                  {"event": event, "rounds": rounds, "page": page, "jumps": jumps, "tab": "schedule",
+                   "live_rounds": live.live_round_ids(rounds),
                    "clock_round": current_clock_round(event)})
+
+
+def _current_group_matches(event) -> tuple[dict, list[int]]:
+    """Group id -> the group's matches in its stage's current round (the first with a table still to
+    finish), and those rounds' ids (two queries)."""
+    open_rounds = (Match.objects.filter(round__stage__event=event, group__isnull=False)
+                   .exclude(status__in=Match.OVER).values("round__stage_id").annotate(number=Min("round__number")))
+    current = Q(pk__in=[])
+    for row in open_rounds:
+        current |= Q(round__stage_id=row["round__stage_id"], round__number=row["number"])
+    by_group: dict = {}
+    rounds = set()
+    for m in (Match.objects.filter(current, group__isnull=False).select_related("round", "ns", "ew", "group")
+              .order_by("round__number", "table", "pk")):
+        by_group.setdefault(m.group_id, []).append(m)
+        rounds.add(m.round_id)
+    return by_group, sorted(rounds)
 
 
 def public_groups(request, slug):
     event = public_event(request, slug)
+    by_group, live_rounds = _current_group_matches(event)
+    published = rounds.published_rounds(event)
+    stage_tables = [(st, [(g, by_group.get(g.group_id, [])) for g in st.groups], published.get(st.stage_id, []))
+                    for st in ranking.event_standings(event)]
     return render(request, "tournament/competition/groups.html",
-                  {"event": event, "stages": ranking.event_standings(event), "tab": "groups"})
+                  {"event": event, "stages": stage_tables, "tab": "groups", "live_rounds": live_rounds})
 
 
 def public_bracket(request, slug):
     event = public_event(request, slug)
     names = pair_names(event)
-    knockouts = [(s, bracket_columns(s, names)) for s in event.stages.filter(kind=Stage.Kind.ELIMINATION)]
+    published = rounds.published_rounds(event)
+    knockouts = [(s, bracket_columns(s, names), published.get(s.pk, []))
+                 for s in event.stages.filter(kind=Stage.Kind.ELIMINATION)]
+    rows = {}
+    for _stage, bracket, _published in knockouts:
+        for section in (bracket or {}).get("columns", []) + (bracket or {}).get("placements", []):
+            for item in section["matches"]:
+                rows[item["row"].pk] = item["row"]
     return render(request, "tournament/competition/bracket.html",
-                  {"event": event, "knockouts": knockouts, "tab": "bracket"})
+                  {"event": event, "knockouts": knockouts, "tab": "bracket",
+                   "live_rounds": sorted({m.round_id for m in rows.values()
+                                          if not m.is_over and m.status != Match.Status.PENDING})[:live.MAX_ROUNDS]})
 
 
 def public_standings(request, slug):
     event = public_event(request, slug)
     places, complete = placings.final_ranking(event)
+    published = rounds.published_rounds(event)
+    stages_published = [(s.name, published[s.pk]) for s in event.stages.order_by("order") if s.pk in published]
     return render(request, "tournament/competition/standings.html",
-                  {"event": event, "places": places, "complete": complete,
+                  {"event": event, "places": places, "complete": complete, "stages_published": stages_published,
                    "awards": placings.award_list(event), "tab": "standings"})
+
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def _xlsx(event, build, name):
+    """An .xlsx download of the event, its headers and notes in Chinese whatever the page's language."""
+    with translation.override("zh-hans"):
+        content = build(event)
+    response = HttpResponse(content, content_type=XLSX)
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-{name}.xlsx"'
+    return response
+
+
+def standings_xlsx(request, slug):
+    """The final ranking, group tables and Swiss standings as .xlsx (the pages' columns)."""
+    return _xlsx(public_event(request, slug), exports.standings_workbook, "standings")
+
+
+def crosstables_xlsx(request, slug):
+    """Every group's crosstable as .xlsx, a sheet per group."""
+    return _xlsx(public_event(request, slug), exports.crosstables_workbook, "crosstables")
 
 
 # --------------------------------------------------------------------------- organiser pages
@@ -203,4 +299,5 @@ def manage_referees(request, event):
             messages.error(request, _("Somebody changed the schedule at the same time: reload and retry."))
         return redirect("competition_manage_referees", slug=event.slug)
     return render(request, "tournament/competition/manage_referees.html",
-                  {"event": event, "referees": _referees(event), "units": event.units.all()})
+                  {"event": event, "referees": _referees(event),
+                   "units": sorted(event.units.all(), key=lambda u: natural_key(u.name))})

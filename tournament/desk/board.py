@@ -19,7 +19,7 @@ from rulings.appeals import appeal_deadline_for
 from rulings.engine import appeal_deadline
 from rulings.ledger import PENDING, STATE_LABELS, ledger_for, match_entries, related_row
 from rulings.models import Ruling
-from rulings.presenters import decided_text, display_name
+from rulings.presenters import decided_text, display_name, offence_menu
 from tournament.clocks import display
 from tournament.models import Match
 
@@ -57,17 +57,18 @@ def _ruling_text(ruling, sanction):
     return decided_text(explanation, related_row(ruling, "approval")) or ruling.code
 
 
-def _appeal_row(appeal, ruling, sanction, match):
+def _appeal_row(appeal, ruling, sanction, match, texts=None):
     waiting = appeal_route.waiting_instance(appeal, ruling.profile)
     body = appeal_route.body_at(ruling.profile, waiting) if waiting else None
     return {
         "id": appeal.pk, "ruling": ruling.pk, "match": match.pk, "table": match.table,
         "side": appeal.side, "side_label": _("North–South") if appeal.side == "NS" else _("East–West"),
         "grounds": appeal.grounds, "filed_by": person(appeal.filed_by), "filed_at": _iso(appeal.filed_at),
-        "offence": _ruling_text(ruling, sanction), "hand": ruling.hand_number,
+        "offence": _ruling_text(ruling, sanction), "hand": ruling.hand_number, "code": ruling.code,
         "waiting_instance": waiting, "body": body, "body_label": _(appeal_route.BODY_LABELS[body]) if body else "",
         "decisions": [{"instance": d.instance, "outcome": d.outcome, "outcome_label": _(appeal_route.OUTCOME_LABELS[d.outcome]),
-                       "reason": d.reason, "by": person(d.decided_by), "at": _iso(d.decided_at)}
+                       "reason": d.reason, "by": person(d.decided_by), "at": _iso(d.decided_at),
+                       "replacement": (texts or {}).get(d.replacement_id, "") if d.replacement_id else ""}
                       for d in sorted(appeal.decisions.all(), key=lambda d: d.instance)],
     }
 
@@ -75,12 +76,14 @@ def _appeal_row(appeal, ruling, sanction, match):
 def _rulings_of_match(match, rulings):
     """(pending approvals, pending choices, appeals, every ruling) of one match from its replay."""
     approvals, choices, appeals, listed = [], [], [], []
-    for entry in match_entries(match, rulings):
+    entries = match_entries(match, rulings)
+    texts = {e.ruling.pk: _ruling_text(e.ruling, e.sanction) for e in entries}
+    for entry in entries:
         ruling, sanction = entry.ruling, entry.sanction
         row = {"id": ruling.pk, "match": match.pk, "table": match.table, "hand": ruling.hand_number,
                "offence": _ruling_text(ruling, sanction), "side": ruling.side,
                "proposer": person(ruling.recorded_by), "proposer_id": ruling.recorded_by_id,
-               "at": _iso(ruling.recorded_at), "state": entry.state, "state_label": STATE_LABELS[entry.state]}
+               "at": _iso(ruling.recorded_at), "state": entry.state, "state_label": _(STATE_LABELS[entry.state])}
         listed.append(row)
         if entry.state == PENDING and sanction is not None:
             if sanction.needs_approval and related_row(ruling, "approval") is None:
@@ -88,7 +91,7 @@ def _rulings_of_match(match, rulings):
             elif sanction.pending_choice:
                 choices.append(row)
         for appeal in ruling.appeals.all():
-            appeals.append(_appeal_row(appeal, ruling, sanction, match))
+            appeals.append(_appeal_row(appeal, ruling, sanction, match, texts))
     return approvals, choices, appeals, listed
 
 
@@ -180,7 +183,8 @@ def desk_data(rnd, user) -> dict:
 def arbitration_data(event, user) -> dict:
     """The event's appeals, those waiting for an instance one of ``user``'s bodies decides first."""
     bodies = appeal_route.bodies_of(user, event)
-    rulings = (Ruling.objects.filter(match__round__stage__event=event, appeals__isnull=False).distinct()
+    appealed = Ruling.objects.filter(match__round__stage__event=event, appeals__isnull=False).values("match")
+    rulings = (Ruling.objects.filter(match__in=appealed)  # every ruling of those matches: the replay needs them
                .select_related("void", "approval", "choice_made", "recorded_by", "profile", "match__profile",
                                "match__round__stage", "match__ns", "match__ew")
                .prefetch_related("appeals__decisions__decided_by", "appeals__filed_by")
@@ -191,9 +195,11 @@ def arbitration_data(event, user) -> dict:
     waiting, done = [], []
     for rulings_of in grouped.values():
         match = rulings_of[0].match
-        for entry in match_entries(match, rulings_of):
+        entries = match_entries(match, rulings_of)
+        texts = {e.ruling.pk: _ruling_text(e.ruling, e.sanction) for e in entries}
+        for entry in entries:
             for appeal in entry.ruling.appeals.all():
-                row = _appeal_row(appeal, entry.ruling, entry.sanction, match)
+                row = _appeal_row(appeal, entry.ruling, entry.sanction, match, texts)
                 row["round"] = str(match.round)
                 row["deadline"] = _iso(appeal_deadline_for(entry.ruling))
                 row["mine"] = row["body"] in bodies
@@ -201,4 +207,5 @@ def arbitration_data(event, user) -> dict:
     return {"waiting": waiting, "done": done, "bodies": sorted(bodies),
             "route": [_(appeal_route.BODY_LABELS[b]) for b in appeal_route.route(event.profile)]
             if event.profile_id else [],
-            "organiser_choice": bool(event.profile_id and appeal_route.is_organiser_choice(event.profile))}
+            "organiser_choice": bool(event.profile_id and appeal_route.is_organiser_choice(event.profile)),
+            "offences": offence_menu(event.profile) if event.profile_id else []}

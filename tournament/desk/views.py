@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from rulings import appeal_route
+from rulings.presenters import offence_menu
 from tournament import access
 from tournament.desk import board
 from tournament.models import Event, Round
@@ -39,10 +40,12 @@ def _labels():
         "own": _("You proposed it: another chief referee decides."), "table_page": _("Table page"),
         "console": _("Console"), "no_limit": _("no limit"), "time_up": _("Time is up"), "saved": _("Saved."),
         "filed_by": _("Filed by %(who)s for %(side)s: %(grounds)s"), "waiting": _("Waits for: %(body)s"),
-        "upheld": _("Upheld"), "reversed": _("Reversed"), "reason": _("Reason"), "nobody": _("none"),
+        "upheld": _("Upheld"), "amended": _("Amended"), "reversed": _("Reversed"), "reason": _("Reason"), "nobody": _("none"),
         "undecided": _("Still without a result: table(s) %(tables)s"), "not_yours": _("Decided by: %(body)s"),
         "error": _("Could not save: %(detail)s"), "offline": _("Connection lost: retrying"),
         "winner": _("Winner: %(who)s"), "extra": _("+%(n)s min"),
+        "retrying": _("No answer from the server yet: sending the same request again (attempt %(n)s)…"),
+        "unsure": _("Not confirmed as saved: %(detail)s. Try again: it will not be applied twice."),
     }
 
 
@@ -54,7 +57,7 @@ def desk(request, event_slug, round_id):
     rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
     return render(request, "tournament/desk/desk.html", {
         "event": event, "round": rnd, "desk": data, "rights": _rights(request.user, event), "rounds": rounds,
-        "labels": _labels(),
+        "labels": _labels(), "offences": offence_menu(event.profile) if event.profile_id else [],
     })
 
 

@@ -7,10 +7,12 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
 from common.errors import ConflictError, gettext_noop
+from common.naturalsort import natural_key
 from config.api_errors import error_responses
 from tournament import access
 from tournament.access import visible_events
 from tournament.entries import services as svc
+from tournament.entries.limits import MAX_SEED
 from tournament.models import Pair
 
 
@@ -28,7 +30,7 @@ class EntrySerializer(serializers.Serializer):
     unit = serializers.CharField(max_length=200)
     player1 = EntryPlayerSerializer()
     player2 = EntryPlayerSerializer()
-    seed = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    seed = serializers.IntegerField(min_value=1, max_value=MAX_SEED, required=False, allow_null=True)
     team = serializers.CharField(max_length=200, required=False, allow_blank=True)
     reserve = serializers.BooleanField(required=False, default=False)
     status = serializers.CharField(read_only=True)
@@ -48,6 +50,8 @@ class EntrySerializer(serializers.Serializer):
 
 class IsOrganiserToWrite(permissions.BasePermission):
     """Anyone who may see the event reads; only organisers (manage_event) write."""
+
+    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
 
     def has_permission(self, request, view):
         if request.method in permissions.SAFE_METHODS:
@@ -70,7 +74,8 @@ class EntryListCreate(GenericAPIView):
                    responses=EntrySerializer(many=True))
     def get(self, request, event_slug):
         pairs = Pair.objects.filter(event=self.get_event()).select_related("unit", "team", "player1", "player2")
-        return Response(EntrySerializer(pairs.order_by("unit__name", "name"), many=True).data)
+        pairs = sorted(pairs, key=lambda p: (natural_key(p.unit.name), natural_key(p.name)))
+        return Response(EntrySerializer(pairs, many=True).data)
 
     @extend_schema(summary="Enter a pair (organisers)", responses={
         201: EntrySerializer, **error_responses(400, 403, 404, 409)})

@@ -2,8 +2,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.entries.limits import LIMITS
+from tournament.entries.limits import LIMITS, MAX_SEED
 from tournament.entries.services import EntryError, PairData, PlayerData
+from tournament.entries.spreadsheets import MAX_UPLOAD_BYTES
 from tournament.models import Player
 
 GENDERS = [(Player.Gender.MALE, _("Male")), (Player.Gender.FEMALE, _("Female"))]
@@ -29,7 +30,7 @@ class PairForm(forms.Form):
     gender2 = forms.ChoiceField(label=_("Gender of player 2"), choices=GENDERS)
     phone2 = forms.CharField(label=_("Phone of player 2"), max_length=30, required=False,
                              widget=forms.TextInput(attrs=TEL))
-    seed = forms.IntegerField(label=_("Seed"), min_value=1, required=False)
+    seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=MAX_SEED, required=False)
     team = forms.CharField(label=_("Team"), max_length=LIMITS["team"], required=False)
     reserve = forms.BooleanField(label=_("Reserve pair"), required=False)
 
@@ -86,4 +87,11 @@ class DrawPairsForm(forms.Form):
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("File (.xlsx or .csv)"),
                            widget=forms.ClearableFileInput(attrs={"accept": ".xlsx,.csv"}))
+
+    def clean_file(self):
+        """A file past the limit is refused on its size, before it is read into memory."""
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(_("The file is too big (at most 5 MB)."))
+        return upload
 

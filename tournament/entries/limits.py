@@ -8,6 +8,8 @@ from common.errors import gettext_noop
 
 #: field -> most characters (the model columns: Unit.name, Pair.name, Team.name 200; Player.name 100; phone 30)
 LIMITS = {"unit": 200, "name": 200, "team": 200, "player1": 100, "player2": 100, "phone1": 30, "phone2": 30}
+#: The highest seed number (an event has at most a few thousand entries; a 32-bit column holds it).
+MAX_SEED = 9999
 LABELS = {"unit": gettext_lazy("Unit"), "name": gettext_lazy("Pair name"), "team": gettext_lazy("Team")}
 
 

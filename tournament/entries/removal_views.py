@@ -20,7 +20,15 @@ def pair_remove(request, event_slug, pk):
         raise PermissionDenied(_("Only a chief referee may suspend or disqualify a pair."))
     pair = get_object_or_404(Pair.objects.select_related("unit", "player1", "player2"), event=event, pk=pk)
     error = None
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("action") == "lift" and pair.status in Pair.REMOVED:
+        try:
+            removals.restore_pair(pair.removal, request.user, reason=request.POST.get("reason", "").strip())
+            messages.success(request, _("%(name)s is back in the event: its matches not yet begun are played.")
+                             % {"name": pair.name})
+            return redirect("entries_remove", event.slug, pair.pk)
+        except UserError as exc:
+            error = exc
+    elif request.method == "POST":
         try:
             removals.remove_pair(pair, request.user, kind=request.POST.get("kind", ""),
                                  reason=request.POST.get("reason", "").strip())
@@ -31,5 +39,5 @@ def pair_remove(request, event_slug, pk):
             error = exc
     return render(request, "tournament/entries/remove.html", {
         "event": event, "pair": pair, "error": error, "kinds": [(k, Pair.Status(k).label) for k in Pair.REMOVED],
-        "removal": getattr(pair, "removal", None) if pair.status in Pair.REMOVED else None,
+        "removal": pair.removal if pair.status in Pair.REMOVED else None,
         "reason_max": removals.REASON_MAX})

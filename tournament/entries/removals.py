@@ -4,7 +4,12 @@ out of the event's remaining play. Like a withdrawal, each match it has still to
 and every page shows its status (``Pair.__str__``).
 
     remove_pair(pair, user, *, kind, reason="", ruling=None) -> PairRemoval
+    restore_pair(removal, user, *, reason="", by_ruling=False) -> PairRestoration   the removal lifted
     kind_of_sanction(sanction) -> Pair.Status      which removal a ruling's disqualification means
+
+A removal that came from a ruling is lifted when the ruling no longer stands (voided, reversed or amended
+on appeal: ``rulings.services.restore_if_lifted``): the pair is active again and its walkovers not yet
+begun are played after all (:func:`tournament.competition.results.entry_restored`).
 """
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from config import clock
 from tournament import access
 from tournament.competition import results
-from tournament.models import Event, Pair, PairRemoval
+from tournament.models import Event, Pair, PairRemoval, PairRestoration
 
 REASON_MAX = 500
 
@@ -46,4 +51,25 @@ def remove_pair(pair, user, *, kind, reason="", ruling=None) -> PairRemoval:
     row = PairRemoval.objects.create(pair=pair, kind=kind, reason=reason or "", ruling=ruling, decided_by=user,
                                      decided_at=clock.now())
     results.entry_withdrawn(pair)
+    return row
+
+
+@transaction.atomic
+def restore_pair(removal, user, *, reason="", by_ruling=False) -> PairRestoration:
+    """Lift ``removal``: the pair is active again and its walkovers not yet begun are played after all.
+
+    ``by_ruling``: the removal's ruling was voided or decided on appeal by ``user``, whose right the ruling's
+    service has checked (an arbitration group's member lifts it that way); otherwise a chief referee only.
+    """
+    event = Event.objects.select_for_update().get(pk=removal.pair.event_id)
+    if not by_ruling and not access.may(user, access.APPROVE, event=event):
+        raise ForbiddenError(gettext_noop("Only a chief referee may suspend or disqualify a pair."))
+    pair = Pair.objects.select_for_update().get(pk=removal.pair_id)
+    if PairRestoration.objects.filter(removal=removal).exists() or pair.status != removal.kind:
+        raise ConflictError(gettext_noop("This removal has already been lifted."), field="pair")
+    pair.status = Pair.Status.ACTIVE
+    pair.save(update_fields=["status"])
+    row = PairRestoration.objects.create(removal=removal, reason=(reason or "")[:REASON_MAX], decided_by=user,
+                                         decided_at=clock.now())
+    results.entry_restored(pair)
     return row

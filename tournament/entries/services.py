@@ -169,6 +169,8 @@ def _clean_pair(data: PairData) -> PairData:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
         raise EntryError(gettext_noop("The seed number must be a positive whole number, not “%(value)s”."), "seed",
                          value=seed)
+    if seed is not None and seed > limits.MAX_SEED:
+        raise EntryError(gettext_noop("The seed number can be at most %(most)s."), "seed", most=limits.MAX_SEED)
     name = (data.name or "").strip() or f"{p1.name}/{p2.name}"
     team = (data.team or "").strip()
     limits.check_lengths(EntryError, unit=unit, name=name, team=team)   # the form's limits, for imports too

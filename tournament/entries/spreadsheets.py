@@ -7,17 +7,19 @@ by Excel on Chinese Windows.
 """
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from common.errors import UserError, gettext_noop
+from common.naturalsort import natural_key
+from common.numbers import whole
+from tournament.entries import sheet_stream
 from tournament.entries.services import (
     EntryError,
     PairData,
@@ -91,44 +93,58 @@ def _decode_csv(raw: bytes) -> str:
     raise ImportFailed([RowError(1, "", _("The file's encoding is not recognised: save it as a UTF-8 or GBK CSV file, or as .xlsx."))])
 
 
-def _raw_rows(raw: bytes, filename: str) -> list[list]:
+def _raw_rows(raw: bytes, filename: str):
+    """(row number, cell texts) of the file, read as a stream with hard caps (``sheet_stream``)."""
     name = (filename or "").lower()
     if name.endswith(".csv"):
-        return [row for row in csv.reader(io.StringIO(_decode_csv(raw)))]
+        return sheet_stream.csv_rows(_decode_csv(raw))
     if name.endswith(".xlsx"):
-        try:
-            book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
-        except Exception as exc:  # openpyxl raises many kinds for a damaged file
-            raise ImportFailed([RowError(1, "", _("This .xlsx file cannot be opened: check that it is an Excel workbook."))]) from exc
-        return [list(row) for row in book.worksheets[0].iter_rows(values_only=True)]
+        return sheet_stream.xlsx_rows(raw)
     raise ImportFailed([RowError(1, "", _("Only .xlsx or .csv files can be imported."))])
 
 
 def read_table(raw: bytes, filename: str) -> list[tuple[int, dict]]:
-    """(row number, {column key: text}) for each non-empty data row; header problems raise ImportFailed."""
+    """(row number, {column key: text}) for each non-empty data row; header problems raise ImportFailed.
+
+    The rows are read as a stream: a file past the caps on rows, columns or a cell's length is refused
+    (naming the cap) as soon as the reader meets it, whatever size the file declares."""
     if len(raw) > MAX_UPLOAD_BYTES:
         raise ImportFailed([RowError(1, "", _("The file is too big (at most 5 MB)."))])
-    rows = _raw_rows(raw, filename)
-    start = next((i for i, row in enumerate(rows) if any(_text(c) for c in row)), None)
-    if start is None:
-        raise ImportFailed([RowError(1, "", _("The file is empty."))])
-    header = rows[start]
-    keys = [_header_key(h) for h in header]
-    errors = [RowError(start + 1, _text(h), _("Unknown column “%(column)s”.") % {"column": _text(h)})
-              for h, k in zip(header, keys) if k is None and _text(h)]
-    missing = [COLUMNS[k][0] for k in REQUIRED if k not in keys]
-    if missing:
-        errors.append(RowError(start + 1, "", _("Required columns missing: %(columns)s") % {"columns": "、".join(missing)}))
-    if errors:
-        raise ImportFailed(errors)
+    try:
+        return _table(_raw_rows(raw, filename))
+    except sheet_stream.SheetRefused as exc:
+        raise ImportFailed([RowError(exc.row, "", str(exc))]) from exc
+
+
+def _table(rows) -> list[tuple[int, dict]]:
+    keys = None
     table = []
-    for number, row in enumerate(rows[start + 1:], start=start + 2):
+    for number, row in rows:
+        if keys is None:
+            if any(_text(c) for c in row):
+                keys = _header(number, row)
+            continue
         values = {k: _text(v) for k, v in zip(keys, row) if k}
         if any(values.values()):
             table.append((number, values))
-    if len(table) > MAX_ROWS:
-        raise ImportFailed([RowError(1, "", _("Too many rows (at most %(most)s).") % {"most": MAX_ROWS})])
+            if len(table) > MAX_ROWS:
+                raise ImportFailed([RowError(1, "", _("Too many rows (at most %(most)s).") % {"most": MAX_ROWS})])
+    if keys is None:
+        raise ImportFailed([RowError(1, "", _("The file is empty."))])
     return table
+
+
+def _header(number: int, header: list) -> list:
+    """The column keys of the header row; unknown or missing columns raise ImportFailed."""
+    keys = [_header_key(h) for h in header]
+    errors = [RowError(number, _text(h), _("Unknown column “%(column)s”.") % {"column": _text(h)})
+              for h, k in zip(header, keys) if k is None and _text(h)]
+    missing = [COLUMNS[k][0] for k in REQUIRED if k not in keys]
+    if missing:
+        errors.append(RowError(number, "", _("Required columns missing: %(columns)s") % {"columns": "、".join(missing)}))
+    if errors:
+        raise ImportFailed(errors)
+    return keys
 
 
 def _text(value) -> str:
@@ -154,8 +170,8 @@ def _parse_row(values: dict) -> tuple[PairData | None, list[tuple[str, str]]]:
                 problems.append((key, str(exc)))
     seed = values.get("seed") or None
     if seed is not None:
-        if seed.isdigit() and int(seed) > 0:
-            seed = int(seed)
+        if (whole(seed) or 0) > 0:
+            seed = whole(seed)
         else:
             problems.append(("seed", _("The seed number must be a positive whole number, not “%(value)s”.") % {"value": seed}))
     reserve_text = values.get("reserve", "").lower()
@@ -241,6 +257,11 @@ def _workbook(sheets: list[tuple[str, list[str], list[list]]]) -> bytes:
     return out.getvalue()
 
 
+#: The one .xlsx writer the exports share (standings, crosstables, penalty log): bold frozen header, and a
+#: text typed as "=..." kept as text, never a live formula.
+write_workbook = _workbook
+
+
 ENTRY_HEADER = [COLUMNS[k][0] for k in
                 ("unit", "name", "player1", "gender1", "phone1", "player2", "gender2", "phone2",
                  "seed", "team", "reserve", "status")]
@@ -249,12 +270,14 @@ GENDER_ZH = {"M": "男", "F": "女"}
 
 def export_entries(event: Event) -> bytes:
     """Entries (same columns as the import, plus 状态) and individual sign-ups, as .xlsx bytes."""
-    pairs = event.pairs.select_related("unit", "team", "player1", "player2").order_by("unit__name", "name")
+    pairs = sorted(event.pairs.select_related("unit", "team", "player1", "player2"),
+                   key=lambda p: (natural_key(p.unit.name), natural_key(p.name)))
     rows = [[p.unit.name, p.name, p.player1.name, GENDER_ZH[p.player1.gender], p.player1.phone,
              p.player2.name, GENDER_ZH[p.player2.gender], p.player2.phone, p.seed,
              p.team.name if p.team else "", "是" if p.reserve else "否",
              "已退赛" if p.status == Pair.Status.WITHDRAWN else "正常"] for p in pairs]
-    regs = event.registrations.select_related("player__unit", "team", "pair").order_by("player__unit__name", "id")
+    regs = sorted(event.registrations.select_related("player__unit", "team", "pair").order_by("id"),
+                  key=lambda r: natural_key(r.player.unit.name))
     singles = [[r.player.unit.name, r.player.name, GENDER_ZH[r.player.gender], r.player.phone,
                 r.team.name if r.team else "", "是" if r.reserve else "否", r.pool,
                 r.pair.name if r.pair else "", "已退赛" if r.status == "withdrawn" else "正常"] for r in regs]

@@ -2,7 +2,7 @@
 from django.urls import path
 
 from tournament.entries import api as api_entries
-from tournament.entries import cleanup_views, removal_api, removal_views
+from tournament.entries import cleanup_views, removal_api, removal_views, substitution_views
 from tournament.entries import views as v
 
 urlpatterns = [
@@ -16,6 +16,10 @@ urlpatterns = [
     path("manage/<slug:event_slug>/entries/export/<slug:what>.xlsx", v.export, name="entries_export"),
     path("manage/<slug:event_slug>/entries/<int:pk>/delete/", cleanup_views.pair_delete, name="entries_delete"),
     path("manage/<slug:event_slug>/entries/<int:pk>/remove/", removal_views.pair_remove, name="entries_remove"),
+    path("manage/<slug:event_slug>/entries/<int:pk>/substitute/", substitution_views.pair_substitute,
+         name="entries_substitute"),
+    path("api/pairs/<int:pk>/substitution/", substitution_views.PairSubstitutionView.as_view(),
+         name="api_pair_substitution"),
     path("api/pairs/<int:pk>/removal/", removal_api.PairRemovalView.as_view(), name="api_pair_removal"),
     path("api/events/<slug:event_slug>/entries/", api_entries.EntryListCreate.as_view(), name="api_entries"),
 ]

@@ -8,6 +8,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from common.naturalsort import natural_key
+from common.numbers import whole
 from tournament import access
 from tournament.entries import individuals as signups
 from tournament.entries import services as svc
@@ -51,7 +53,8 @@ def _page(request, event, template, **context):
 @organiser_required
 def entries_list(request, event):
     """Units, pairs, players, teams and their status; team-rule problems shown on top."""
-    pairs = event.pairs.select_related("unit", "team", "player1", "player2").order_by("unit__name", "status", "name")
+    pairs = sorted(event.pairs.select_related("unit", "team", "player1", "player2"),
+                   key=lambda p: (natural_key(p.unit.name), p.status, natural_key(p.name)))
     units = {}
     for pair in pairs:
         units.setdefault(pair.unit.name, []).append(pair)
@@ -123,7 +126,7 @@ def individuals(request, event):
             messages.success(request, _("Sign-up added."))
             return redirect("entries_individuals", event.slug)
     elif action == "withdraw":
-        reg = get_object_or_404(Registration, event=event, pk=request.POST.get("registration"))
+        reg = get_object_or_404(Registration, event=event, pk=whole(request.POST.get("registration")))
         _message_or_error(request, lambda: signups.withdraw_individual(reg), _("Sign-up withdrawn."))
         return redirect("entries_individuals", event.slug)
     elif action == "draw":
@@ -132,7 +135,8 @@ def individuals(request, event):
                 event, draw_form.cleaned_data["seed"], request.user)):
             messages.success(request, _("Partners drawn."))
             return redirect("entries_individuals", event.slug)
-    regs = event.registrations.select_related("player__unit", "team", "pair").order_by("player__unit__name", "id")
+    regs = sorted(event.registrations.select_related("player__unit", "team", "pair").order_by("id"),
+                  key=lambda r: natural_key(r.player.unit.name))      # sign-up order within a unit
     history = event.draws.filter(kind="pairs").select_related("created_by").order_by("-created_at")
     return _page(request, event, "individuals.html", form=form, draw_form=draw_form, registrations=regs,
                  draw=signups.live_pairs_draw(event), history=history, by_lot=svc.partners_by_lot(event))

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils.dateparse import parse_date
 
 from common.errors import UserError, gettext_noop
+from common.numbers import whole
 from scoring.models import RuleProfile
 from scoring.profile_store import latest_profile, sync_profiles
 from tournament.models import Draw, Event, Match, Pair, Player, Team, Unit
@@ -97,7 +98,7 @@ def _profile(slug, version=None):
             return latest_profile(slug)
         except UserError:
             raise EventError(gettext_noop("Unknown rule profile: %(slug)s."), field="profile", slug=slug) from None
-    found = RuleProfile.objects.filter(slug=slug, version=version).first() if str(version).isdigit() else None
+    found = RuleProfile.objects.filter(slug=slug, version=version).first() if whole(version) is not None else None
     if found is None:
         raise EventError(gettext_noop("Rule profile %(slug)s has no version %(version)s."), field="profile_version",
                          slug=slug, version=version)

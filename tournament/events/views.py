@@ -1,8 +1,11 @@
-"""Public and organiser pages: the home page and each event's hub."""
+"""Public and organiser pages: the home page, each event's hub and its share image."""
+from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
 
 from tournament import access
 from tournament.access import visible_events
+from tournament.events.share import share_image
 from tournament.models import Match, Round
 
 
@@ -33,3 +36,17 @@ def event_detail(request, slug):
         "is_chief": access.may(request.user, access.RUN_CLOCK, event=event),
         "is_arbiter": access.may(request.user, access.DECIDE_SECOND, event=event),
     })
+
+
+@require_GET
+def event_share_image(request, slug):
+    """The PNG a shared link of the event shows (its name, dates and venue), cached per event."""
+    event = get_object_or_404(visible_events(request.user), slug=slug)
+    png, key = share_image(event)
+    etag = f'"{key.rsplit(":", 1)[1]}"'
+    if request.headers.get("If-None-Match") == etag:
+        return HttpResponseNotModified(headers={"ETag": etag})
+    response = HttpResponse(png, content_type="image/png")
+    response["ETag"] = etag
+    response["Cache-Control"] = "public, max-age=3600" if event.published else "private, max-age=600"
+    return response

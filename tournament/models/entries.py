@@ -99,6 +99,11 @@ class Pair(models.Model):
             models.CheckConstraint(condition=~models.Q(player1=models.F("player2")), name="pair_two_players"),
         ]
 
+    @property
+    def removal(self):
+        """The latest suspension or disqualification of the pair (None when it was never removed)."""
+        return self.removals.order_by("-decided_at", "-id").first()
+
     def __str__(self):
         """The name; a suspended or disqualified pair says so wherever it is shown."""
         if self.status in self.REMOVED:

@@ -1,6 +1,7 @@
 """The event: a competition day (or days) run under one frozen rule-profile version."""
 from django.db import models
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 __all__ = ['Event']
@@ -53,10 +54,29 @@ class Event(models.Model):
     def __str__(self):
         return self.name
 
+    @cached_property
+    def stage_kinds(self) -> frozenset:
+        """The kinds of the event's stages (one query, kept for the request)."""
+        return frozenset(self.stages.values_list("kind", flat=True))
+
     @property
     def has_swiss_stage(self) -> bool:
         """Whether a stage of the event is a Swiss stage (the public pages then show its tab)."""
-        return self.stages.filter(kind="swiss").exists()
+        return "swiss" in self.stage_kinds
+
+    @property
+    def has_groups(self) -> bool:
+        """Whether the event has group tables: a round-robin stage, or (before the stages) a format with groups."""
+        if self.stage_kinds:
+            return "round_robin" in self.stage_kinds
+        return self.format != self.Format.ELIMINATION
+
+    @property
+    def has_bracket(self) -> bool:
+        """Whether the event has a knock-out bracket: a knock-out stage, or (before the stages) a format with one."""
+        if self.stage_kinds:
+            return "elimination" in self.stage_kinds
+        return self.format in (self.Format.ELIMINATION, self.Format.GROUPS_ELIMINATION)
 
     @property
     def ranks_units(self) -> bool:

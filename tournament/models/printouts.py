@@ -36,6 +36,10 @@ class PrintJob(models.Model):
     created_at = models.DateTimeField(_("created at"), default=clock.now)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # the last sign of life of the build (written by the build loop); a running job silent for longer than
+    # the heartbeat timeout lost its worker and is requeued by the sweep (tournament.printouts.services)
+    heartbeat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)  # builds started (claims)
 
     class Meta:
         verbose_name = _("print job")

@@ -14,6 +14,7 @@ from reportlab.lib import colors
 from reportlab.platypus import PageBreak
 
 from common.errors import UserError, gettext_noop
+from common.numbers import whole
 from tournament.models import Draw, Match, Stage
 from tournament.printouts.common import Printout, heading_for, matches_of, side_label
 from tournament.printouts.layout import FullPage, Heading, HeadingMark, build_pdf, content_size, fit_text
@@ -105,7 +106,7 @@ def parse_key(key):
     head, _sep, tail = key.rpartition("R")
     round_text, _sep2, match_text = tail.partition("-M")
     if head not in ("",) and not (head.startswith("P") and head.endswith("-")) or \
-            not round_text.isdigit() or not match_text.isdigit():
+            whole(round_text) is None or whole(match_text) is None:
         raise UserError(gettext_noop("Unknown bracket position %(key)r."), field="bracket_key", key=key)
     return head, int(round_text), int(match_text) - 1
 

@@ -12,6 +12,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
+from common.numbers import whole
+from tournament.competition import rounds as closing
 from tournament.competition.stages import describe_source
 from tournament.models import Match, Round
 from tournament.printouts.layout import Heading
@@ -39,7 +41,7 @@ class PrintOptions:
         object.__setattr__(self, "lang", lang)
         for name in ("round", "match"):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not str(value).isdigit()):
+            if value is not None and (isinstance(value, bool) or whole(value) is None):
                 raise UserError(gettext_noop("This must be an id (a whole number), not %(value)r."), field=name,
                                 value=value)
             if value is not None:
@@ -88,7 +90,8 @@ def round_label(rnd):
 
 
 def heading_for(event, stage=None, rnd=None):
-    """The page header: event, stage, round, and the round's day (else the event's dates)."""
+    """The page header: event, stage, round, the round's day (else the event's dates), and "成绩已公布
+    <time>" once the round's results (or, for a stage without a round, all its rounds') are published."""
     date = local_time(rnd.scheduled_start, "%Y-%m-%d") if rnd is not None and rnd.scheduled_start else ""
     return Heading(
         event=event.name,
@@ -96,7 +99,17 @@ def heading_for(event, stage=None, rnd=None):
         round=round_label(rnd) if rnd is not None else "",
         date=date or event_dates(event),
         organiser=getattr(event, "organising_body", "") or "",
+        published=published_label(stage, rnd),
     )
+
+
+def published_label(stage=None, rnd=None):
+    """"成绩已公布 2026-12-05 11:32" for a closed round (or a stage whose rounds are all closed), else ""."""
+    if rnd is not None:
+        at = rnd.results_published_at
+    else:
+        at = closing.stage_published_at(stage) if stage is not None else None
+    return _("Results published %(at)s") % {"at": local_time(at)} if at else ""
 
 
 def entry_label(pair):
@@ -172,8 +185,10 @@ class Printout:
 
     ``collect(event, options)`` reads the database and returns frozen plain data;
     ``render(data, progress=None)`` returns the PDF bytes (``progress(done, total)`` is called as
-    pages are drawn). ``uses`` names the options that apply ("round", "match"); ``background`` marks
-    the printouts the organiser page builds with a Celery task (a whole round's sheets, certificates).
+    pages are drawn). ``uses`` names the options that apply ("round", "match"); ``needs_round`` marks the
+    printouts that refuse to build without a round (the page's round list is then required);
+    ``background`` marks the printouts the organiser page builds with a Celery task (a whole round's
+    sheets, certificates).
     """
 
     kind: str
@@ -182,3 +197,4 @@ class Printout:
     render: object
     uses: tuple = ()
     background: bool = False
+    needs_round: bool = False

@@ -42,6 +42,7 @@ class Heading:
     round: str = ""
     date: str = ""
     organiser: str = ""  # the organising body (主办单位), when the event names one
+    published: str = ""  # "成绩已公布 <time>" once the round's (or the whole stage's) results are published
 
     def with_(self, **changes):
         """A copy with some parts changed (e.g. another stage)."""
@@ -49,8 +50,8 @@ class Heading:
 
     @property
     def detail(self):
-        """The second header line: stage · round (only the parts that are set)."""
-        return " · ".join(part for part in (self.stage, self.round) if part)
+        """The second header line: stage · round · results published (only the parts that are set)."""
+        return " · ".join(part for part in (self.stage, self.round, self.published) if part)
 
 
 def page_size(paper="A4", landscape=False):

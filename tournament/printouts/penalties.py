@@ -84,6 +84,19 @@ def side_name(side):
     return {"NS": _("N–S"), "EW": _("E–W")}.get(side, side)
 
 
+def _state_with_appeals(ruling):
+    """The ruling's state, with the outcome of each appeal decided (维持 / 改判 / 撤销) and, for a ruling
+    given on appeal in place of another, that it is one."""
+    state = str(ruling["state_label"])
+    outcomes = [str(appeal["decisions"][-1]["outcome_label"]) for appeal in ruling.get("appeals") or ()
+                if appeal["decisions"]]
+    if outcomes:
+        state += f"（{_('Appeal')}：{'、'.join(outcomes)}）"
+    if ruling.get("amends"):
+        state += f"（{_('Amended ruling (decided on appeal)')}）"
+    return state
+
+
 def penalty_line(ruling, names, round_name=""):
     """One presenter ruling (``rulings.presenters.entry_data``) as a printed line."""
     return PenaltyLine(
@@ -93,7 +106,7 @@ def penalty_line(ruling, names, round_name=""):
         side=side_name(ruling["side"]),
         offence=offence_label(ruling, names),
         sanction=str(ruling["explanation"] or ""),
-        state=str(ruling["state_label"]),
+        state=_state_with_appeals(ruling),
         recorded=f"{ruling['recorded_by']} {local_time(ruling['recorded_at'], '%H:%M')}",
     )
 

@@ -6,11 +6,14 @@ from tournament.printouts import (
     crosstable,
     draw,
     penalties,
+    poster,
     results,
     schedule,
     scoresheets,
+    seatcards,
     standings,
     swiss,
+    tablecards,
     units,
 )
 
@@ -26,6 +29,9 @@ PRINTOUTS = {p.kind: p for p in (
     draw.PRINTOUT,
     swiss.PRINTOUT,
     units.PRINTOUT,
+    tablecards.PRINTOUT,
+    seatcards.PRINTOUT,
+    poster.PRINTOUT,
 )}
 
 

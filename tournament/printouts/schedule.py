@@ -12,6 +12,7 @@ from tournament.printouts.common import (
     matches_of,
     pick_round,
     players_label,
+    published_label,
     round_label,
     side_label,
 )
@@ -56,7 +57,7 @@ def collect(event, options):
     rounds = tuple(
         ScheduleRound(
             heading=heading_for(event, rnd.stage, rnd if options.round is not None else None),
-            title=f"{rnd.stage.name} · {round_label(rnd)}",
+            title=" · ".join(part for part in (rnd.stage.name, round_label(rnd), published_label(rnd=rnd)) if part),
             start=local_time(rnd.scheduled_start),
             rows=tuple(_row(m) for m in rows),
         )

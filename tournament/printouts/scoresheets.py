@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak
 
 from common.errors import UserError, gettext_noop
-from rulings.ledger import IN_FORCE, REVERSED, VOID
+from common.qr import qr_modules
+from rulings.ledger import AMENDED, IN_FORCE, LAPSED, REVERSED, VOID
 from rulings.presenters import event_log
 from scoring.models import Hand
 from tournament.printouts.common import (
@@ -127,7 +127,7 @@ def penalties_in_force(event, match_ids):
     """
 
     rulings = [r for r in event_log(event)["rulings"]
-               if r["match"] in match_ids and r["state"] not in (VOID, REVERSED)] if match_ids else []
+               if r["match"] in match_ids and r["state"] not in (VOID, REVERSED, AMENDED, LAPSED)] if match_ids else []
     names = offence_names(rulings)
     found = {}
     for ruling in rulings:
@@ -221,13 +221,11 @@ def draw_qr(canvas, url, x, y, size=QR_SIZE, border=1):
     Encoded by reportlab's QR widget, drawn as filled runs straight on the canvas (rendering the
     widget as a Drawing would add a non-embedded Times-Roman font resource to the page).
     """
-    qr = QrCodeWidget(url, barLevel="M").qr
-    qr.make()
-    count = qr.getModuleCount()
-    box = size / (count + 2 * border)
+    modules = qr_modules(url)
+    box = size / (len(modules) + 2 * border)
     canvas.saveState()
     canvas.setFillColorRGB(0, 0, 0)
-    for r, row in enumerate(qr.modules):
+    for r, row in enumerate(modules):
         c = 0
         for dark, run in itertools.groupby(bool(v) for v in row):
             length = len(list(run))

@@ -6,10 +6,13 @@ import datetime as dt
 import hashlib
 import logging
 
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils import translation
+from django.utils.translation import gettext
 
 from common.errors import UserError, gettext_noop
 from config import clock
@@ -20,7 +23,8 @@ from tournament.printouts.tasks import build_print_job
 
 logger = logging.getLogger(__name__)
 PROGRESS_STEP = 5  # write progress to the database every 5 %
-STALE_AFTER = dt.timedelta(minutes=10)  # a build of hundreds of sheets takes seconds, not minutes
+QUEUED_TIMEOUT = dt.timedelta(minutes=10)  # queued this long: its task was lost (a busy queue takes seconds)
+MAX_ATTEMPTS = 3  # builds started for one job before it is marked failed (a printout that kills its worker)
 
 
 def find_event(slug):
@@ -88,7 +92,9 @@ def params_key(options):
 def request_job(kind, event, options, user=None):
     """The job for this request: the finished (or running) one while the data is unchanged, else a new one.
 
-    A new job is sent to Celery when the transaction commits. Returns ``(job, created)``.
+    A job whose worker died (no heartbeat for the timeout) is requeued here, exactly once, instead of being
+    handed back stuck. A new or requeued job is sent to Celery when the transaction commits.
+    Returns ``(job, created)``.
     """
     printout, data = collect(kind, event, options)
     print_id = fingerprint(kind, options, data)
@@ -96,8 +102,11 @@ def request_job(kind, event, options, user=None):
         Event.objects.select_for_update().filter(pk=event.pk).first()
         existing = (PrintJob.objects.filter(event=event, kind=printout.kind, params_key=params_key(options),
                                             fingerprint=print_id)
-                    .exclude(status=PrintJob.Status.FAILED).exclude(stale_jobs()).order_by("-id").first())
-        if existing is not None:
+                    .exclude(status=PrintJob.Status.FAILED).order_by("-id").first())
+        if existing is not None and stale_jobs(PrintJob.objects.filter(pk=existing.pk)).exists():
+            requeue_stale_jobs(pk=existing.pk)
+            existing.refresh_from_db()
+        if existing is not None and existing.status != PrintJob.Status.FAILED:
             return existing, False
         job = PrintJob.objects.create(event=event, kind=printout.kind, params=options.as_params(),
                                       params_key=params_key(options), fingerprint=print_id,
@@ -107,64 +116,119 @@ def request_job(kind, event, options, user=None):
     return job, True
 
 
-def stale_jobs():
-    """Jobs that will never finish: queued or running for longer than STALE_AFTER (a lost task, a killed
-    worker). A request for the same printout then starts afresh, and a retried task may take the job over."""
-    cutoff = clock.now() - STALE_AFTER
-    waiting = Q(status=PrintJob.Status.QUEUED, created_at__lt=cutoff)
-    running = Q(status=PrintJob.Status.RUNNING, started_at__lt=cutoff)
-    return waiting | running
+def heartbeat_timeout() -> dt.timedelta:
+    """How long a running build may stay silent before its worker counts as dead (settings, seconds)."""
+    return dt.timedelta(seconds=getattr(settings, "PRINT_JOB_HEARTBEAT_TIMEOUT", 60))
 
 
-def _claim(job_id):
-    """Mark a queued (or stale running) job as running; None when it is running, done or failed."""
+def heartbeat_every() -> dt.timedelta:
+    """How often the build loop writes its heartbeat (at most; settings, seconds)."""
+    return dt.timedelta(seconds=getattr(settings, "PRINT_JOB_HEARTBEAT_EVERY", 5))
+
+
+def stale_jobs(queryset=None, now=None):
+    """The jobs (of ``queryset``) that will never finish as they are: running without a heartbeat for the
+    heartbeat timeout (a killed worker), or queued for longer than QUEUED_TIMEOUT (a lost task)."""
+    now = now or clock.now()
+    queryset = PrintJob.objects.all() if queryset is None else queryset
+    return queryset.annotate(alive_at=Coalesce("heartbeat_at", "started_at", "created_at")).filter(
+        Q(status=PrintJob.Status.RUNNING, alive_at__lt=now - heartbeat_timeout())
+        | Q(status=PrintJob.Status.QUEUED, alive_at__lt=now - QUEUED_TIMEOUT))
+
+
+def requeue_stale_jobs(*, now=None, **filters) -> list[int]:
+    """Requeue every stale job (or the one ``filters`` names): each exactly once, even with several sweeps at
+    the same time (rows locked with SKIP LOCKED; a requeued job has a fresh heartbeat, so it is no longer
+    stale). A job that already used MAX_ATTEMPTS builds is marked failed instead. Returns the requeued ids;
+    their tasks are sent when the transaction commits."""
+    now = now or clock.now()
+    requeued = []
+    with transaction.atomic():
+        rows = stale_jobs(PrintJob.objects.select_for_update(skip_locked=True).filter(**filters), now)
+        for job in rows.order_by("pk"):
+            if job.attempts >= MAX_ATTEMPTS:
+                PrintJob.objects.filter(pk=job.pk).update(
+                    status=PrintJob.Status.FAILED, finished_at=now, heartbeat_at=now,
+                    error=gettext("The build stopped %(count)s times without finishing.") % {"count": job.attempts})
+                logger.error("print job %s failed after %s attempts", job.pk, job.attempts)
+                continue
+            PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.QUEUED, progress=0, heartbeat_at=now)
+            logger.warning("print job %s requeued (status %s, last sign of life %s)", job.pk, job.status,
+                           job.alive_at)
+            requeued.append(job.pk)
+        if requeued:
+            transaction.on_commit(lambda: [build_print_job.delay(pk) for pk in requeued])
+    return requeued
+
+
+class JobTakenOver(Exception):
+    """Raised in a build whose job was requeued and claimed again (this worker was presumed dead)."""
+
+
+def _claim(job_id, now=None):
+    """Mark a queued (or stale running) job as running, as a new attempt; None when it is running (alive),
+    done or failed."""
+    now = now or clock.now()
     with transaction.atomic():
         job = PrintJob.objects.select_for_update().get(pk=job_id)
-        takeover = job.status == PrintJob.Status.RUNNING and PrintJob.objects.filter(stale_jobs(), pk=job_id).exists()
+        takeover = job.status == PrintJob.Status.RUNNING and stale_jobs(PrintJob.objects.filter(pk=job_id), now).exists()
         if job.status != PrintJob.Status.QUEUED and not takeover:
             return None
-        job.status, job.progress, job.started_at = PrintJob.Status.RUNNING, 0, clock.now()
-        job.save(update_fields=["status", "progress", "started_at"])
+        job.status, job.progress, job.started_at, job.heartbeat_at = PrintJob.Status.RUNNING, 0, now, now
+        job.attempts += 1
+        job.save(update_fields=["status", "progress", "started_at", "heartbeat_at", "attempts"])
         return job
 
 
-def _progress_writer(job_id):
-    """A ``progress(done, total)`` callback that stores the percentage (at most every PROGRESS_STEP)."""
-    last = {"value": 0}
+def _mine(job):
+    """This attempt's job row while it is still this attempt's (a requeue and a new claim take it away)."""
+    return PrintJob.objects.filter(pk=job.pk, status=PrintJob.Status.RUNNING, attempts=job.attempts)
+
+
+def _progress_writer(job, now=clock.now):
+    """A ``progress(done, total)`` callback: stores the percentage (at most every PROGRESS_STEP) and the
+    heartbeat (at most every ``heartbeat_every()``); raises JobTakenOver once the job is no longer this
+    attempt's."""
+    last = {"value": 0, "beat": now()}
 
     def report(done, total):
         value = min(99, int(done * 100 / total)) if total else 99
-        if value - last["value"] >= PROGRESS_STEP:
-            last["value"] = value
-            PrintJob.objects.filter(pk=job_id).update(progress=value)
+        at = now()
+        if value - last["value"] < PROGRESS_STEP and at - last["beat"] < heartbeat_every():
+            return
+        last["value"], last["beat"] = max(value, last["value"]), at
+        if not _mine(job).update(progress=last["value"], heartbeat_at=at):
+            raise JobTakenOver(job.pk)
 
     return report
 
 
-def run_job(job_id):
+def run_job(job_id, now=clock.now):
     """Build a queued job's PDF and store it (what the Celery task runs). Returns the job.
 
-    Running it again for a job that is running, done or failed changes nothing.
+    Running it again for a job that is running (alive), done or failed changes nothing. ``now`` is the
+    clock the heartbeat reads (tests inject one).
     """
-    job = _claim(job_id)
+    job = _claim(job_id, now())
     if job is None:
         return PrintJob.objects.get(pk=job_id)
     options = PrintOptions(**job.params)
     try:
         printout, data = collect(job.kind, job.event, options)
-        pdf = render(printout, data, options, _progress_writer(job.pk))
+        pdf = render(printout, data, options, _progress_writer(job, now))
+    except JobTakenOver:
+        logger.warning("print job %s was taken over by another worker: this build stops", job.pk)
+        return PrintJob.objects.get(pk=job_id)
     except Exception as exc:  # noqa: BLE001 - a failed build is recorded on the job and shown on the page
         logger.exception("print job %s failed", job.pk)
-        PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.FAILED, error=str(exc)[:2000],
-                                                  finished_at=clock.now())
-        job.refresh_from_db()
-        return job
-    job.refresh_from_db()
-    job.fingerprint = fingerprint(job.kind, options, data)
-    job.file.save(file_name(job.kind, job.event, options), ContentFile(pdf), save=False)
-    job.status, job.progress, job.finished_at = PrintJob.Status.DONE, 100, clock.now()
-    job.save(update_fields=["fingerprint", "file", "status", "progress", "finished_at"])
-    return job
+        _mine(job).update(status=PrintJob.Status.FAILED, error=str(exc)[:2000], finished_at=now())
+        return PrintJob.objects.get(pk=job_id)
+    name = job.file.storage.save(job.file.field.generate_filename(job, file_name(job.kind, job.event, options)),
+                                 ContentFile(pdf))
+    if not _mine(job).update(fingerprint=fingerprint(job.kind, options, data), file=name,
+                             status=PrintJob.Status.DONE, progress=100, finished_at=now(), heartbeat_at=now()):
+        job.file.storage.delete(name)  # another attempt owns the job now
+    return PrintJob.objects.get(pk=job_id)
 
 
 def available_kinds():

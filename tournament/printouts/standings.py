@@ -68,11 +68,16 @@ def collect(event, options):
     )
 
 
+def _removed(entry):
+    """The entry's name, with 停赛 / 取消资格 when the chief referee removed it from the event."""
+    return f"{entry.name}（{entry.removed_label}）" if entry.removed_label else entry.name
+
+
 def _group(table):
     return GroupStandings(
         title=_("Group %(name)s") % {"name": table.name},
         order=" > ".join(table.order_labels),
-        lines=tuple(StandingLine(place=f"{r.rank}{'=' if r.shared else ''}", name=r.entry.name, unit=r.entry.unit,
+        lines=tuple(StandingLine(place=f"{r.rank}{'=' if r.shared else ''}", name=_removed(r.entry), unit=r.entry.unit,
                                  played=r.played, wins=r.wins, losses=r.losses, points=str(r.points),
                                  net_levels=f"{r.net_levels:+d}", total_levels=str(r.total_levels),
                                  tie=r.tie_note) for r in table.rows),

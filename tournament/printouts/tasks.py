@@ -1,5 +1,10 @@
 """Celery tasks for printouts: thin wrappers around :mod:`tournament.printouts.services` (found by the
-Celery app's autodiscovery, ``config/celery.py``)."""
+Celery app's autodiscovery, ``config/celery.py``).
+
+Both are idempotent, so they run with late acknowledgement and reject-on-worker-lost (settings): a worker
+killed mid-build gives the message back to the broker. A killed build also stops writing its job's
+heartbeat; the beat sweep requeues such a job (exactly once) and another worker finishes it.
+"""
 from celery import shared_task
 from django.db import OperationalError
 
@@ -12,3 +17,12 @@ def build_print_job(job_id):
 
     job = run_job(job_id)
     return {"job": job.pk, "status": job.status}
+
+
+@shared_task(name="tournament.sweep_print_jobs", autoretry_for=(OperationalError,), retry_backoff=True,
+             max_retries=3)
+def sweep_print_jobs():
+    """Beat: requeue the print jobs whose worker died (no heartbeat) or whose task was lost (idempotent)."""
+    from tournament.printouts.services import requeue_stale_jobs  # noqa: PLC0415 (cycle: as above)
+
+    return {"requeued": requeue_stale_jobs()}

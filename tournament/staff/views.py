@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from common.errors import UserError
 from tournament.models import EventRole
 from tournament.permissions import organiser_required
-from tournament.staff import services
+from tournament.staff import services, tokens
 from tournament.staff.card import staff_card_pdf
 
 
@@ -40,10 +40,42 @@ def staff_page(request, event):
                 return redirect("event_staff", slug=event.slug)
             created = {"row": row, "password": password, "name": services.display_name(row.user)}
             form = {"role": form["role"], "username": "", "display_name": ""}
+    return _staff_page(request, event, form=form, error=error, created=created)
+
+
+def _staff_page(request, event, **context):
+    rows = services.staff_rows(event)
+    people = {row.user_id: row.name for row in rows}
     return render(request, "tournament/staff/staff.html", {
-        "event": event, "rows": services.staff_rows(event), "roles": EventRole.Role.choices, "form": form,
-        "error": error, "created": created, "login_url": login_address(request),
+        "event": event, "rows": rows, "roles": EventRole.Role.choices, "login_url": login_address(request),
+        "form": {"role": EventRole.Role.TABLE_REFEREE, "username": "", "display_name": ""},
+        "tokens": tokens.event_tokens(event), "people": sorted(people.items(), key=lambda p: p[1]),
+        "token_form": {"name": "", "user": ""}, **context,
     })
+
+
+@organiser_required
+@require_POST
+def token_create(request, event):
+    """A new API token for a person on the staff; its key is shown once on the staff page."""
+    token_form = {k: (request.POST.get(k) or "").strip() for k in ("name", "user")}
+    try:
+        token, key = tokens.create_token(event, token_form["user"], token_form["name"], by=request.user)
+    except UserError as exc:
+        return _staff_page(request, event, token_error=exc, token_form=token_form)
+    return _staff_page(request, event, created_token={"token": token, "key": key,
+                                                      "name": services.display_name(token.user)})
+
+
+@organiser_required
+@require_POST
+def token_revoke(request, event, pk):
+    try:
+        token = tokens.revoke_token(event, pk, by=request.user)
+        messages.success(request, _("The token “%(name)s” was revoked.") % {"name": token.name})
+    except UserError as exc:
+        messages.error(request, str(exc))
+    return redirect("event_staff", slug=event.slug)
 
 
 @organiser_required

@@ -1,0 +1,52 @@
+"""Beat across machines: run one ``celery beat``; a second one (two machines both started with beat, or a
+failover while the first still runs) sends every periodic task twice, and that must change nothing more than
+sending it once. One scenario per entry of CELERY_BEAT_SCHEDULE: a new periodic task fails here until it has one."""
+import datetime as dt
+
+import pytest
+from django.conf import settings
+
+from config.celery import app
+from config.models import IdempotencyRecord
+from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, tables_of  # noqa: F401
+from tournament.clocks import services as clock_services
+from tournament.models import ClockFiring, HandAllowance
+
+pytestmark = pytest.mark.django_db
+app.loader.import_default_modules()  # register the tasks as a worker does (autodiscovery)
+
+
+def twice(entry):
+    """The entry's task as two beats send it: the same task, run twice in the same period."""
+    task = app.tasks[settings.CELERY_BEAT_SCHEDULE[entry]["task"]]
+    return task.run(), task.run()
+
+
+def sweep_round_clocks(frozen_now, chief):  # noqa: F811 (the fixture's value)
+    rnd = make_round(tables=2)
+    clock_services.start_clock(rnd, chief)
+    frozen_now.advance(minutes=61)  # the announcement's ETA task was lost: the sweep fires it
+    first, second = twice("sweep-round-clocks")
+    assert first == {str(rnd.pk): ["announce", *(f"table:{t.pk}" for t in tables_of(rnd))]} and second == {}
+    assert ClockFiring.objects.filter(round=rnd).count() == 1 and HandAllowance.objects.count() == 2
+
+
+def purge_idempotency_records(frozen_now, chief):  # noqa: F811
+    IdempotencyRecord.objects.create(key="old", owner="1", method="POST", path="/api/x/", fingerprint="f",
+                                     status=201, created_at=frozen_now.at - dt.timedelta(days=2))
+    IdempotencyRecord.objects.create(key="new", owner="1", method="POST", path="/api/x/", fingerprint="f",
+                                     status=201, created_at=frozen_now.at)
+    assert twice("purge-idempotency-records") == (1, 0)
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["new"]
+
+
+SCENARIOS = {"sweep-round-clocks": sweep_round_clocks, "purge-idempotency-records": purge_idempotency_records}
+
+
+def test_every_periodic_task_has_a_two_beats_scenario():
+    assert set(settings.CELERY_BEAT_SCHEDULE) == set(SCENARIOS)
+
+
+@pytest.mark.parametrize("entry", sorted(SCENARIOS))
+def test_two_beats_do_what_one_does(entry, frozen_now, chief):  # noqa: F811
+    SCENARIOS[entry](frozen_now, chief)

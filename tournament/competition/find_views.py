@@ -1,0 +1,51 @@
+"""Public pages of a spectator's or a player's phone: "find me" (search by name, pinyin or initials), one
+entry's page, and the small JSON the live pages poll (read from the hall display's cache: no query when warm).
+"""
+from __future__ import annotations
+
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, render
+
+from rulings import public_log
+from tournament.access import visible_events
+from tournament.competition import entry_page, live
+from tournament.entries import search
+from tournament.models import Event
+
+
+def _event(request, slug) -> Event:
+    return get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+
+
+def public_find(request, slug):
+    """Entries whose player, pair, team or unit name matches ``?q=`` (characters, pinyin, initials)."""
+    event = _event(request, slug)
+    query = request.GET.get("q", "").strip()[:60]
+    found = search.find_entries(event.pk, query) if query else []
+    return render(request, "tournament/competition/find.html",
+                  {"event": event, "find_query": query, "found": found, "tab": "find"})
+
+
+def public_entry(request, slug, pair_id):
+    """One entry's page: where and when it plays, its levels and results, its standing, its rulings."""
+    event = _event(request, slug)
+    summary = entry_page.entry_summary(event, pair_id)
+    if summary is None:
+        raise Http404
+    summary["rulings"] = public_log.log_rows(summary["rulings"], request.user)
+    return render(request, "tournament/competition/entry.html",
+                  {"event": event, "tab": "find", **summary})
+
+
+def public_live(request, slug):
+    """The live tables of the rounds ``?rounds=1,2`` of the event (levels, hands, states) as JSON.
+
+    A published event's answer comes from the shared display cache (no query on a warm cache); an
+    unpublished event's only to the people who may see it.
+    """
+    data = live.live_tables(slug, live.parse_round_ids(request.GET.get("rounds")))
+    if not data["published"] and not visible_events(request.user).filter(slug=slug).exists():
+        raise Http404
+    response = JsonResponse(data)
+    response["Cache-Control"] = "no-store"
+    return response
