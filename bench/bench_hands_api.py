@@ -1,102 +1,132 @@
-"""Bench: record-a-hand API round trips per second against the configured database.
+"""POST hands with 64 clients against gunicorn and PostgreSQL on this machine, beside the bare view.
 
-Run from the repository root (PostgreSQL is the figure that matters):
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tractor_bench .venv/bin/python bench/bench_hands_api.py [hands]
-Creates a throw-away test database (``test_<name>``, dropped at the end), a referee and practice
-matches, then POSTs ``hands`` hands (default 500) to ``/api/matches/{id}/hands/`` with Django's test
-Client, a logged-in session and an Idempotency-Key each, starting a new match whenever one is won.
-Each round trip runs the whole stack: middleware, permissions, lock, full replay, insert, Match update.
-Prints requests per second, the median/95th/99th-percentile latency and the SQL queries per request
-(counted on every request with Django's CaptureQueriesContext); no assertions.
+Creates a scratch PostgreSQL database, seeds one table (match) per client with its own table referee,
+starts gunicorn like production (``bench/load.py``) and measures, in the same run and with the same
+client loop, the bare Django JSON view (session authentication, CSRF, one INSERT) and the record-a-hand
+POST (``/api/matches/{id}/hands/``, each client recording its table's next hand):
+
+* back to back: requests/s and the ratio to the bare view (target >= 0.5);
+* once a second per client: p50/p99 latency (target p99 < 60 ms).
+
+The defenders' points (80 and 120: they take the stage without a level) keep every match going however
+many hands are played. Every hand has its own Idempotency-Key and every 5th is sent twice on purpose; the
+bench then checks that every hand is stored exactly once (each table's hands numbered 1..n, one version
+each), and counts the SQL queries of one hand POST (in-process, on a probe table). The database is
+dropped at the end.
+
+    .venv/bin/python bench/bench_hands_api.py [--clients 64] [--per-client 20] [--paced-seconds 12]
+                                              [--workers 3] [--threads 4]
 """
+import argparse
 import json
-import os
-import statistics
 import sys
-import time
-import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import load  # noqa: I001  (bench/load.py, beside this script)
 
-import django  # noqa: E402
-
-django.setup()
-
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import (  # noqa: E402
-    CaptureQueriesContext,
-    setup_test_environment,
-    teardown_test_environment,
-)
-
-# defender points cycling so that matches last a while (both sides climb, take-overs happen)
-POINTS = [45, 85, 60, 100, 30, 75, 125, 50]
+POINTS = [80, 120]
 
 
-def make_referee():
-    from django.contrib.auth.models import Group, Permission, User
-    from django.contrib.contenttypes.models import ContentType
-
-    from tournament import roles
-
-    roles.sync_role_groups(Group, Permission, ContentType)
-    user = User.objects.create_user("bench-referee", password="bench")
-    user.groups.add(Group.objects.get(name=roles.TABLE_REFEREE))
-    return user
+def hand_body(number):
+    body = {"number": number, "trump": "SHDC"[number % 4], "defender_points": POINTS[number % 2],
+            "last_trick": {"by": "declarers", "shape": "single"}}
+    if number == 1:
+        body["declarer"] = "N"
+    return body
 
 
-def run(total):
-    from demo.hands import scratch_match
+class HandWriter(load.Writer):
+    every = []
 
-    referee = make_referee()
+    def __init__(self, table):
+        super().__init__(table)
+        self.number = 1
+        HandWriter.every.append(self)
+
+    def request(self, i):
+        return f"/api/matches/{self.match_id}/hands/", json.dumps(hand_body(self.number)), load.new_key()
+
+    def answered(self, body):
+        self.number += 1
+
+
+def probe_queries(table, count):
+    """SQL queries of each of ``count`` hand POSTs on the probe table (in-process, Django's test client)."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    match_id, session_key, _csrf = table
     client = Client()
-    client.force_login(referee)
-    match, number, latencies, matches, queries = None, 0, [], 0, []
-    for i in range(total):
-        if match is None:
-            match, number, matches = scratch_match(referees=[referee]), 0, matches + 1
-        number += 1
-        body = {"number": number, "trump": "S", "defender_points": POINTS[i % len(POINTS)],
-                "last_trick": {"by": "declarers", "shape": "single"}}
-        if number == 1:
-            body["declarer"] = "N"
-        connection.queries_log.clear()  # the log keeps 9,000 entries; counting past that goes wrong
-        with CaptureQueriesContext(connection) as captured:
-            started = time.perf_counter()
-            response = client.post(f"/api/matches/{match.pk}/hands/", data=json.dumps(body),
-                                   content_type="application/json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()))
-            latencies.append(time.perf_counter() - started)
-        queries.append(len(captured.captured_queries))
+    client.cookies["sessionid"] = session_key
+    counts = []
+    for number in range(1, count + 1):
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.post(f"/api/matches/{match_id}/hands/", data=json.dumps(hand_body(number)),
+                                   content_type="application/json", HTTP_IDEMPOTENCY_KEY=load.new_key())
         if response.status_code != 201:
-            raise SystemExit(f"unexpected answer {response.status_code}: {response.content[:300]!r}")
-        if response.json()["state"]["winner"]:
-            match = None
-    return latencies, matches, queries
+            raise SystemExit(f"probe: unexpected answer {response.status_code}: {response.content[:300]!r}")
+        counts.append(len(ctx.captured_queries))
+    return counts
+
+
+def stored_once():
+    """Every table's current hands are numbered 1..n with one version each, n the hands its client recorded."""
+    from django.db.models import Count, Max
+
+    from scoring.models import Hand
+
+    rows = {r["match_id"]: r for r in Hand.objects.values("match_id").annotate(n=Count("id"), top=Max("number"))}
+    recorded = {}
+    for writer in HandWriter.every:   # several writers per table over the runs: the last knows the count
+        recorded[writer.match_id] = max(recorded.get(writer.match_id, 0), writer.number - 1)
+    wanted = sum(recorded.values())
+    ok = all(rows.get(m, {"n": 0, "top": 0})["n"] == n and (n == 0 or rows[m]["top"] == n) for m, n in recorded.items())
+    return ok, sum(rows[m]["n"] for m in recorded if m in rows), wanted
+
+
+class Continuing(HandWriter):
+    """A client going on at its table where the back-to-back run left it."""
+
+    left = {}
+
+    def __init__(self, table):
+        super().__init__(table)
+        self.number = Continuing.left.get(self.match_id, 1)
 
 
 def main():
-    total = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-    setup_test_environment()
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
-        latencies, matches, queries = run(total)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
-    elapsed = sum(latencies)
-    ordered = sorted(latencies)
-    print(f"database: {connection.vendor}")
-    print(f"record-a-hand API: {total} POSTs over {matches} matches in {elapsed:.2f} s "
-          f"= {total / elapsed:,.0f} requests/s")
-    print(f"latency: median {statistics.median(ordered) * 1000:.1f} ms, "
-          f"p95 {ordered[int(0.95 * (len(ordered) - 1))] * 1000:.1f} ms, "
-          f"p99 {ordered[int(0.99 * (len(ordered) - 1))] * 1000:.1f} ms, max {ordered[-1] * 1000:.1f} ms")
-    print(f"SQL queries per request: min {min(queries)}, max {max(queries)}, "
-          f"mean {statistics.mean(queries):.1f}")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=64)
+    parser.add_argument("--per-client", type=int, default=20, help="hands per client back to back")
+    parser.add_argument("--paced-seconds", type=float, default=12.0, help="length of the once-a-second runs")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker (gthread)")
+    args = parser.parse_args()
+
+    with load.Server("hands", args.workers, args.threads) as server:
+        tables = load.seed_tables(args.clients + 1)
+        probe, tables = tables[-1], tables[:-1]
+        server.start()
+        load.warm_up(server.port, tables)
+
+        class Tracking(Continuing):
+            def answered(self, body):
+                super().answered(body)
+                Continuing.left[self.match_id] = self.number
+
+        figs, errors = load.measure(server, tables, Tracking, per_client=args.per_client,
+                                    paced_seconds=args.paced_seconds, repeat_every=5)
+        queries = probe_queries(probe, args.per_client)
+        met = load.report("hand POST", figs, args.clients, args.workers, args.threads)
+        once, stored, wanted = stored_once()
+        print(f"SQL queries per hand POST (probe table, hands 1..{len(queries)}): min {min(queries)}, "
+              f"max {max(queries)}")
+        print(f"errors: {len(errors)}{' ' + repr(errors[:3]) if errors else ''}; stored {stored} "
+              f"hands, {wanted} recorded; every hand stored exactly once: {'yes' if once else 'NO'}")
+    if errors or not once or not met:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

@@ -6,25 +6,26 @@ same key gets the stored answer and changes nothing. The same key with a differe
 (422); a retry while the first is still running gets 409. Its own refusals answer like the API's
 (``{"field": null, "detail": ...}``, the message in the request's language).
 
-The request runs inside one transaction with the storing of its answer, so a write is never committed
-without its answer (a retry after a lost connection cannot apply it twice). Answers that ask for a retry
-(5xx, 409, 429) are rolled back and not stored: the record is removed so the retry runs again. A retry
-after a committed write, even one the client never heard of (it saw a 500 or lost the connection),
-gets the stored answer, also after ``ABANDONED_AFTER``: only a record without an answer is taken over. A record
-still "in progress" after ``ABANDONED_AFTER`` belongs to a worker that died before committing anything:
-a retry takes it over and runs the request once.
+The key is claimed (its record inserted) in the same transaction as the request and the storing of its
+answer, so a request costs one commit and a write is never committed without its answer (a retry after
+a lost connection cannot apply it twice). A retry sent while the first attempt still runs waits on the
+key's unique index until the first commits, then gets its stored answer (or runs, if the first rolled
+back). Answers that ask for a retry (5xx, 409, 429) are rolled back with their claim: the retry runs again.
+A record still "in progress" after ``ABANDONED_AFTER`` (left by the earlier, separately committed claim)
+is taken over by a retry, which runs the request once.
 Records older than ``KEPT_FOR`` are deleted by :func:`purge_old_records`, which Celery beat runs
 every hour (``config.purge_idempotency_records``), off the request path.
 """
 import datetime as dt
 import hashlib
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
 from . import clock
 from .api_errors import error_body
+from .db import request_transaction
 from .models import IdempotencyRecord
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
@@ -32,6 +33,11 @@ UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 ABANDONED_AFTER = dt.timedelta(seconds=60)  # an in-progress record this old: its worker died
 KEPT_FOR = dt.timedelta(hours=24)           # how long a stored answer is replayed
 RETRY_LATER = {409, 429}                    # answers that are not stored: the same key runs again (as 5xx)
+TABLE = IdempotencyRecord._meta.db_table
+
+
+class _Claimed(Exception):
+    """The key's record exists already (raised inside the transaction, so it rolls back)."""
 
 
 class IdempotencyKeyMiddleware:
@@ -50,30 +56,68 @@ class IdempotencyKeyMiddleware:
             request.method.encode() + b" " + request.path.encode() + b"\n" + request.body
         ).hexdigest()
         try:
-            record = self.claim(key=key, owner=owner, method=request.method, path=request.path,
-                                fingerprint=fingerprint)
-        except IntegrityError:
-            record = IdempotencyRecord.objects.filter(key=key, owner=owner).first()
-            if not self.take_over(record, fingerprint):
-                return self.replay(record, fingerprint)
-
-        # Only while the claim is still ours: a worker that was taken over must not touch the record.
-        mine = IdempotencyRecord.objects.filter(pk=record.pk, created_at=record.created_at)
-        # The request's writes and its stored answer commit together or not at all: a connection lost
-        # before the answer is stored also loses the write, so a retry (or a takeover) applies it once.
-        with transaction.atomic():
-            response = self.get_response(request)
-            retry = response.status_code >= 500 or response.status_code in RETRY_LATER
-            if retry:
-                transaction.set_rollback(True)  # nothing of an attempt that asks for a retry stays
-            else:
-                if hasattr(response, "render") and not response.is_rendered:
-                    response.render()
-                mine.update(status=response.status_code, content_type=response.get("Content-Type", ""),
-                            body=response.content)
-        if retry:
-            mine.delete()  # let the retry run again
+            with request_transaction():
+                try:
+                    record = self.claim(key=key, owner=owner, method=request.method, path=request.path,
+                                        fingerprint=fingerprint)
+                except IntegrityError as exc:   # the key is stored: roll back, then replay it
+                    raise _Claimed from exc
+                response, stored = self.run(request, record)
+            if not stored and not self.asks_retry(response):
+                self.store_alone(key, owner, request, fingerprint, response)
+            return response
+        except _Claimed:
+            pass
+        record = IdempotencyRecord.objects.filter(key=key, owner=owner).first()
+        if not self.take_over(record, fingerprint):
+            return self.replay(record, fingerprint)
+        with transaction.atomic():   # a claim committed earlier and abandoned: now ours
+            response, _stored = self.run(request, record)
+        if self.asks_retry(response):
+            IdempotencyRecord.objects.filter(pk=record.pk, created_at=record.created_at).delete()
         return response
+
+    @staticmethod
+    def asks_retry(response):
+        return response.status_code >= 500 or response.status_code in RETRY_LATER
+
+    def run(self, request, record):
+        """Run the request inside the caller's transaction and store its answer there; an answer that
+        asks for a retry (5xx, 409, 429) rolls the transaction back, the claim with it. Returns (the answer,
+        whether it is stored): an answer whose transaction an inner block without a savepoint spoiled
+        (an error after which nothing of the request may stay) is rolled back and stored afterwards."""
+        # Only while the claim is still ours: a worker that was taken over must not touch the record.
+        mine = (record.pk, connection.ops.adapt_datetimefield_value(record.created_at))
+        response = self.get_response(request)
+        if self.asks_retry(response) or transaction.get_rollback():
+            transaction.set_rollback(True)   # nothing of an attempt that asks for a retry stays
+            return response, False
+        if hasattr(response, "render") and not response.is_rendered:
+            response.render()
+        self.store_answer(mine, response)
+        return response, True
+
+    @staticmethod
+    def store_answer(mine, response):
+        """Store the answer on the claim ``mine`` ((id, created_at) as claimed): one plain UPDATE."""
+        with connection.cursor() as cursor:
+            cursor.execute(f"UPDATE {TABLE} SET status = %s, content_type = %s, body = %s "
+                           "WHERE id = %s AND created_at = %s",
+                           [response.status_code, response.get("Content-Type", ""), response.content, *mine])
+
+    @staticmethod
+    def store_alone(key, owner, request, fingerprint, response):
+        """Store the answer of a request that wrote nothing (its transaction was rolled back)."""
+        if hasattr(response, "render") and not response.is_rendered:
+            response.render()
+        try:
+            with transaction.atomic():
+                IdempotencyRecord.objects.create(key=key, owner=owner, method=request.method, path=request.path,
+                                                 fingerprint=fingerprint, status=response.status_code,
+                                                 content_type=response.get("Content-Type", ""),
+                                                 body=response.content)
+        except IntegrityError:
+            pass   # a retry stored its own answer meanwhile
 
     @staticmethod
     def owner(request):
@@ -87,12 +131,18 @@ class IdempotencyKeyMiddleware:
 
     @staticmethod
     def claim(**fields):
-        """Insert the key's record. In autocommit mode the single INSERT is atomic by itself (no
-        BEGIN/COMMIT round trips); inside a transaction a savepoint keeps a duplicate key harmless."""
-        if not transaction.get_connection().in_atomic_block:
-            return IdempotencyRecord.objects.create(**fields)
-        with transaction.atomic():
-            return IdempotencyRecord.objects.create(**fields)
+        """Insert the key's record, in the request's transaction: a concurrent attempt with the same key
+        waits here until this one commits or rolls back (the unique index), then gets IntegrityError
+        (replay the stored answer) or runs."""
+        record = IdempotencyRecord(status=None, content_type="", body=b"", created_at=clock.now(), **fields)
+        columns = ("key", "owner", "method", "path", "fingerprint", "content_type", "body", "created_at")
+        values = [getattr(record, name) for name in columns[:-2]] + [
+            b"", connection.ops.adapt_datetimefield_value(record.created_at)]
+        with connection.cursor() as cursor:   # one plain INSERT: the ORM's bookkeeping costs more than it
+            cursor.execute(f"INSERT INTO {TABLE} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
+                           " RETURNING id", values)
+            record.pk = cursor.fetchone()[0]
+        return record
 
     @staticmethod
     def take_over(record, fingerprint):

@@ -6,6 +6,7 @@ unsafe request may carry an ``Idempotency-Key`` header (config.idempotency); the
 stores the key on the ruling, so a retry is applied once even past the middleware.
 """
 from django.contrib.auth import get_user_model
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -123,10 +124,20 @@ class MatchRulingsView(_MatchView):
 
     @extend_schema(request=RecordSerializer, responses={201: RulingOutSerializer, **ERRORS}, operation_id="ruling_record")
     def post(self, request, match_id):
-        match = self.get_match()
-        data = _valid(RecordSerializer, request)
+        """The service locks and reads the match once and asks this view's permission check on it."""
+        self.check_permissions(request)
+        serializer = RecordSerializer(data=request.data)
+        if not serializer.is_valid():
+            self.get_match()   # a refusal comes before the body's errors (the match is read only then)
+            serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
         key = request.headers.get("Idempotency-Key", "").strip()[:200]
-        entry = services.record_ruling_entry(match, request.user, idempotency_key=key, **data)
+        try:
+            entry = services.record_ruling_entry(
+                Match(pk=match_id), request.user, idempotency_key=key,
+                check=lambda match: self.check_object_permissions(request, match), **data)
+        except Match.DoesNotExist as exc:
+            raise Http404 from exc
         return Response(ruling_out(entry), status=status.HTTP_201_CREATED)
 
 

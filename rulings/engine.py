@@ -462,6 +462,22 @@ class PenaltyLedger:
         """A fresh ledger holding ``entries`` (Offence objects or mappings) recorded in order."""
         return cls(profile, entries)
 
+    def tally(self) -> dict:
+        """The running counts the next sanction depends on, as JSON-ready data (see :meth:`resume`)."""
+        t = self._tally
+        return {"offences": [[side, code, n] for (side, code), n in t.offences.items()],
+                "warnings": dict(t.warnings), "violations": dict(t.violations)}
+
+    @classmethod
+    def resume(cls, profile, tally):
+        """A ledger that records on top of earlier offences known only by their :meth:`tally`: the next
+        ``record`` gives the sanction a replay of every earlier offence would give. Its ``entries`` and
+        ``sanctions`` hold only what is recorded on it."""
+        ledger = cls(profile)
+        ledger._tally = _Tally(offences=Counter({(side, code): n for side, code, n in tally["offences"]}),
+                               warnings=Counter(tally["warnings"]), violations=Counter(tally["violations"]))
+        return ledger
+
     @property
     def codes(self):
         """The offence codes this profile lists."""
@@ -632,5 +648,18 @@ def _table_of(profile):
     if not table:
         raise UserError(gettext_noop("Rule profile %(slug)s has no sanction table (its sanctions key is "
                                      "empty)."), field="profile", slug=slug)
-    return slug, validate_sanctions(table, f"profile {slug}")
+    key = (id(table), slug)
+    known = _VALIDATED.get(key)
+    if known is not None and known[0] is table:   # the very table object validated before
+        return slug, known[1]
+    validated = validate_sanctions(table, f"profile {slug}")
+    if len(_VALIDATED) >= 64:
+        _VALIDATED.pop(next(iter(_VALIDATED)))
+    _VALIDATED[key] = (table, validated)   # holding the table keeps its id from being reused
+    return slug, validated
+
+
+# Sanction tables validated, by the identity of the table object (a process shares one copy of a stored
+# profile version: ``scoring.profile_store.shared_profile``), so a ledger per request validates nothing.
+_VALIDATED: dict = {}
 

@@ -187,6 +187,11 @@ def match_entries(match, rulings=None):
     return _replay_rulings(match, _match_rulings(match) if rulings is None else rulings)[1]
 
 
+def ledger_and_entries(match):
+    """(the ledger holding the live rulings, every ruling as an Entry), reading only what a replay needs."""
+    return _replay_rulings(match, _match_rulings(match, for_replay=True))
+
+
 def _replay_rulings(match, rulings):
     """(the ledger holding the live rulings, every ruling as an Entry): the one replay of the rulings."""
     standing = live_replacements(rulings)

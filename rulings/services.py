@@ -9,13 +9,14 @@ from __future__ import annotations
 import dataclasses
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from common.seats import SEAT_SIDE
-from config import clock
+from config import clock, db
 from config.db import lock_row
 from rulings.adjustments import TableState, _needs_seat, match_replay
-from rulings.engine import normalise_side
+from rulings.engine import PenaltyLedger, normalise_side
 from rulings.ledger import (
     AMENDED,
     REVERSED,
@@ -25,13 +26,16 @@ from rulings.ledger import (
     _match_rulings,
     _replay_rulings,
     entry_of,
+    ledger_and_entries,
     ledger_for,
     mark_new,
     match_entries,
+    profile_table_source,
     ruling_state,
     sanction_dict,
 )
 from rulings.models import Appeal, Approval, ChoiceMade, Ruling, RulingVoid
+from scoring import snapshots
 from scoring.models import RuleProfile
 from tournament import access
 from tournament.competition import results
@@ -123,24 +127,42 @@ def record_ruling(match, user, code, side, *, minutes=None, cards=None, choice=N
 
 
 def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, choice=None, role=None,
-                        hand_number=None, declarer=None, note="", idempotency_key="", seconds=None) -> Entry:
-    """:func:`record_ruling`, returning the ruling as an :class:`Entry` (its sanction in force and state),
-    from the one replay of the match's rulings the write needed anyway."""
+                        hand_number=None, declarer=None, note="", idempotency_key="", seconds=None,
+                        check=None) -> Entry:
+    """:func:`record_ruling`, returning the ruling as an :class:`Entry` (its sanction in force and state).
+
+    The ruling applies to the match's kept state (``scoring.snapshots``: the ledger's running counts and
+    the table state) when there is one, else the match's rulings are replayed once. ``check``: called
+    with the locked match (its roles and assignment read for ``user``) before anything is written; the
+    API passes its permission check, so it reads the match only once.
+    """
+    inputs = _inputs(code, side, minutes, cards, choice, role, seconds)
     try:
-        with transaction.atomic():
-            locked = lock_match(match.pk, profile=match.profile if _loaded(match, "profile") else None)
-            rulings = _match_rulings(locked, for_replay=True)
-            existing = _with_key(rulings, idempotency_key)
-            if existing is not None:  # presented in full: read the match's rulings as the log does
+        with db.write():
+            locked = _lock_for_record(match, user, idempotency_key)
+            if check is not None:
+                check(locked)
+            if getattr(locked, "key_taken", False):  # a retry: the stored ruling, presented in full
+                existing = Ruling.objects.get(match_id=locked.pk, idempotency_key=idempotency_key)
                 return entry_of(locked, existing)
-            return _create_ruling(locked, user, _inputs(code, side, minutes, cards, choice, role, seconds),
-                                  hand_number, declarer, note, idempotency_key, rulings)
-    except IntegrityError as exc:
-        if idempotency_key:
-            existing = Ruling.objects.filter(match=match, idempotency_key=idempotency_key).first()
-            if existing is not None:
-                return entry_of(match, existing)
+            kept = snapshots.kept(locked)
+            if kept is not None:
+                return _create_on_kept(locked, user, inputs, hand_number, declarer, note, idempotency_key, kept)
+            rulings = _match_rulings(locked, for_replay=True)
+            return _create_ruling(locked, user, inputs, hand_number, declarer, note, idempotency_key, rulings)
+    except IntegrityError as exc:   # nothing is read after it: the request's transaction may be spoiled
         raise Conflict(gettext_noop("Another ruling was recorded at the same time; reload and try again.")) from exc
+
+
+def _lock_for_record(match, user, idempotency_key=""):
+    """The match locked and read with its kept state, whether a ruling already has this client key
+    (``key_taken``: the lock makes the answer final), and ``user``'s roles and assignment (one query)."""
+    queryset = Match.objects.select_related("profile", "round")   # the rest is read only when needed
+    if idempotency_key:
+        queryset = queryset.annotate(key_taken=Exists(Ruling.objects.filter(
+            match_id=OuterRef("pk"), idempotency_key=idempotency_key)))
+    locked = snapshots.read(queryset, match.pk)
+    return access.load_access(user, locked)
 
 
 def _loaded(instance, relation):
@@ -148,11 +170,11 @@ def _loaded(instance, relation):
     return instance._meta.get_field(relation).is_cached(instance)
 
 
-def _with_key(rulings, idempotency_key):
-    """The ruling already stored with this client-supplied key (None without a key or when none is)."""
-    if not idempotency_key:
-        return None
-    return next((r for r in rulings if r.idempotency_key == idempotency_key), None)
+def _check_table(match, note):
+    if match.status in (Match.Status.BYE, Match.Status.WALKOVER) or match.ns_id is None or match.ew_id is None:
+        raise RulingError(gettext_noop("There is no play at this table, so no ruling can be recorded."), field="match")
+    if len(note or "") > NOTE_MAX:   # the API's and the console's limit, for every caller
+        raise RulingError(gettext_noop("The note may be at most %(max)s characters."), field="note", max=NOTE_MAX)
 
 
 def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, rulings):
@@ -160,36 +182,70 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
 
     The live rulings are replayed once: the ledger records the new offence on top of them, and the new
     ruling's entry is appended to theirs (it is the latest, so the earlier sanctions stay as they are).
+    The state the write leaves is kept for the next one (``scoring.snapshots``).
     """
-    if match.status in (Match.Status.BYE, Match.Status.WALKOVER) or match.ns_id is None or match.ew_id is None:
-        raise RulingError(gettext_noop("There is no play at this table, so no ruling can be recorded."), field="match")
-    if len(note or "") > NOTE_MAX:   # the API's and the console's limit, for every caller
-        raise RulingError(gettext_noop("The note may be at most %(max)s characters."), field="note", max=NOTE_MAX)
+    _check_table(match, note)
     ledger, entries = _replay_rulings(match, rulings)
     sanction = engine_call(ledger.record, **inputs)
     before = match_replay(match, entries)
+    sequence = (max((r.sequence for r in rulings), default=0)) + 1
+    entry, decided = _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, sanction,
+                                   before, sequence)
+    every = [*entries, entry]
+    done = before
+    if decided or _touches_scores(entry.ruling, before.hands):
+        done = match_replay(match, every, before.hands)
+        results.settle(match, replay=done, entries=every)
+    snapshots.keep(match, done, every, ledger)
+    if decided:
+        _remove_from_event(match, user, entry.ruling, sanction)
+    return entry
+
+
+def _create_on_kept(match, user, inputs, hand_number, declarer, note, idempotency_key, kept):
+    """The new ruling applied to the match's kept state: the ledger resumes from the kept counts, the table
+    state is the kept one; only a ruling that changes the replay now (or that a chief referee decides at
+    once) replays the match, with every ruling read."""
+    _check_table(match, note)
+    ledger = PenaltyLedger.resume(profile_table_source(match.profile), kept.tally)
+    sanction = engine_call(ledger.record, **inputs)
+    before = kept.replay
+    entry, decided = _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, sanction,
+                                   before, kept.sequence + 1)
+    if decided or _touches_scores(entry.ruling, before.hands):
+        full, every = ledger_and_entries(match)
+        done = match_replay(match, every, before.hands)
+        results.settle(match, replay=done, entries=every)
+        snapshots.keep(match, done, every, full)
+    else:
+        kept.tally, kept.sequence, kept.ruling_id = ledger.tally(), entry.ruling.sequence, entry.ruling.pk
+        kept.waiting = kept.waiting or snapshots.waiting([entry], kept.next_number)
+        snapshots.keep_applied(match, kept)
+    if decided:
+        _remove_from_event(match, user, entry.ruling, sanction)
+    return entry
+
+
+def _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, sanction, before, sequence):
+    """Check the hand number against the table state ``before`` and store the Ruling (and the chief's
+    approval when the chief decides it at once); returns (its Entry, decided)."""
     state = _with_declarer(TableState.of(before.state), declarer, sanction)
     if sanction.effect.applies_to == "first_hand":
         hand_number = 1
     hand_number = _check_hand_number(hand_number or state.hand_number, state.hand_number)
     side = normalise_side(inputs["side"])
-    sequence = (max((r.sequence for r in rulings), default=0)) + 1
-    ruling = mark_new(Ruling.objects.create(
-        match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side,
-        role=inputs["role"] or "", offender_role=_offender_role(side, inputs["role"], state),
-        minutes=inputs["minutes"], seconds=inputs["seconds"], cards=inputs["cards"], choice=inputs["choice"] or "",
-        sanction=sanction_dict(sanction), clause=sanction.clause[:120], table=match.table,
-        profile=match.profile, profile_version=match.profile.version,
-        context={"declarer": state.declarer, "levels": state.levels, "level_played": state.level_played,
-                 "hand_number": state.hand_number},
-        note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now()))
-    decided = _chief_decides(match, user, ruling, sanction)
-    entry = Entry(ruling, sanction, ruling_state(ruling, sanction))
-    if decided or _touches_scores(ruling, before.hands):
-        apply_match_result(match, [*entries, entry], hands=before.hands)
-    if decided:
-        _remove_from_event(match, user, ruling, sanction)
-    return entry
+    with snapshots.applying():
+        ruling = mark_new(Ruling.objects.create(
+            match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side,
+            role=inputs["role"] or "", offender_role=_offender_role(side, inputs["role"], state),
+            minutes=inputs["minutes"], seconds=inputs["seconds"], cards=inputs["cards"],
+            choice=inputs["choice"] or "", sanction=sanction_dict(sanction), clause=sanction.clause[:120],
+            table=match.table, profile=match.profile, profile_version=match.profile.version,
+            context={"declarer": state.declarer, "levels": state.levels, "level_played": state.level_played,
+                     "hand_number": state.hand_number},
+            note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now()))
+        decided = _chief_decides(match, user, ruling, sanction)
+    return Entry(ruling, sanction, ruling_state(ruling, sanction)), decided
 
 
 def _chief_decides(match, user, ruling, sanction) -> bool:

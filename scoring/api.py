@@ -132,6 +132,16 @@ class HandStateSerializer(serializers.Serializer):
     recorded_by = serializers.CharField(allow_null=True)
     recorded_at = serializers.DateTimeField(allow_null=True)
 
+    def to_representation(self, hand):
+        """The presenter's values are plain already (``scoring.presenters``): only the time is formatted.
+        The same answer as DRF's field by field rendering (a test compares), a match's every hand in
+        every answer without its cost."""
+        out = dict(hand)
+        out["explanation"] = [str(line) for line in hand["explanation"]]
+        out["recorded_at"] = self.fields["recorded_at"].to_representation(hand["recorded_at"]) \
+            if hand["recorded_at"] else None
+        return out
+
 
 class ActionsSerializer(serializers.Serializer):
     record = serializers.BooleanField(help_text="may record the next hand")
@@ -183,15 +193,17 @@ class MatchMixin:
         """Validate the body, call the record/correct service and answer 201 with the hand and the state.
 
         The answer is built from what the service computed (the locked match, the replay after the
-        write): no second read or replay of the match.
+        write): no second read or replay of the match. The service reads the match itself (locked) and
+        asks whether the user may see it (404) and record there (403): the view reads nothing before.
         """
-        match = self.get_match(match_id)
         data = self.request.data
         if number is not None:
             data = {**(data.dict() if hasattr(data, "dict") else data), "number": number}
         serializer = HandInputSerializer(data=data)
-        serializer.is_valid(raise_exception=True)
-        written = service(match, self.request.user, **serializer.validated_data)
+        if not serializer.is_valid():
+            self.get_match(match_id)   # a match the user may not see is a 404 before the body's errors
+            serializer.is_valid(raise_exception=True)
+        written = service(Match(pk=match_id), self.request.user, **serializer.validated_data)
         payload = {"hand": written.hand,
                    "state": state_payload(written.match, self.request.user, written.replay, allowed=True)}
         return Response(_RECORDED_OUT.to_representation(payload), status=status.HTTP_201_CREATED)

@@ -1,7 +1,19 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_save
 from django.utils.translation import gettext_lazy as _
 
 
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Scoring and rules")
+
+    def ready(self):
+        """A hand, ruling, void, approval, choice or appeal decision saved outside a write that keeps the
+        match's state itself drops that state (``scoring.snapshots``)."""
+        # models and services are not importable before the apps are ready (Django's app loading)
+        from rulings.models import AppealDecision, Approval, ChoiceMade, Ruling, RulingVoid  # noqa: PLC0415
+        from scoring.models import Hand  # noqa: PLC0415
+        from scoring.snapshots import drop_on_write  # noqa: PLC0415
+
+        for model in (Hand, Ruling, RulingVoid, Approval, ChoiceMade, AppealDecision):
+            post_save.connect(drop_on_write, sender=model, dispatch_uid=f"snapshot-drop-{model.__name__}")

@@ -158,6 +158,16 @@ class HandResult:
     kind: str = "hand"
 
 
+_RESULT_FIELDS = tuple(HandResult.__dataclass_fields__)
+
+
+def _result_dict(result: HandResult) -> dict:
+    """A HandResult as JSON-ready data (``HandResult(**data)`` gives it back)."""
+    data = {name: getattr(result, name) for name in _RESULT_FIELDS}
+    data["explanation"] = list(result.explanation)
+    return data
+
+
 def bottom_multiplier(profile: Profile, shape: str, pairs: int = 1, trump: bool = True) -> int:
     """The factor on the bottom's points for a last trick won with this play (0: cannot capture)."""
     _check_shape(shape, pairs, "bottom_multiplier")
@@ -487,6 +497,28 @@ class MatchState:
     def __repr__(self):
         return (f"MatchState({self.profile.slug}, levels={self.levels}, declarer={self.declarer!r}, "
                 f"winner={self.winner!r}, hands={self._count})")
+
+    # -- keeping ---------------------------------------------------------------------------
+    def to_dict(self, known=()) -> dict:
+        """The state as plain JSON-ready data (the profile excepted): :meth:`from_dict` gives it back.
+
+        Used to keep a match's state between requests, so the next hand applies to it instead of
+        replaying every hand (``scoring.snapshots``). ``known``: the data of this state's first hands
+        as an earlier ``to_dict`` gave it (hands are never changed by a later one), used as it is."""
+        results = self.hands
+        return {"lv": list(self._lv), "declarer": self.declarer, "winner": self.winner, "count": self._count,
+                "waived": list(self._waived), "policy": list(self._policy) if self._policy else None,
+                "hands": [*known, *(_result_dict(r) for r in results[len(known):])]}
+
+    @classmethod
+    def from_dict(cls, profile: Profile, data: dict) -> "MatchState":
+        """The state :meth:`to_dict` gave, under ``profile`` (the same profile version it was played with)."""
+        hist = None
+        for item in data["hands"]:
+            hist = (HandResult(**item), hist)
+        policy = data["policy"]
+        return cls(profile, tuple(data["lv"]), data["declarer"], data["winner"], hist, data["count"],
+                   tuple(data["waived"]), tuple(policy) if policy else None)
 
     # -- playing ---------------------------------------------------------------------------
     def _seat_for(self, declarer):

@@ -84,6 +84,12 @@ def _play(state, hand_inputs, adjustment):
     return state
 
 
+def apply_hand(state, inputs, adjustment=None):
+    """``state`` after one more hand: ``inputs`` a dict of a hand's inputs not stored yet (the declarer
+    given is checked) or a stored Hand, with a ruling's ``adjustment`` ({} or None for none)."""
+    return _play(state, inputs, adjustment or {})
+
+
 def ruled_numbers(adjustments) -> set:
     """Hand numbers a ruling decided without play (an award or a forfeit): they count as hands."""
     return {n for n, adj in adjustments.items() if adj.get("award") or adj.get("forfeit")}
@@ -111,11 +117,14 @@ class Replay:
     hands: list
     adjustments: dict
     state: MatchState
+    ruled: tuple | None = None   # the numbers decided by a ruling, when the adjustments are not at hand
+                                 # (a state kept between requests: ``scoring.snapshots``)
 
     @property
     def numbers(self) -> list:
         """Every hand number played or decided by a ruling, in order."""
-        return sorted({h.number for h in self.hands} | ruled_numbers(self.adjustments))
+        ruled = set(self.ruled) if self.ruled is not None else ruled_numbers(self.adjustments)
+        return sorted({h.number for h in self.hands} | ruled)
 
     @property
     def next_number(self) -> int:

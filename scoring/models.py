@@ -181,9 +181,37 @@ class Hand(AppendOnlyModel):
         return f"{self.match_id} #{self.number}{suffix}"
 
     @property
+    def recorder_name(self):
+        """Who recorded this version, as the table page shows it (full name, else the username)."""
+        return self.recorded_by.get_full_name() or self.recorded_by.get_username()
+
+    @property
     def is_current(self):
         """False once a later version supersedes this one."""
         try:
             return self.superseded_by is None
         except Hand.DoesNotExist:
             return True
+
+
+class MatchSnapshot(models.Model):
+    """A match's engine state as its hands and rulings left it, kept so the next hand or ruling applies to
+    it instead of replaying every hand (``scoring.snapshots``). A cache, never evidence: the hands and
+    rulings are the record, and ``manage.py verify_replay`` checks that a replay gives the same state.
+
+    ``hand_id`` and ``ruling_id`` name the last hand version and the last ruling it holds; ``profile_id``
+    the rule-profile version it was played under. Writers that do not apply to it remove it (a
+    correction, a void, an approval, a choice, an appeal): the next write replays the match and keeps
+    a new one.
+    """
+
+    match = models.OneToOneField("tournament.Match", on_delete=models.CASCADE, primary_key=True,
+                                 related_name="engine_snapshot")
+    profile_id = models.PositiveIntegerField()
+    hand_id = models.PositiveIntegerField(default=0)
+    ruling_id = models.PositiveIntegerField(default=0)
+    data = models.JSONField()
+
+    class Meta:
+        verbose_name = _("match state snapshot")
+        verbose_name_plural = _("match state snapshots")

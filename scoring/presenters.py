@@ -46,6 +46,6 @@ def _hand_state(number, row, result):
         "declarer_keeps": result.declarer_keeps, "level_played": result.declarer_level_before,
         "ns_level": ns, "ew_level": ew, "next_declarer": result.next_declarer, "match_won": result.match_won,
         "explanation": list(result.explanation), "version": row.version if row else None,
-        "recorded_by": (row.recorded_by.get_full_name() or row.recorded_by.get_username()) if row else None,
+        "recorded_by": row.recorder_name if row else None,
         "recorded_at": row.recorded_at if row else None,
     }

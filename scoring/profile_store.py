@@ -4,6 +4,7 @@
     sync_profiles() -> [RuleProfile]        a changed file becomes a new version; versions are never edited
     latest_profile(slug) -> RuleProfile
     engine_profile(rule_profile) -> scoring.profiles.Profile   built once per stored version (cached)
+    shared_profile(rule_profile) -> RuleProfile   the process's copy of a version (its JSON read once)
 """
 from __future__ import annotations
 
@@ -73,3 +74,19 @@ def engine_profile(rule_profile: RuleProfile):
     with _profile_lock:
         _profile_cache[rule_profile.pk] = (copy.deepcopy(rule_profile.data), profile)
     return profile
+
+
+_shared: dict = {}
+
+
+def shared_profile(rule_profile: RuleProfile) -> RuleProfile:
+    """The process's copy of the RuleProfile version ``rule_profile`` (which may be read without its
+    ``data``): a version a match plays under is never changed, so its JSON is read and decoded once per
+    process, not on every write. Keyed by id and creation time (a test database reuses ids)."""
+    key = (rule_profile.pk, rule_profile.created_at)
+    found = _shared.get(key)
+    if found is None:
+        found = rule_profile if "data" in rule_profile.__dict__ else RuleProfile.objects.get(pk=rule_profile.pk)
+        with _profile_lock:
+            _shared[key] = found
+    return found

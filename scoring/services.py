@@ -4,25 +4,25 @@
                 last_trick=None, reclaim=False) -> HandWritten(hand, match, replay)
     correct_last_hand(match, user, *, number, ...same fields...) -> HandWritten
 
-Levels, declarer and winner are never typed in: each write locks the Match row, replays the match once
-with the rulings' adjustments (``rulings.adjustments``), stores the Hand with the engine's result, and
-hands the replay to the one owner of the match's result (:func:`tournament.competition.results.settle`),
-all in one transaction. The unique constraints on Hand catch any race the lock leaves; both become a
-409 (:class:`HandConflict`).
+Levels, declarer and winner are never typed in: each write locks the Match row, applies the hand to the
+match's kept engine state (``scoring.snapshots``) or, when that cannot be done (a correction, a ruling
+waiting for this hand, no kept state), replays the match once with the rulings' adjustments
+(``rulings.adjustments``), stores the Hand with the engine's result, and hands the state to the one owner
+of the match's result (:func:`tournament.competition.results.settle`), all in one transaction. The unique
+constraints on Hand catch any race the lock leaves; both become a 409 (:class:`HandConflict`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db import IntegrityError
 
-from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
-from config import clock
-from config.db import lock_row
+from common.errors import ConflictError, ForbiddenError, NotFoundError, UserError, gettext_noop
+from config import clock, db
 from rulings.adjustments import adjustments_for
-from rulings.ledger import match_entries
-from scoring.hands import Replay, current_hands, next_hand_number, replay
+from rulings.ledger import ledger_and_entries
+from scoring import snapshots
+from scoring.hands import Replay, apply_hand, current_hands, next_hand_number, replay
 from scoring.models import Hand
 from tournament import access
 from tournament.clocks import services as clock_services
@@ -49,19 +49,17 @@ class HandWritten:
 
 
 def _lock_match(match, writer):
-    """Lock the Match row for this transaction and return it fresh.
-
-    Whether ``writer`` referees the match is read with the row (``writer_assigned``), and so is the clock
-    state :func:`tournament.clocks.services.hands_left` needs. The lock also serialises writers on SQLite
-    (:func:`config.db.lock_row`).
+    """Lock the Match row for this transaction and return it fresh, with its kept state
+    (:func:`scoring.snapshots.read`), the clock state :func:`tournament.clocks.services.hands_left` needs,
+    and the writer's roles and assignment (:func:`tournament.access.load_access`, one query). The lock
+    also serialises writers on SQLite (:func:`config.db.lock_row`).
     """
     queryset = clock_services.with_clock_state(Match.objects.select_related("profile", "ns", "ew", "round"))
-    if writer.is_authenticated:
-        assigned = Match.referees.through.objects.filter(match_id=OuterRef("pk"), user_id=writer.pk)
-        queryset = queryset.annotate(writer_assigned=Exists(assigned))
-    locked = lock_row(queryset, match.pk)
-    locked.writer_id = writer.pk
-    return locked
+    try:
+        locked = snapshots.read(queryset, match.pk)
+    except Match.DoesNotExist as exc:
+        raise NotFoundError(gettext_noop("No such match."), field="match") from exc
+    return access.load_access(writer, locked)
 
 
 def _taken(number):
@@ -145,44 +143,75 @@ def _check_open(match, number, *, correcting):
 
 
 def _write(match, user, number, inputs, *, correcting) -> HandWritten:
-    """Lock, check, replay once, store the hand, settle the result: the one path of both writes."""
-    with transaction.atomic():
+    """Lock, check, apply the hand to the kept state (or replay once), store it, settle the result.
+
+    No savepoint inside a request's own transaction (:func:`config.db.write`): an error rolls the whole
+    request back, and nothing is read after one (an IntegrityError becomes a 409)."""
+    with db.write():
         match = _lock_match(match, user)
-        if not access.may(user, access.RECORD, match=match):
+        if not access.may(user, access.RECORD, match=match):   # who may record may see (a role in the event)
+            if not access.may(user, access.VIEW, match=match):   # the event read only for a refusal
+                raise NotFoundError(gettext_noop("No such match."), field="match")
             raise HandRefused(gettext_noop("Only this table's referees and the chief referees may record "
                                            "hands here."))
         if correcting:
             _check_open(match, number, correcting=True)
             if match.is_over and not access.may(user, access.DECIDE_RESULT, match=match):
                 raise HandRefused(gettext_noop("This match is finished: only a chief referee may correct it."))
-        hands = current_hands(match)
-        entries = match_entries(match)
-        adjust = adjustments_for(match, entries)
-        adjustments = adjust(hands)
-        if correcting:
-            last = hands[-1].number if hands else 0
-            if number < last:
-                raise UserError(gettext_noop("Only the last hand (hand %(last)s) can be corrected."),
-                                field="number", last=last)
-            if number != last:
-                raise HandConflict(gettext_noop("Hand %(number)s is not the last recorded hand; reload the "
-                                                "table."), field="number", number=number)
-            old, kept = hands[-1], hands[:-1]
-            if inputs["declarer_seat"] is None and number == 1:
-                inputs["declarer_seat"] = old.declarer_seat
-        else:
-            _check_number(number, next_hand_number(hands, adjustments))
-            _check_open(match, number, correcting=False)
-            old, kept = None, hands
-        state = replay(match, kept, adjustments, {number: inputs})
+        kept = None if correcting else snapshots.kept(match)
+        if kept is not None and not kept.waiting:
+            return _apply(match, user, number, inputs, kept)
+        return _replay_and_write(match, user, number, inputs, correcting=correcting)
+
+
+def _apply(match, user, number, inputs, kept) -> HandWritten:
+    """The next hand applied to the match's kept state: no ruling waits for it, so nothing is replayed."""
+    _check_number(number, kept.next_number)
+    _check_open(match, number, correcting=False)
+    state = apply_hand(kept.state, inputs)
+    with snapshots.applying():
+        hand = _store(match, user, number, inputs, state, {})
+    kept.state, kept.hand_id = state, hand.pk
+    kept.hands.append(snapshots.KeptHand.of(hand))
+    done = kept.replay
+    results.settle(match, replay=done, entries=[])   # no live ruling may end the match (kept.waiting)
+    snapshots.keep_applied(match, kept)
+    return HandWritten(hand, match, done)
+
+
+def _replay_and_write(match, user, number, inputs, *, correcting) -> HandWritten:
+    """The hand recorded by a full replay (a correction, a ruling waiting for this hand, no kept state);
+    the state it leaves is kept for the next write."""
+    hands = current_hands(match)
+    ledger, entries = ledger_and_entries(match)
+    adjust = adjustments_for(match, entries)
+    adjustments = adjust(hands)
+    if correcting:
+        last = hands[-1].number if hands else 0
+        if number < last:
+            raise UserError(gettext_noop("Only the last hand (hand %(last)s) can be corrected."),
+                            field="number", last=last)
+        if number != last:
+            raise HandConflict(gettext_noop("Hand %(number)s is not the last recorded hand; reload the "
+                                            "table."), field="number", number=number)
+        old, kept = hands[-1], hands[:-1]
+        if inputs["declarer_seat"] is None and number == 1:
+            inputs["declarer_seat"] = old.declarer_seat
+    else:
+        _check_number(number, next_hand_number(hands, adjustments))
+        _check_open(match, number, correcting=False)
+        old, kept = None, hands
+    state = replay(match, kept, adjustments, {number: inputs})
+    with snapshots.applying():
         hand = _store(match, user, number, inputs, state, adjustments.get(number, {}), supersedes=old)
-        after_hands = [*kept, hand]
-        # a ruling may depend on the hand's declarer or score (e.g. one waiting for this hand's points):
-        # the adjustments are recomputed for the new hands and the match replayed again only if they changed
-        after = adjust(after_hands)
-        done = Replay(after_hands, after, state if after == adjustments else replay(match, after_hands, after))
-        results.settle(match, replay=done, entries=entries)
-        return HandWritten(hand, match, done)
+    after_hands = [*kept, hand]
+    # a ruling may depend on the hand's declarer or score (e.g. one waiting for this hand's points):
+    # the adjustments are recomputed for the new hands and the match replayed again only if they changed
+    after = adjust(after_hands)
+    done = Replay(after_hands, after, state if after == adjustments else replay(match, after_hands, after))
+    results.settle(match, replay=done, entries=entries)
+    snapshots.keep(match, done, entries, ledger)
+    return HandWritten(hand, match, done)
 
 
 def record_hand(match, user, *, number, trump=None, defender_points=None, declarer=None, bottom_points=0,

@@ -2,6 +2,7 @@
 
     decide(state, forfeit, allowance, decision=None) -> Verdict   what the records say of the match
     settle(match, *, replay, entries=None) -> Verdict   store it in one save and move the competition on
+    expected(match, *, replay, entries=None) -> Verdict | None   what settle would store now (read only)
     record_decision(match, user, *, winner, kind, reason) -> ResultDecision   a chief's result where the
                                                         hands cannot decide (no hand at time-up, no play)
     advance_bracket(stage, *, refuse_started=False)     write a knock-out's resolved entrants, byes, walkovers
@@ -135,6 +136,21 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
     round_id = match.round_id
     transaction.on_commit(lambda: display_cache.invalidate(round_id))
     return verdict
+
+
+def expected(match, *, replay, entries=None) -> Verdict | None:
+    """What :func:`settle` would conclude for ``match`` now, read only (``manage.py verify_replay``): None
+    for a bye or a walkover the records leave as they are."""
+    decision = _latest_decision(match)
+    if match.status in (Match.Status.BYE, Match.Status.WALKOVER) and decision is None:
+        return None
+    return decide(replay.state, approved_forfeit(match, entries), _allowance(match), decision)
+
+
+def status_of(match, verdict) -> str:
+    """The status :func:`settle` stores for an over ``verdict``."""
+    decision = _latest_decision(match) if verdict.how == DECISION else None
+    return _STATUS.get((verdict.how, decision.kind if decision is not None else ""), Match.Status.FINISHED)
 
 
 def decide_match(match, user, *, winner, kind, reason):

@@ -104,7 +104,8 @@ TABLES: tuple[tuple[type[models.Model], str], ...] = (
     (LeadReport, _MATCH),
 )
 NOT_EXPORTED = {"tournament.printjob": "rebuilt on demand", "scoring.ruleprofile": "travels as data.profiles",
-                "tournament.apitoken": "secrets: made anew where the event goes"}
+                "tournament.apitoken": "secrets: made anew where the event goes",
+                "scoring.matchsnapshot": "the kept engine state: the next write replays and keeps it anew"}
 USER_FIELDS = ("username", "first_name", "last_name", "email", "is_active")
 PROFILE_FIELDS = ("slug", "version", "name", "data", "source")
 

@@ -1,0 +1,27 @@
+"""The bench's yardstick: a bare Django JSON view on the same stack (bench only, never in production URLs).
+
+Served only when gunicorn runs with ``DJANGO_SETTINGS_MODULE=bench.settings`` (the bench scripts do):
+``POST /bench/bare/`` goes through the same middleware (sessions, CSRF, authentication), needs a
+logged-in session, stores one row (one INSERT, Django's admin log table) and answers a small JSON body.
+The bench drives it with the same client loop as the ruling and hand POSTs and prints the ratio.
+"""
+from django.contrib.admin.models import ADDITION, LogEntry
+from django.http import JsonResponse
+from django.urls import include, path
+from django.views.decorators.http import require_POST
+
+
+@require_POST
+def bare(request):
+    """Session authentication, the CSRF check (middleware), one INSERT, a JSON answer."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"detail": "login"}, status=403)
+    row = LogEntry.objects.create(user_id=request.user.pk, action_flag=ADDITION, object_repr="bench",
+                                  change_message=request.body.decode()[:200])
+    return JsonResponse({"id": row.pk}, status=201)
+
+
+urlpatterns = [
+    path("bench/bare/", bare),
+    path("", include("config.urls")),
+]

@@ -1,0 +1,91 @@
+"""Replay every match of an event from its hands and rulings and compare with what is stored.
+
+    check_match(match) -> [Mismatch]     one match: its levels, status and winner, and its kept state
+    check_event(event) -> (matches checked, [Mismatch])
+
+The stored state is the Match row (levels, status, winner: :func:`tournament.competition.results.expected`
+says what the records give) and the kept engine state (``scoring.snapshots``), which must be what a
+full replay gives: the engine state, the hands as shown, the numbers decided by rulings, the penalty
+ledger's counts and the versions. ``manage.py verify_replay [SLUG]`` prints the mismatches.
+"""
+from __future__ import annotations
+
+import json
+from typing import NamedTuple
+
+from rulings.adjustments import match_replay
+from rulings.ledger import ledger_and_entries
+from scoring import snapshots
+from scoring.models import MatchSnapshot
+from tournament.clocks import services as clock_services
+from tournament.competition import results
+from tournament.models import Match
+
+
+class Mismatch(NamedTuple):
+    match: Match
+    what: str
+    stored: object
+    replayed: object
+
+    def __str__(self):
+        return (f"match {self.match.pk} ({self.match}): {self.what}: stored {self.stored!r}, "
+                f"replayed {self.replayed!r}")
+
+
+def _side_of(match, winner_id):
+    return {match.ns_id: "NS", match.ew_id: "EW"}.get(winner_id) if winner_id else None
+
+
+def check_match(match) -> list[Mismatch]:
+    """The differences between ``match`` as stored and as its hands and rulings replay (none: [])."""
+    ledger, entries = ledger_and_entries(match)
+    done = match_replay(match, entries)
+    found = []
+    verdict = results.expected(match, replay=done, entries=entries)
+    if verdict is not None:
+        settled = bool(done.hands) or bool(match.ns_level or match.ew_level)
+        if settled and (match.ns_level, match.ew_level) != (done.state.levels["NS"], done.state.levels["EW"]):
+            found.append(Mismatch(match, "levels", (match.ns_level, match.ew_level),
+                                  (done.state.levels["NS"], done.state.levels["EW"])))
+        if verdict.over:
+            wanted = (results.status_of(match, verdict), verdict.winner)
+            if (match.status, _side_of(match, match.winner_id)) != wanted:
+                found.append(Mismatch(match, "result", (match.status, _side_of(match, match.winner_id)), wanted))
+        elif match.status in Match.DECIDED:
+            found.append(Mismatch(match, "result", (match.status, _side_of(match, match.winner_id)), "not over"))
+    found.extend(_check_kept(match, done, entries, ledger))
+    return found
+
+
+def _check_kept(match, done, entries, ledger):
+    row = MatchSnapshot.objects.filter(match_id=match.pk).first()
+    if row is None:
+        return []
+    if row.profile_id != match.profile_id:   # a kept state of another profile version is never used
+        return []
+    wanted = json.loads(json.dumps(snapshots.stored_form(match, snapshots.of_replay(done, entries, ledger)),
+                                   default=str))
+    stored = {"profile_id": row.profile_id, "hand_id": row.hand_id, "ruling_id": row.ruling_id,
+              "data": {**row.data, "tally": {**row.data["tally"],
+                                            "offences": sorted(row.data["tally"]["offences"])}}}
+    found = []
+    for key in ("hand_id", "ruling_id"):
+        if stored[key] != wanted[key]:
+            found.append(Mismatch(match, f"kept state: {key}", stored[key], wanted[key]))
+    for key, value in wanted["data"].items():
+        if stored["data"].get(key) != value:
+            found.append(Mismatch(match, f"kept state: {key}", stored["data"].get(key), value))
+    return found
+
+
+def check_event(event) -> tuple[int, list[Mismatch]]:
+    """Check every match of ``event`` with two entries; returns (matches checked, mismatches)."""
+    matches = clock_services.with_clock_state(
+        Match.objects.filter(round__stage__event=event).select_related("profile", "ns", "ew", "round")
+    ).order_by("round__stage__order", "round__number", "table", "pk")
+    checked, found = 0, []
+    for match in matches:
+        checked += 1
+        found.extend(check_match(match))
+    return checked, found
