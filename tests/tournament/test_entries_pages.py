@@ -10,6 +10,7 @@ from openpyxl import Workbook, load_workbook
 from scoring.profile_store import latest_profile
 from tests.conftest import login
 from tournament import roles
+from tournament.entries import pairs as entry_pairs
 from tournament.entries import services as svc
 from tournament.models import Draw, Event
 
@@ -32,7 +33,7 @@ PAIR_POST = {"unit": "甲", "name": "甲一队", "player1": "张三", "gender1":
 
 
 def urls(event):
-    pair = svc.add_pair(event, svc.PairData("甲", svc.PlayerData("王五", "M"), svc.PlayerData("赵六", "M"), "x"))
+    pair = entry_pairs.add_pair(event, svc.PairData("甲", svc.PlayerData("王五", "M"), svc.PlayerData("赵六", "M"), "x"))
     names = ["entries_list", "entries_add", "entries_individuals", "entries_import"]
     return ([reverse(n, args=[event.slug]) for n in names]
             + [reverse(n, args=[event.slug, pair.pk]) for n in ("entries_edit", "entries_withdraw", "entries_replace")]
@@ -142,7 +143,7 @@ def test_import_page_success(organiser, event):
 @pytest.mark.parametrize("what, title", [("entries", "报名"), ("schedule", "赛程"), ("results", "成绩"),
                                           ("template", "报名")])
 def test_export_downloads(organiser, event, what, title):
-    svc.add_pair(event, svc.PairData("甲", svc.PlayerData("王五", "M"), svc.PlayerData("赵六", "F"), "x"))
+    entry_pairs.add_pair(event, svc.PairData("甲", svc.PlayerData("王五", "M"), svc.PlayerData("赵六", "F"), "x"))
     response = organiser.get(reverse("entries_export", args=[event.slug, what]))
     assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
     book = load_workbook(io.BytesIO(response.content))
@@ -161,7 +162,7 @@ API_PAIR = {"unit": "甲", "name": "一队", "player1": {"name": "张三", "gend
 
 
 def test_api_lists_entries_without_phones(client, event):
-    svc.add_pair(event, svc.PairData("甲", svc.PlayerData("王五", "M", "139"), svc.PlayerData("赵六", "F"), "x"))
+    entry_pairs.add_pair(event, svc.PairData("甲", svc.PlayerData("王五", "M", "139"), svc.PlayerData("赵六", "F"), "x"))
     data = client.get(f"/api/events/{event.slug}/entries/").json()
     assert data == [{"id": data[0]["id"], "name": "x", "unit": "甲", "seed": None, "team": "", "reserve": False,
                      "status": "active", "player1": {"name": "王五", "gender": "M"},

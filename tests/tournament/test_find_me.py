@@ -10,6 +10,7 @@ from rulings import services as rulings_services
 from tests.tournament.test_clock_fixtures import make_round, play, tables_of
 from tests.tournament.test_draws_support import make_event
 from tournament.competition import draws, stages
+from tournament.entries import pairs as entry_pairs
 from tournament.entries import search
 from tournament.entries import services as entries
 from tournament.models import Match, Pair, Player, Stage
@@ -85,7 +86,7 @@ def test_a_warm_search_reads_no_table_and_a_rename_drops_the_index(event, django
 def test_an_entry_added_through_the_service_is_found_at_once(event, django_capture_on_commit_callbacks):
     search.find_entries(event.pk, "x")      # warm the index
     with django_capture_on_commit_callbacks(execute=True):
-        entries.add_pair(event, entries.PairData(unit="单位1", player1=entries.PlayerData("欧阳锋", "M"),
+        entry_pairs.add_pair(event, entries.PairData(unit="单位1", player1=entries.PlayerData("欧阳锋", "M"),
                                                  player2=entries.PlayerData("黄药师", "M"), name="四队"))
     assert names(search.find_entries(event.pk, "oyf")) == ["四队"]
 

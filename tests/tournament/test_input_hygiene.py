@@ -8,6 +8,7 @@ from common.errors import ConflictError
 from scoring.profile_store import latest_profile
 from tests.tournament.test_import_export import GOOD, failed, xlsx
 from tournament.entries import cleanup
+from tournament.entries import pairs as entry_pairs
 from tournament.entries import services as svc
 from tournament.entries.forms import PairForm
 from tournament.entries.spreadsheets import EXAMPLE_ROW, import_entries
@@ -55,13 +56,13 @@ def test_a_withdrawn_entry_that_never_played_can_be_deleted_and_its_name_is_free
     pair = event.pairs.get(name="甲一队")
     with pytest.raises(ConflictError):
         cleanup.delete_withdrawn_pair(event, pair)                  # still active
-    svc.withdraw_pair(pair)
+    entry_pairs.withdraw_pair(pair)
     organiser = make_user("organiser")
     client.force_login(organiser)
     assert "释放名称" in client.get(f"/manage/{event.slug}/entries/").content.decode()
     client.post(f"/manage/{event.slug}/entries/{pair.pk}/delete/")
     assert not event.pairs.filter(name="甲一队").exists() and not Player.objects.filter(name="张三").exists()
-    svc.add_pair(event, svc.PairData(unit="甲", name="甲一队", seed=None, team="", reserve=False,
+    entry_pairs.add_pair(event, svc.PairData(unit="甲", name="甲一队", seed=None, team="", reserve=False,
                                      player1=svc.PlayerData("张三", "男"), player2=svc.PlayerData("李四", "女")))
 
 
@@ -70,6 +71,6 @@ def test_a_withdrawn_entry_that_was_drawn_stays(event):
     a, b = event.pairs.get(name="甲一队"), event.pairs.get(name="乙一队")
     stage = Stage.objects.create(event=event, order=1, kind="round_robin", name="s")
     Match.objects.create(round=Round.objects.create(stage=stage, number=1), table=1, ns=a, ew=b, profile=event.profile)
-    svc.withdraw_pair(a)
+    entry_pairs.withdraw_pair(a)
     with pytest.raises(ConflictError):
         cleanup.delete_withdrawn_pair(event, a)

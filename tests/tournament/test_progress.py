@@ -6,7 +6,7 @@ from tests.tournament.test_draws_support import finish, make_event, play_stage
 from tournament import roles
 from tournament.competition import draws, referees, results, stages
 from tournament.competition.placings import final_ranking
-from tournament.entries.services import withdraw_pair
+from tournament.entries.pairs import withdraw_pair
 from tournament.models import Event, Match, Stage
 
 

@@ -11,6 +11,7 @@ from common.naturalsort import natural_key
 from config.api_errors import error_responses
 from tournament import access
 from tournament.access import visible_events
+from tournament.entries import pairs as entry_pairs
 from tournament.entries import services as svc
 from tournament.entries.limits import MAX_SEED
 from tournament.models import Pair
@@ -84,7 +85,7 @@ class EntryListCreate(GenericAPIView):
         serializer = EntrySerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            pair = svc.add_pair(event, serializer.to_data())
+            pair = entry_pairs.add_pair(event, serializer.to_data())
         except IntegrityError:
             raise ConflictError(gettext_noop("Another organiser has just changed the entries: reload and retry.")) \
                 from None

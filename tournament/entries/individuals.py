@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from common.errors import gettext_noop
+from tournament.entries.pairs import unit_named
 from tournament.entries.services import (
     EntryError,
     PlayerData,
@@ -23,7 +24,6 @@ from tournament.entries.services import (
     open_event,
     resolve_team,
     team_rule,
-    unit_named,
 )
 from tournament.models import Draw, Event, Pair, Player, Registration
 from tournament.pairings import draw_pairs

@@ -1,6 +1,6 @@
 """Import entries from .xlsx/.csv and export entries, schedule and results to .xlsx.
 
-Import is all-or-nothing: every row goes through :func:`services.entries.add_pair` inside one
+Import is all-or-nothing: every row goes through :func:`tournament.entries.pairs.add_pair` inside one
 transaction; each bad row is reported (row number, column, message in the active language) and, if any row is bad,
 the whole transaction is rolled back. CSV may be UTF-8 (with or without BOM) or GBK/GB18030 as saved
 by Excel on Chinese Windows.
@@ -20,11 +20,11 @@ from common.errors import UserError, gettext_noop
 from common.naturalsort import natural_key
 from common.numbers import whole
 from tournament.entries import sheet_stream
+from tournament.entries.pairs import add_pair
 from tournament.entries.services import (
     EntryError,
     PairData,
     PlayerData,
-    add_pair,
     clean_gender,
     team_problems,
     team_rule,

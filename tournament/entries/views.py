@@ -12,6 +12,7 @@ from common.naturalsort import natural_key
 from common.numbers import whole
 from tournament import access
 from tournament.entries import individuals as signups
+from tournament.entries import pairs as entry_pairs
 from tournament.entries import services as svc
 from tournament.entries import spreadsheets
 from tournament.entries.forms import (
@@ -68,7 +69,7 @@ def entries_list(request, event):
 def pair_add(request, event):
     form = PairForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        pair = _run(form, lambda: svc.add_pair(event, form.to_data()))
+        pair = _run(form, lambda: entry_pairs.add_pair(event, form.to_data()))
         if pair:
             messages.success(request, _("Entry “%(name)s” added.") % {"name": pair.name})
             return redirect("entries_list", event.slug)
@@ -82,9 +83,9 @@ def _pair(event, pk):
 @organiser_required
 def pair_edit(request, event, pk):
     pair = _pair(event, pk)
-    form = PairForm(request.POST or None, initial=PairForm.initial_from(svc.pair_data(pair)))
+    form = PairForm(request.POST or None, initial=PairForm.initial_from(entry_pairs.pair_data(pair)))
     if request.method == "POST" and form.is_valid():
-        if _run(form, lambda: svc.edit_pair(pair, form.to_data())):
+        if _run(form, lambda: entry_pairs.edit_pair(pair, form.to_data())):
             messages.success(request, _("Entry “%(name)s” saved.") % {"name": form.cleaned_data["name"] or pair})
             return redirect("entries_list", event.slug)
     return _page(request, event, "pair_form.html", form=form, pair=pair, title=_("Edit a pair"))
@@ -96,7 +97,7 @@ def pair_withdraw(request, event, pk):
     error = None
     if request.method == "POST":
         try:
-            svc.withdraw_pair(pair)
+            entry_pairs.withdraw_pair(pair)
             messages.success(request, _("Entry “%(name)s” withdrawn.") % {"name": pair.name})
             return redirect("entries_list", event.slug)
         except svc.EntryError as exc:
@@ -109,7 +110,7 @@ def pair_replace(request, event, pk):
     pair = _pair(event, pk)
     form = ReplacePlayerForm(request.POST or None, pair=pair)
     if request.method == "POST" and form.is_valid():
-        if _run(form, lambda: svc.replace_player(pair, form.cleaned_data["slot"], form.to_player())):
+        if _run(form, lambda: entry_pairs.replace_player(pair, form.cleaned_data["slot"], form.to_player())):
             messages.success(request, _("Player replaced in “%(name)s”.") % {"name": pair.name})
             return redirect("entries_list", event.slug)
     return _page(request, event, "replace.html", form=form, pair=pair)
