@@ -17,6 +17,7 @@ from scoring.engine import LastTrick
 from scoring.profile_store import latest_profile
 from tests.scoring.test_hands_support import hand_body
 from tournament import roles
+from tournament.entries import pairs as entry_pairs
 from tournament.entries import services as entries
 from tournament.models import Event
 
@@ -174,7 +175,7 @@ def test_bad_entry_seeds_are_refused_by_the_form_and_the_import(client, organise
 def test_the_service_refuses_a_seed_past_the_cap(organiser_event):
     data = entries.PairData("甲", entries.PlayerData("张三", "M"), entries.PlayerData("李四", "F"), seed=3_000_000_000)
     with pytest.raises(entries.EntryError) as caught:
-        entries.add_pair(organiser_event, data)
+        entry_pairs.add_pair(organiser_event, data)
     assert caught.value.field == "seed" and chinese(str(caught.value))
 
 
