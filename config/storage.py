@@ -6,7 +6,6 @@ worker is downloaded from another) without a shared disk or an object store. Pos
 bytes in a ``bytea`` column; a file is read whole into memory, which suits printouts up to tens of MB.
 """
 import io
-import posixpath
 
 from django.core.files.base import File
 from django.core.files.storage import Storage
@@ -20,7 +19,11 @@ MAX_NAME_ATTEMPTS = 20  # a name taken meanwhile by another machine: try a new f
 
 @deconstructible(path="config.storage.DatabaseStorage")
 class DatabaseStorage(Storage):
-    """Files as ``config.StoredFile`` rows: name (unique), bytes, size and when stored."""
+    """Files as ``config.StoredFile`` rows: name (unique), bytes, size and when stored.
+
+    No ``url()`` or ``path()``: a stored file has neither a public address nor a place on a local disk, so
+    Storage's own refusals stand; files are served by the views that check who may read them (a print
+    job's download reads ``open()``)."""
 
     def _open(self, name, mode="rb"):
         if any(flag in mode for flag in "wa+"):
@@ -77,10 +80,3 @@ class DatabaseStorage(Storage):
 
     def get_accessed_time(self, name):
         return self.get_created_time(name)
-
-    def url(self, name):
-        """Files are served by the views that check who may read them (e.g. a print job's download)."""
-        raise NotImplementedError("DatabaseStorage files have no public URL; serve them through a view.")
-
-    def path(self, name):
-        raise NotImplementedError(f"{posixpath.basename(name)} is in the database, not on a local disk.")
