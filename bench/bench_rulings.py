@@ -15,7 +15,6 @@ that every ruling sent is stored exactly once, and counts the SQL queries of one
     .venv/bin/python bench/bench_rulings.py [--clients 64] [--per-client 20] [--paced-seconds 12]
                                             [--workers 3] [--threads 4]
 """
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -59,13 +58,7 @@ def probe_queries(table, count):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=64)
-    parser.add_argument("--per-client", type=int, default=20, help="rulings per client back to back")
-    parser.add_argument("--paced-seconds", type=float, default=12.0, help="length of the once-a-second runs")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
-    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker (gthread)")
-    args = parser.parse_args()
+    args = load.arguments(__doc__, "rulings")
 
     with load.Server("rulings", args.workers, args.threads) as server:
         tables = load.seed_tables(args.clients + 1)

@@ -16,6 +16,7 @@ the same client loop:
 
 ``report`` prints every figure with its target and the bare view's figure beside it, and the ratio.
 """
+import argparse
 import http.client
 import json
 import os
@@ -104,6 +105,18 @@ class Server:
 
         connections.close_all()
         psql(f'DROP DATABASE IF EXISTS "{self.db}" WITH (FORCE)')
+
+
+def arguments(doc, what):
+    """The write benches' command line: clients, ``what`` per client back to back, the paced runs' length,
+    gunicorn's workers and threads."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=64)
+    parser.add_argument("--per-client", type=int, default=20, help=f"{what} per client back to back")
+    parser.add_argument("--paced-seconds", type=float, default=12.0, help="length of the once-a-second runs")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker (gthread)")
+    return parser.parse_args()
 
 
 def seed_tables(count):
