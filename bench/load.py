@@ -124,6 +124,7 @@ def seed_tables(count):
     [(match id, session key, CSRF token)]."""
     import datetime as dt
 
+    from django.conf import settings
     from django.contrib.auth.models import Group, Permission, User
     from django.contrib.contenttypes.models import ContentType
     from django.contrib.sessions.backends.db import SessionStore
@@ -154,7 +155,7 @@ def seed_tables(count):
         match.referees.add(user)
         session = SessionStore()
         session["_auth_user_id"] = str(user.pk)
-        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+        session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
         session["_auth_user_hash"] = user.get_session_auth_hash()
         session.create()
         tables.append((match.pk, session.session_key, _get_new_csrf_string()))
