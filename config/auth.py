@@ -1,8 +1,9 @@
 """Authentication fit for a venue: throttles on the shared cache, a lockout after repeated failed logins,
 and Basic authentication that can be switched off.
 
-* **Throttles** (DRF, on the default cache, shared by every process when ``REDIS_URL`` is set): anonymous
-  API requests by address, authenticated ones by user, and login attempts by address; the rates are the
+* **Throttles** (DRF): anonymous API requests by address and login attempts by address on the default
+  cache (shared by every process when ``REDIS_URL`` is set), authenticated ones by user in each process's
+  memory (:class:`UserThrottle`); the rates are the
   settings ``API_THROTTLE_RATES`` (``DJANGO_THROTTLE_ANON``, ``..._USER``, ``..._LOGIN``), read per
   request (``None`` turns one off).
 * **Lockout**: ``LOGIN_FAILURE_LIMIT`` failed logins for one login name from one address lock that name
@@ -19,6 +20,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.forms.utils import ErrorDict
 from django.utils.translation import gettext as _
@@ -40,7 +42,12 @@ class AnonThrottle(_SettingsRate, throttling.AnonRateThrottle):
 
 
 class UserThrottle(_SettingsRate, throttling.UserRateThrottle):
-    """Authenticated API requests, by user."""
+    """Authenticated API requests, by user, counted in each server process's memory: a referee's every
+    write would otherwise pay a round trip to the shared cache (a file write without Redis) for a limit
+    meant to stop a runaway script, which a per-process count stops as well (with N processes a user may
+    reach N times the rate). Anonymous requests and login attempts are counted in the shared cache."""
+
+    cache = LocMemCache("user-throttle", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
 
 
 class LoginThrottle(_SettingsRate, throttling.SimpleRateThrottle):

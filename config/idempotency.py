@@ -27,6 +27,7 @@ from . import clock
 from .api_errors import error_body
 from .db import request_transaction
 from .models import IdempotencyRecord
+from .rowread import prepared_cursor
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -100,7 +101,7 @@ class IdempotencyKeyMiddleware:
     @staticmethod
     def store_answer(mine, response):
         """Store the answer on the claim ``mine`` ((id, created_at) as claimed): one plain UPDATE."""
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(f"UPDATE {TABLE} SET status = %s, content_type = %s, body = %s "
                            "WHERE id = %s AND created_at = %s",
                            [response.status_code, response.get("Content-Type", ""), response.content, *mine])
@@ -138,7 +139,7 @@ class IdempotencyKeyMiddleware:
         columns = ("key", "owner", "method", "path", "fingerprint", "content_type", "body", "created_at")
         values = [getattr(record, name) for name in columns[:-2]] + [
             b"", connection.ops.adapt_datetimefield_value(record.created_at)]
-        with connection.cursor() as cursor:   # one plain INSERT: the ORM's bookkeeping costs more than it
+        with prepared_cursor() as cursor:   # one plain INSERT: the ORM's bookkeeping costs more than it
             cursor.execute(f"INSERT INTO {TABLE} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
                            " RETURNING id", values)
             record.pk = cursor.fetchone()[0]

@@ -113,6 +113,9 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# The hot reads and writes of a table's hand and ruling run as prepared statements on PostgreSQL (planned
+# once per connection: config/rowread.py). Off for a connection pooler in transaction mode (PgBouncer < 1.21).
+DATABASE_PREPARED_STATEMENTS = env_bool("DJANGO_DB_PREPARE", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file-backed test database, so a real Celery worker process can see what a test wrote.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}

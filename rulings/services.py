@@ -9,12 +9,12 @@ from __future__ import annotations
 import dataclasses
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from common.seats import SEAT_SIDE
-from config import clock, db
+from config import clock, db, rowread
 from config.db import lock_row
+from config.rowread import JoinedRead
 from rulings.adjustments import TableState, _needs_seat, match_replay
 from rulings.engine import PenaltyLedger, normalise_side
 from rulings.ledger import (
@@ -154,14 +154,19 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
         raise Conflict(gettext_noop("Another ruling was recorded at the same time; reload and try again.")) from exc
 
 
+# The match as a ruling write needs it, in one prepared statement (config.rowread): the round, the rule
+# profile (its data is the process's copy), the kept state, and whether a ruling has this client key
+# (an empty key is nobody's).
+_FOR_RULINGS = JoinedRead(Match, ("profile", "round", "engine_snapshot"), defer=("profile__data",), extra={
+    "key_taken": f"%s <> '' AND EXISTS (SELECT 1 FROM {Ruling._meta.db_table} k WHERE k.match_id = t0.id "
+                 "AND k.idempotency_key = %s)"})
+
+
 def _lock_for_record(match, user, idempotency_key=""):
     """The match locked and read with its kept state, whether a ruling already has this client key
     (``key_taken``: the lock makes the answer final), and ``user``'s roles and assignment (one query)."""
-    queryset = Match.objects.select_related("profile", "round")   # the rest is read only when needed
-    if idempotency_key:
-        queryset = queryset.annotate(key_taken=Exists(Ruling.objects.filter(
-            match_id=OuterRef("pk"), idempotency_key=idempotency_key)))
-    locked = snapshots.read(queryset, match.pk)
+    key = idempotency_key or ""
+    locked = snapshots.read(_FOR_RULINGS, match.pk, key, key)
     return access.load_access(user, locked)
 
 
@@ -235,7 +240,7 @@ def _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_
     hand_number = _check_hand_number(hand_number or state.hand_number, state.hand_number)
     side = normalise_side(inputs["side"])
     with snapshots.applying():
-        ruling = mark_new(Ruling.objects.create(
+        ruling = mark_new(rowread.insert(Ruling(   # no signal: written inside snapshots.applying()
             match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side,
             role=inputs["role"] or "", offender_role=_offender_role(side, inputs["role"], state),
             minutes=inputs["minutes"], seconds=inputs["seconds"], cards=inputs["cards"],
@@ -243,7 +248,7 @@ def _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_
             table=match.table, profile=match.profile, profile_version=match.profile.version,
             context={"declarer": state.declarer, "levels": state.levels, "level_played": state.level_played,
                      "hand_number": state.hand_number},
-            note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now()))
+            note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now())))
         decided = _chief_decides(match, user, ruling, sanction)
     return Entry(ruling, sanction, ruling_state(ruling, sanction)), decided
 

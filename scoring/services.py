@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from django.db import IntegrityError
 
 from common.errors import ConflictError, ForbiddenError, NotFoundError, UserError, gettext_noop
-from config import clock, db
+from config import clock, db, rowread
+from config.rowread import JoinedRead
 from rulings.adjustments import adjustments_for
 from rulings.ledger import ledger_and_entries
 from scoring import snapshots
@@ -48,15 +49,20 @@ class HandWritten:
     replay: Replay
 
 
+# The match as a hand write needs it, in one prepared statement (config.rowread): the pairs, the round,
+# the rule profile (its data is the process's copy), the clock state hands_left needs, the kept state.
+_FOR_HANDS = JoinedRead(Match, ("profile", "ns", "ew", "round", "hand_allowance", "engine_snapshot"),
+                        defer=("profile__data",), extra={"clock_started": clock_services.CLOCK_STARTED_SQL})
+
+
 def _lock_match(match, writer):
     """Lock the Match row for this transaction and return it fresh, with its kept state
     (:func:`scoring.snapshots.read`), the clock state :func:`tournament.clocks.services.hands_left` needs,
     and the writer's roles and assignment (:func:`tournament.access.load_access`, one query). The lock
     also serialises writers on SQLite (:func:`config.db.lock_row`).
     """
-    queryset = clock_services.with_clock_state(Match.objects.select_related("profile", "ns", "ew", "round"))
     try:
-        locked = snapshots.read(queryset, match.pk)
+        locked = snapshots.read(_FOR_HANDS, match.pk, *clock_services.clock_started_params())
     except Match.DoesNotExist as exc:
         raise NotFoundError(gettext_noop("No such match."), field="match") from exc
     return access.load_access(writer, locked)
@@ -112,7 +118,7 @@ def _store(match, user, number, inputs, state, adjustment, supersedes=None):
     """Create the Hand row from the inputs and the engine's result of that hand (the state's last)."""
     result = state.hands[-1]
     levels = state.levels
-    hand = Hand.objects.create(
+    hand = rowread.insert(Hand(   # no signal: written inside snapshots.applying()
         match=match, number=number, supersedes=supersedes,
         version=supersedes.version + 1 if supersedes else 1,
         declarer_seat=result.declarer_seat or inputs["declarer_seat"] or "",
@@ -124,7 +130,7 @@ def _store(match, user, number, inputs, state, adjustment, supersedes=None):
         declarer_keeps=result.declarer_keeps, ns_level=levels["NS"], ew_level=levels["EW"],
         next_declarer=result.next_declarer or "", match_won=result.match_won,
         explanation=list(result.explanation), recorded_by=user, recorded_at=clock.now(),
-    )
+    ))
     Hand.superseded_by.related.set_cached_value(hand, None)  # a new version is current: no query to ask
     return hand
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from config.db import lock_row
+from config.rowread import prepared_cursor
 from rulings.ledger import LIVE_STATES
 from scoring.engine import MatchState
 from scoring.hands import Replay
@@ -102,13 +103,16 @@ class Kept:
         return self.replay.next_number
 
 
-def read(queryset, match_id):
-    """Lock the Match row ``match_id`` for the transaction, then read it through ``queryset`` (which selects
-    the ``profile``) with its kept state (two statements: see the module's note). The rule-profile
-    version is the process's shared copy (:func:`scoring.profile_store.shared_profile`), its JSON not read
-    again. Raises Match.DoesNotExist."""
+def read(reader, match_id, *params):
+    """Lock the Match row ``match_id`` for the transaction, then read it with ``reader`` (a
+    :class:`config.rowread.JoinedRead` of Match that joins ``engine_snapshot`` and ``profile`` without its
+    ``data``; ``params``: its extra columns' parameters) with its kept state (two statements: see the
+    module's note). The rule-profile version is the process's shared copy
+    (:func:`scoring.profile_store.shared_profile`), its JSON not read again. Raises Match.DoesNotExist."""
     _lock(match_id)
-    match = queryset.select_related("engine_snapshot").defer("profile__data").get(pk=match_id)
+    match = reader.get(match_id, *params)
+    if match is None:
+        raise Match.DoesNotExist(f"no match {match_id}")
     match.profile = shared_profile(match.profile)
     return match
 
@@ -118,7 +122,7 @@ def _lock(match_id):
     if connection.vendor != "postgresql":
         lock_row(Match.objects.only("pk"), match_id)
         return
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(f"SELECT 1 FROM {Match._meta.db_table} WHERE id = %s FOR UPDATE", [match_id])
         if cursor.fetchone() is None:
             raise Match.DoesNotExist(f"no match {match_id}")
@@ -185,7 +189,7 @@ def stored_form(match, k) -> dict:
 def _store(match, k):
     fields = stored_form(match, k)
     data = MatchSnapshot._meta.get_field("data").get_db_prep_value(fields["data"], connection)
-    with connection.cursor() as cursor:   # one plain UPDATE (the row exists but for a match's first write)
+    with prepared_cursor() as cursor:   # one plain UPDATE (the row exists but for a match's first write)
         cursor.execute(f"UPDATE {MatchSnapshot._meta.db_table} SET profile_id = %s, hand_id = %s, ruling_id = %s, "
                        "data = %s WHERE match_id = %s",
                        [fields["profile_id"], fields["hand_id"], fields["ruling_id"], data, match.pk])

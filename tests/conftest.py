@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from common.errors import UserError
+from config.auth import UserThrottle
 
 # Live-server browser tests call the ORM from Playwright's event loop thread.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -42,6 +43,7 @@ def _no_throttles(settings):
     them itself (tests/test_authentication.py)."""
     settings.API_THROTTLE_RATES = {"anon": None, "user": None, "login": None}
     settings.LOGIN_FAILURE_LIMIT = 10**9
+    UserThrottle.cache.clear()   # per-process counts (config.auth.UserThrottle): none left from another test
 
 
 # --- append-only tables and the test flush (PostgreSQL) --------------------------------------

@@ -20,9 +20,9 @@ role everywhere. A user's roles are read once per request and kept on the user o
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.db.models import Q
 
+from config.rowread import prepared_cursor
 from tournament import roles
 from tournament.models import Event, EventRole, Match
 
@@ -157,7 +157,7 @@ def load_access(user, match):
            f"LEFT JOIN {EventRole._meta.db_table} er ON er.event_id = s.event_id AND er.user_id = %s "
            f"WHERE r.id = %s "
            f"UNION ALL SELECT 'a', '', 0 FROM {referees._meta.db_table} WHERE match_id = %s AND user_id = %s")
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [user.pk, user.pk, match.round_id, match.pk, user.pk])
         rows = cursor.fetchall()
     user._tournament_roles = {name for kind, name, _ in rows if kind == "g"} & set(roles.ROLE_PERMISSIONS)

@@ -21,7 +21,7 @@ import datetime as dt
 import logging
 import uuid
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef
 
 from common.errors import ConflictError, UserError, gettext_noop
@@ -360,6 +360,17 @@ def with_clock_state(queryset):
     moved = ClockEvent.objects.filter(round_id=OuterRef("round_id"), at__lte=clock.now(),
                                       kind__in=(clocks.START, clocks.PAUSE, clocks.RESUME))
     return queryset.select_related("hand_allowance").annotate(clock_started=Exists(moved))
+
+
+# with_clock_state's ``clock_started`` for a hand-written read (config.rowread.JoinedRead: the match is
+# ``t0``); its parameter: clock_started_params().
+CLOCK_STARTED_SQL = (
+    f"EXISTS (SELECT 1 FROM {ClockEvent._meta.db_table} c WHERE c.round_id = t0.round_id AND c.at <= %s "
+    f"AND c.kind IN ({', '.join(repr(kind) for kind in (clocks.START, clocks.PAUSE, clocks.RESUME))}))")
+
+
+def clock_started_params():
+    return [connection.ops.adapt_datetimefield_value(clock.now())]
 
 
 def _allowance(match):

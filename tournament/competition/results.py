@@ -32,7 +32,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
-from config import clock
+from config import clock, rowread
 from config.db import lock_row
 from rulings.adjustments import approved_forfeit, match_replay
 from rulings.ledger import match_entries
@@ -83,6 +83,8 @@ def decide(state, forfeit, allowance, decision=None) -> Verdict:
 
 
 _STATUS = {(FORFEIT, ""): Match.Status.FORFEIT, (DECISION, "walkover"): Match.Status.WALKOVER}
+# what settle() writes, in one UPDATE (config.rowread: Match has no save signal)
+_SETTLED = ("ns_level", "ew_level", "status", "winner", "finished_at", "result_note", "started_at")
 
 
 def _allowance(match):
@@ -129,8 +131,7 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
         match.status = Match.Status.PLAYING
     if state.hand_count and match.started_at is None:
         match.started_at = now
-    match.save(update_fields=["ns_level", "ew_level", "status", "winner", "finished_at", "result_note",
-                              "started_at"])
+    rowread.update(match, _SETTLED)
     if (match.is_over, match.winner_id) != before:
         move_on(match, was_over=before[0])
     round_id = match.round_id

@@ -1,0 +1,197 @@
+"""Hot reads in one statement whose SQL is built once per process and, on PostgreSQL, planned once per
+connection.
+
+    prepared_cursor()               a cursor whose statements PostgreSQL prepares (plans once per connection)
+    JoinedRead(model, relations, defer=(), extra={})
+        .get(pk, *extra_params)     the row ``pk`` with its to-one relations cached on it, or None
+    insert(instance)                INSERT a new row (no signals), its SQL built once per model
+    update(instance, fields)        UPDATE those fields of a row (no signals), its SQL built once per field set
+
+A write at a table reads its match with the pairs, round, rule profile, the table's hand allowance and
+the kept engine state: the ORM would compile that seven-table join on every request (about a millisecond
+of Python) and PostgreSQL would plan it every time (more than a millisecond: planning a join that size
+costs more than running it). The rows a write then stores (the hand or ruling, the match's result) are
+written the same way by :func:`insert` and :func:`update`: for the rows of the hot path only, whose
+writers need none of the model signals (``scoring.snapshots.applying``). :class:`JoinedRead` builds the SQL once from the models' metadata (a field
+added to a model is read without a change here) and makes the instances as the ORM does (``from_db``,
+the fields' and the backend's converters, the relations' caches); :func:`prepared_cursor` runs it as a
+prepared statement, so its plan is made once per database connection (connections are kept:
+``CONN_MAX_AGE``).
+
+Prepared statements do not pass through a connection pooler in transaction mode (PgBouncer before 1.21):
+``DJANGO_DB_PREPARE=0`` turns them off (the statements then run as ordinary ones).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import OneToOneRel
+
+try:  # the PostgreSQL backend's server-binding cursor (psycopg 3); absent without psycopg
+    from django.db.backends.postgresql.base import ServerBindingCursor
+except ImportError:  # pragma: no cover - psycopg is a requirement; SQLite alone still works
+    ServerBindingCursor = None
+
+
+if ServerBindingCursor is not None:
+    class _PreparingCursor(ServerBindingCursor):
+        """psycopg's server-binding cursor asked to prepare every statement it runs (psycopg keeps the
+        prepared statements per connection, keyed by the statement's text)."""
+
+        def execute(self, query, params=None, *, prepare=None, binary=None):
+            return super().execute(query, params, prepare=True, binary=binary)
+
+
+def prepared_cursor():
+    """A cursor on the default connection whose statements PostgreSQL prepares; elsewhere (SQLite, or
+    ``DATABASE_PREPARED_STATEMENTS`` off) Django's own cursor. Queries are logged and counted as Django's."""
+    if (connection.vendor != "postgresql" or ServerBindingCursor is None
+            or not getattr(settings, "DATABASE_PREPARED_STATEMENTS", True)):
+        return connection.cursor()
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    with connection.wrap_database_errors:
+        raw = _PreparingCursor(connection.connection)
+    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+
+
+@dataclass
+class _Part:
+    """One table of the read: its model, the fields read, their converters and where the row goes."""
+
+    model: type
+    fields: list
+    converters: list
+    relation: object = None       # the base model's field (forward) or OneToOneRel (reverse) it fills
+    nullable: bool = False
+
+
+def q(name):
+    """A table or column name quoted for the connection's SQL (``table`` is a column of Match)."""
+    return connection.ops.quote_name(name)
+
+
+def _converters(field, alias):
+    col = field.get_col(alias)
+    return [(conv, col) for conv in connection.ops.get_db_converters(col) + field.get_db_converters(connection)]
+
+
+class JoinedRead:
+    """One row of ``model`` with to-one relations, read in one statement (see the module's note).
+
+    ``relations``: names on ``model`` of forward foreign keys / one-to-ones and of reverse one-to-ones
+    (absent → cached as None). ``defer``: ``"relation__field"`` names not read (deferred, as ``.defer``).
+    ``extra``: ``{attribute: SQL}`` selected into attributes of the row; the SQL refers to the base
+    table as ``t0`` and its ``%s`` take :meth:`get`'s extra parameters in order.
+    """
+
+    def __init__(self, model, relations, *, defer=(), extra=None):
+        self.model, self.relations, self.defer, self.extra = model, tuple(relations), set(defer), dict(extra or {})
+        self._built = None
+
+    def _build(self):
+        opts = self.model._meta
+        base = _Part(self.model, list(opts.concrete_fields), [])
+        parts, joins = [base], []
+        for n, name in enumerate(self.relations, start=1):
+            alias, relation = f"t{n}", opts.get_field(name)
+            related = relation.related_model
+            fields = [f for f in related._meta.concrete_fields if f"{name}__{f.name}" not in self.defer]
+            if isinstance(relation, OneToOneRel):   # reverse: the related row points at this one
+                on, nullable = f"{alias}.{q(relation.field.column)} = t0.{q(opts.pk.column)}", True
+            else:
+                on, nullable = f"{alias}.{q(relation.target_field.column)} = t0.{q(relation.column)}", relation.null
+            joins.append(f"{'LEFT ' if nullable else ''}JOIN {q(related._meta.db_table)} {alias} ON {on}")
+            parts.append(_Part(related, fields, [], relation, nullable))
+        columns = []
+        for n, part in enumerate(parts):
+            part.converters = [_converters(f, f"t{n}") for f in part.fields]
+            columns += [f"t{n}.{q(f.column)}" for f in part.fields]
+        columns += [f"({sql}) AS {name}" for name, sql in self.extra.items()]
+        sql = (f"SELECT {', '.join(columns)} FROM {q(opts.db_table)} t0 {' '.join(joins)} "
+               f"WHERE t0.{q(opts.pk.column)} = %s")
+        self._built = (connection.vendor, sql, parts)
+        return self._built
+
+    def get(self, pk, *extra_params):
+        built = self._built
+        if built is None or built[0] != connection.vendor:
+            built = self._build()
+        _vendor, sql, parts = built
+        with prepared_cursor() as cursor:
+            cursor.execute(sql, [*extra_params, pk])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        instances, at = [], 0
+        for part in parts:
+            values = list(row[at:at + len(part.fields)])
+            at += len(part.fields)
+            for i, converters in enumerate(part.converters):
+                for conv, col in converters:
+                    values[i] = conv(values[i], col, connection)
+            if part.nullable and values[part.fields.index(part.model._meta.pk)] is None:
+                instances.append(None)
+                continue
+            instances.append(part.model.from_db(connection.alias, [f.attname for f in part.fields], values))
+        obj = instances[0]
+        for part, related in zip(parts[1:], instances[1:]):
+            part.relation.set_cached_value(obj, related)
+            if related is not None and isinstance(part.relation, OneToOneRel):
+                part.relation.field.set_cached_value(related, obj)
+        for name, value in zip(self.extra, row[at:]):
+            setattr(obj, name, value)
+        return obj
+
+
+_statements: dict = {}
+
+
+def _statement(key, build):
+    found = _statements.get(key)
+    if found is None:
+        found = _statements[key] = build()
+    return found
+
+
+def insert(instance):
+    """INSERT ``instance`` (a new row of a model with an automatic primary key) as ``save()`` would, with
+    no signals, in one prepared statement; sets its primary key. For a hot path whose rows no signal
+    receiver needs to see (``scoring.snapshots.applying`` says so for hands and rulings)."""
+    model = type(instance)
+    opts = model._meta
+
+    def build():
+        fields = [f for f in opts.concrete_fields if f is not opts.pk]
+        sql = (f"INSERT INTO {q(opts.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+               f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {q(opts.pk.column)}")
+        return fields, sql
+
+    fields, sql = _statement((connection.vendor, "insert", model), build)
+    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    with prepared_cursor() as cursor:
+        cursor.execute(sql, values)
+        instance.pk = cursor.fetchone()[0]
+    instance._state.adding, instance._state.db = False, connection.alias
+    return instance
+
+
+def update(instance, fields):
+    """UPDATE the ``fields`` (names) of ``instance``'s row as ``save(update_fields=...)`` would, with no
+    signals, in one prepared statement."""
+    model = type(instance)
+    opts = model._meta
+
+    def build():
+        chosen = [opts.get_field(name) for name in fields]
+        sql = (f"UPDATE {q(opts.db_table)} SET {', '.join(f'{q(f.column)} = %s' for f in chosen)} "
+               f"WHERE {q(opts.pk.column)} = %s")
+        return chosen, sql
+
+    chosen, sql = _statement((connection.vendor, "update", model, tuple(fields)), build)
+    values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in chosen]
+    with prepared_cursor() as cursor:
+        cursor.execute(sql, [*values, instance.pk])
