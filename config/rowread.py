@@ -84,8 +84,9 @@ class JoinedRead:
 
     ``relations``: names on ``model`` of forward foreign keys / one-to-ones and of reverse one-to-ones
     (absent → cached as None). ``defer``: ``"relation__field"`` names not read (deferred, as ``.defer``).
-    ``extra``: ``{attribute: SQL}`` selected into attributes of the row; the SQL refers to the base
-    table as ``t0`` and its ``%s`` take :meth:`get`'s extra parameters in order.
+    ``extra``: ``{attribute: SQL}`` selected into attributes of the row (SQL, or a function of the
+    database vendor giving it); the SQL refers to the base table as ``t0`` and its ``%s`` take
+    :meth:`get`'s extra parameters in order.
     """
 
     def __init__(self, model, relations, *, defer=(), extra=None):
@@ -110,7 +111,8 @@ class JoinedRead:
         for n, part in enumerate(parts):
             part.converters = [_converters(f, f"t{n}") for f in part.fields]
             columns += [f"t{n}.{q(f.column)}" for f in part.fields]
-        columns += [f"({sql}) AS {name}" for name, sql in self.extra.items()]
+        vendor = connection.vendor
+        columns += [f"({sql(vendor) if callable(sql) else sql}) AS {name}" for name, sql in self.extra.items()]
         sql = (f"SELECT {', '.join(columns)} FROM {q(opts.db_table)} t0 {' '.join(joins)} "
                f"WHERE t0.{q(opts.pk.column)} = %s")
         self._built = (connection.vendor, sql, parts)

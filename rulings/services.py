@@ -155,19 +155,20 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
 
 
 # The match as a ruling write needs it, in one prepared statement (config.rowread): the round, the rule
-# profile (its data is the process's copy), the kept state, and whether a ruling has this client key
-# (an empty key is nobody's).
+# profile (its data is the process's copy), the kept state, whether a ruling has this client key (an
+# empty key is nobody's), and the writer's roles and assignment.
 _FOR_RULINGS = JoinedRead(Match, ("profile", "round", "engine_snapshot"), defer=("profile__data",), extra={
     "key_taken": f"%s <> '' AND EXISTS (SELECT 1 FROM {Ruling._meta.db_table} k WHERE k.match_id = t0.id "
-                 "AND k.idempotency_key = %s)"})
+                 "AND k.idempotency_key = %s)", **access.access_columns()})
 
 
 def _lock_for_record(match, user, idempotency_key=""):
     """The match locked and read with its kept state, whether a ruling already has this client key
-    (``key_taken``: the lock makes the answer final), and ``user``'s roles and assignment (one query)."""
+    (``key_taken``: the lock makes the answer final), and ``user``'s roles and assignment: one statement
+    after the lock."""
     key = idempotency_key or ""
-    locked = snapshots.read(_FOR_RULINGS, match.pk, key, key)
-    return access.load_access(user, locked)
+    locked = snapshots.read(_FOR_RULINGS, match.pk, key, key, *access.access_params(user))
+    return access.apply_access(user, locked)
 
 
 def _loaded(instance, relation):

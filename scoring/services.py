@@ -50,22 +50,25 @@ class HandWritten:
 
 
 # The match as a hand write needs it, in one prepared statement (config.rowread): the pairs, the round,
-# the rule profile (its data is the process's copy), the clock state hands_left needs, the kept state.
+# the rule profile (its data is the process's copy), the clock state hands_left needs, the kept state,
+# and the writer's roles and assignment.
 _FOR_HANDS = JoinedRead(Match, ("profile", "ns", "ew", "round", "hand_allowance", "engine_snapshot"),
-                        defer=("profile__data",), extra={"clock_started": clock_services.CLOCK_STARTED_SQL})
+                        defer=("profile__data",),
+                        extra={"clock_started": clock_services.CLOCK_STARTED_SQL, **access.access_columns()})
 
 
 def _lock_match(match, writer):
     """Lock the Match row for this transaction and return it fresh, with its kept state
     (:func:`scoring.snapshots.read`), the clock state :func:`tournament.clocks.services.hands_left` needs,
-    and the writer's roles and assignment (:func:`tournament.access.load_access`, one query). The lock
-    also serialises writers on SQLite (:func:`config.db.lock_row`).
+    and the writer's roles and assignment (:func:`tournament.access.apply_access`), all in one statement
+    after the lock. The lock also serialises writers on SQLite (:func:`config.db.lock_row`).
     """
     try:
-        locked = snapshots.read(_FOR_HANDS, match.pk, *clock_services.clock_started_params())
+        locked = snapshots.read(_FOR_HANDS, match.pk, *clock_services.clock_started_params(),
+                                *access.access_params(writer))
     except Match.DoesNotExist as exc:
         raise NotFoundError(gettext_noop("No such match."), field="match") from exc
-    return access.load_access(writer, locked)
+    return access.apply_access(writer, locked)
 
 
 def _taken(number):

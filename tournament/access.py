@@ -3,6 +3,8 @@
     may(user, action, *, event=None, match=None) -> bool
     visible_events(user) -> QuerySet of the events the user may read
     load_access(user, match) -> match      roles and the table assignment in one query, kept for the request
+    access_columns(), access_params(user), apply_access(user, match)
+                                           the same read as columns of a write's match read (config.rowread)
 
 Actions (constants below): reading an event (anonymous visitors: published events only), managing it
 (organisers), running the hall clock, approving rulings, deciding first-instance appeals and results the
@@ -22,7 +24,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
-from config.rowread import prepared_cursor
+from config.rowread import JoinedRead
 from tournament import roles
 from tournament.models import Event, EventRole, Match
 
@@ -143,32 +145,68 @@ def appeal_match(appeal_id):
 
 def load_access(user, match):
     """Read ``user``'s roles and whether ``user`` referees ``match`` in one query, kept for this request's
-    checks (the roles on the user, the assignment on the match). Returns ``match``."""
+    checks (the roles on the user, the assignment on the match). Returns ``match``. (A write reads the
+    same columns with its locked match: :func:`access_columns`.)"""
     if not user.is_authenticated or user.is_superuser:
         return match
+    read = _ACCESS_READ.get(match.pk, *access_params(user))
+    if read is None:
+        return match
+    for name in _ACCESS_ATTRIBUTES:
+        setattr(match, name, getattr(read, name))
+    return apply_access(user, match)
+
+
+def _list_of(vendor, expression):
+    """A subquery's values as one comma-separated string (role and group names hold no comma)."""
+    return f"string_agg({expression}, ',')" if vendor == "postgresql" else f"group_concat({expression}, ',')"
+
+
+def access_columns() -> dict:
+    """:func:`load_access`'s read as columns of a match's read (``config.rowread.JoinedRead``, the match
+    is ``t0``): {attribute: a function of the database vendor giving its SQL}; each takes the user's id
+    (:func:`access_params`), and :func:`apply_access` keeps what they read."""
     memberships = get_user_model().groups.through
     group = memberships._meta.get_field("group").related_model
     referees = Match.referees.through
-    round_model, stage_model = Match.round.field.related_model, Match.round.field.related_model.stage.field.related_model
-    sql = (f"SELECT 'g', g.name, 0 FROM {group._meta.db_table} g JOIN {memberships._meta.db_table} m "
-           f"ON m.group_id = g.id WHERE m.user_id = %s "
-           f"UNION ALL SELECT 'e', er.role, s.event_id FROM {round_model._meta.db_table} r "
-           f"JOIN {stage_model._meta.db_table} s ON s.id = r.stage_id "
-           f"LEFT JOIN {EventRole._meta.db_table} er ON er.event_id = s.event_id AND er.user_id = %s "
-           f"WHERE r.id = %s "
-           f"UNION ALL SELECT 'a', '', 0 FROM {referees._meta.db_table} WHERE match_id = %s AND user_id = %s")
-    with prepared_cursor() as cursor:
-        cursor.execute(sql, [user.pk, user.pk, match.round_id, match.pk, user.pk])
-        rows = cursor.fetchall()
-    user._tournament_roles = {name for kind, name, _ in rows if kind == "g"} & set(roles.ROLE_PERMISSIONS)
-    for kind, name, event_id in rows:
-        if kind == "e":
-            match._event_id = event_id
-            held = user.__dict__.setdefault("_event_roles", {}).setdefault(event_id, set())
-            if name:
-                held.add(name)
-    match._assigned_referees = {user.pk: any(kind == "a" for kind, _, _ in rows)}
+    round_model = Match.round.field.related_model
+    stage_model = round_model.stage.field.related_model
+    return {
+        "access_site": lambda vendor: (
+            f"SELECT {_list_of(vendor, 'g.name')} FROM {group._meta.db_table} g "
+            f"JOIN {memberships._meta.db_table} m ON m.group_id = g.id WHERE m.user_id = %s"),
+        "access_event": lambda vendor: (
+            f"SELECT s.event_id FROM {round_model._meta.db_table} r JOIN {stage_model._meta.db_table} s "
+            f"ON s.id = r.stage_id WHERE r.id = t0.round_id"),
+        "access_roles": lambda vendor: (
+            f"SELECT {_list_of(vendor, 'er.role')} FROM {EventRole._meta.db_table} er "
+            f"JOIN {stage_model._meta.db_table} s ON s.event_id = er.event_id "
+            f"JOIN {round_model._meta.db_table} r ON r.stage_id = s.id WHERE r.id = t0.round_id AND er.user_id = %s"),
+        "access_assigned": lambda vendor: (
+            f"EXISTS (SELECT 1 FROM {referees._meta.db_table} a WHERE a.match_id = t0.id AND a.user_id = %s)"),
+    }
+
+
+def access_params(user) -> list:
+    """The parameters of :func:`access_columns` for ``user`` (an anonymous user reads nothing)."""
+    return [user.pk, user.pk, user.pk]
+
+
+def apply_access(user, match):
+    """Keep for this request what :func:`access_columns` read with ``match``, as :func:`load_access`
+    does. Returns ``match``."""
+    match._event_id = match.access_event
+    if not user.is_authenticated or user.is_superuser:
+        return match
+    user._tournament_roles = set(filter(None, (match.access_site or "").split(","))) & set(roles.ROLE_PERMISSIONS)
+    user.__dict__.setdefault("_event_roles", {})[match.access_event] = set(
+        filter(None, (match.access_roles or "").split(",")))
+    match._assigned_referees = {user.pk: bool(match.access_assigned)}
     return match
+
+
+_ACCESS_ATTRIBUTES = tuple(access_columns())
+_ACCESS_READ = JoinedRead(Match, (), extra=access_columns())
 
 
 def _assigned(user, match) -> bool:
