@@ -3,22 +3,13 @@ from django.core.paginator import Paginator
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
+from common.names import display_name
 from rulings.adjustments import table_state
 from rulings.appeal_route import OUTCOME_LABELS
 from rulings.appeals import appeal_deadline_for, deadline_after
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 from rulings.models import Ruling
 from tournament.models import Match
-
-
-def _name(user):
-    return (user.get_full_name() or user.get_username()) if user is not None else ""  # the display name
-
-
-def display_name(user):
-    """A person as the pages name them: the full name, else the username."""
-    return (user.get_full_name() or user.get_username()) if user is not None else ""
-
 
 # The engine's words for a sanction that waits for the chief referee, and what they become once decided.
 AWAITING = "（待裁判长核准）"
@@ -38,16 +29,16 @@ def in_force_text(explanation):
 
 
 def _act(by, at, note=""):
-    return {"by": _name(by), "at": at, "note": note or ""}
+    return {"by": display_name(by), "at": at, "note": note or ""}
 
 
 def _appeal(appeal, deadline):
     return {
         "id": appeal.pk, "ruling": appeal.ruling_id, "side": appeal.side, "grounds": appeal.grounds,
-        "by": _name(appeal.filed_by), "at": appeal.filed_at, "deadline": deadline,
+        "by": display_name(appeal.filed_by), "at": appeal.filed_at, "deadline": deadline,
         "decisions": [{"id": d.pk, "instance": d.instance, "outcome": d.outcome, "reason": d.reason,
                        "outcome_label": _(OUTCOME_LABELS.get(d.outcome, d.outcome)),
-                       "replacement": d.replacement_id, "by": _name(d.decided_by), "at": d.decided_at}
+                       "replacement": d.replacement_id, "by": display_name(d.decided_by), "at": d.decided_at}
                       for d in sorted(appeal.decisions.all(), key=lambda d: d.instance)],
     }
 
@@ -75,7 +66,7 @@ def entry_data(entry):
         "cards": ruling.cards,
         "choice": ruling.choice, "clause": ruling.clause, "profile": ruling.profile.slug,
         "profile_version": ruling.profile_version, "note": ruling.note, "amends": ruling.amends_id,
-        "recorded_by": _name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
+        "recorded_by": display_name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
         "state": entry.state, "state_label": gettext(STATE_LABELS[entry.state]),
         "explanation": decided_text((current or ruling.sanction).get("explanation", ""), approval),
         "proposer": display_name(ruling.recorded_by),
@@ -83,7 +74,7 @@ def entry_data(entry):
         "void": _act(void.voided_by, void.voided_at, void.reason) if void else None,
         "approval": ({**_act(approval.decided_by, approval.decided_at, approval.note), "approved": approval.approved}
                      if approval else None),
-        "choice_made": ({"side": made.side, "option": made.option, "by": _name(made.recorded_by),
+        "choice_made": ({"side": made.side, "option": made.option, "by": display_name(made.recorded_by),
                          "at": made.recorded_at} if made else None),
         "appeals": [_appeal(appeal, deadline) for appeal in appeals],
     }

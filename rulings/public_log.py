@@ -7,15 +7,9 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
+from common.names import display_name
 from tournament import access
 from tournament.models import Match
-
-
-def display_name(user) -> str:
-    """The name a person is shown by: full name, else the user name."""
-    if user is None:
-        return ""
-    return (user.get_full_name() or "").strip() or user.get_username()
 
 
 def log_rows(rows, user):

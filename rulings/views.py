@@ -20,6 +20,35 @@ def _match(match_id):
                              pk=match_id)
 
 
+def _labels():
+    """The console script's words, in the active language (``%(name)s`` filled in by the script)."""
+    return {
+        "retrying": _("%(reason)s: trying again (attempt %(n)s)…"),
+        "server_busy": _("The server cannot answer right now"), "network_down": _("Network interrupted"),
+        "error_code": _("Error %(status)s"),
+        "unsure": _("Not confirmed as saved: %(detail)s. Try again: it will not be stored twice."),
+        "choose_side": _("Choose the offending side"), "enter_minutes": _("Enter the minutes"),
+        "enter_cards": _("Enter the number of cards"),
+        "choose_role": _("Choose whether the offenders are on stage or off stage"),
+        "previewing": _("Working out the sanction…"), "preview": _("Sanction: %(explanation)s"),
+        "preview_approval": _("Sanction: %(explanation)s (needs the chief referee's approval)"),
+        "no_preview": _("No preview available"), "preview_offline": _("Network unavailable: no preview"),
+        "saving": _("Saving…"), "saved": _("Saved"), "saved_as": _("Saved: %(explanation)s"),
+        "not_saved": _("Not saved: %(detail)s"),
+        "confirm_offline":
+            _("Not saved: the network is unavailable. Press Confirm again: it will not be stored twice."),
+        "offline": _("Not saved: the network is unavailable. Try again: it will not be stored twice."),
+        "hand": _("Hand %(n)s"), "pending": _("Pending: %(explanation)s (proposed by %(who)s)"),
+        "chooses": _("%(side)s chooses: %(option)s"), "approve": _("Approve"), "reject": _("Reject"),
+        "awaiting_approval": _("(waiting for the chief referee's approval)"),
+        "list_offline": _("Network unavailable: the list was not updated"),
+        "void": _("Void the last ruling"), "void_armed": _("Press again to void the last ruling"),
+        "voiding": _("Voiding…"), "voided": _("Saved: voided"), "not_voided": _("Not voided: %(detail)s"),
+        "void_offline": _("Not voided: the network is unavailable. Try again: it will not be voided twice."),
+        "log_in": _("Log in again"),
+    }
+
+
 @login_required
 def console(request, match_id):
     """The mobile console of one table: levels, offence buttons, preview, this match's rulings."""
@@ -34,6 +63,7 @@ def console(request, match_id):
         "chief": access.may(request.user, access.APPROVE, match=match),
     }
     return render(request, "rulings/console.html", {"match": match, "console": data, "entries": entries,
+                                                    "labels": _labels(),
                                                     "life": match_lifecycle(match, request.user),
                                                     "may_appeal": access.may(request.user, access.FILE_APPEAL,
                                                                              match=match)})

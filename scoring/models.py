@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
+from common.names import display_name
 from config.appendonly import AppendOnlyModel
 from scoring.profiles import validate_profile_dict
 from tournament.models import Event, Match
@@ -182,8 +183,8 @@ class Hand(AppendOnlyModel):
 
     @property
     def recorder_name(self):
-        """Who recorded this version, as the table page shows it (full name, else the username)."""
-        return self.recorded_by.get_full_name() or self.recorded_by.get_username()
+        """Who recorded this version, as the table page shows it (``common.names.display_name``)."""
+        return display_name(self.recorded_by)
 
     @property
     def is_current(self):

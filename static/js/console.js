@@ -1,16 +1,18 @@
-/* The referee console: pick an offence, see the sanction, confirm; "已保存" only once stored.
+/* The referee console: pick an offence, see the sanction, confirm; "saved" only once stored.
  * Every POST that changes something carries a client-generated Idempotency-Key. The key of a request
  * is kept until the server gives a definitive answer: a 2xx, or a 4xx other than 409 (busy/conflict)
  * and 429 (too many requests). A network failure or a 5xx may have come after the server stored the
  * request, so it is retried with the SAME key (the server then replays its stored answer, config/
  * idempotency.py), automatically a few times with a visible message, then when the referee presses
  * again; the same request entered again gets the same key. So a flaky venue network or a server error
- * never records a penalty twice. Previews change nothing and carry no key. Plain JS, no build step. */
+ * never records a penalty twice. Previews change nothing and carry no key. Its words come from the page
+ * (#console-labels, translated on the server). Plain JS, no build step. */
 (function () {
   "use strict";
   var root = document.getElementById("console");
   if (!root) { return; }
   var data = JSON.parse(document.getElementById("console-data").textContent);
+  var L = JSON.parse(document.getElementById("console-labels").textContent);
   var offences = {};
   data.offences.forEach(function (o) { offences[o.code] = o; });
   var form = document.getElementById("ruling-form");
@@ -23,6 +25,11 @@
   var previewTimer = null;
   var lastSignature = "";    // the inputs last previewed
   var STATE_CLASS = { void: "void", reversed: "reversed", amended: "reversed", lapsed: "void", pending: "pending" };
+
+  /* A label with its %(name)s filled in. */
+  function fill(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key] == null ? "" : values[key]; });
+  }
 
   function newKey() {
     if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
@@ -58,13 +65,13 @@
       var wait = 400 * attempt;
       var after = response && parseInt(response.headers.get("Retry-After") || "", 10);
       if (after > 0) { wait = Math.min(after, 10) * 1000; }
-      setStatus(message + "，正在重试（第" + attempt + "次）…", "");
+      setStatus(fill(L.retrying, { reason: message, n: attempt }), "");
       return sleep(wait).then(function () { return post(url, body, keep, attempt + 1); });
     }
     return fetch(url, {
       method: "POST", credentials: "same-origin", headers: headers, body: JSON.stringify(body)
     }).then(function (response) {
-      if (response.status >= 500 && attempt < ATTEMPTS) { return again("服务器暂时无法答复", response); }
+      if (response.status >= 500 && attempt < ATTEMPTS) { return again(L.server_busy, response); }
       return response.json().catch(function () { return {}; }).then(function (json) {
         loginPage = (json && json.login) || null;
         var settled = definitive(response.status);
@@ -73,7 +80,7 @@
       });
     }, function (error) {
       if (attempt >= ATTEMPTS) { throw error; }
-      return again("网络中断", null);
+      return again(L.network_down, null);
     });
   }
 
@@ -84,16 +91,17 @@
     if (!loginPage) { return; }
     var link = document.createElement("a");
     link.href = loginPage + "?next=" + encodeURIComponent(window.location.pathname + window.location.search);
-    link.textContent = statusBox.getAttribute("data-login") || "登录";
+    link.textContent = L.log_in;
     link.className = "login-link";
     el.appendChild(document.createTextNode(" "));
     el.appendChild(link);
   }
 
-  /* The message of an answer that did not save: a request not definitively answered can be sent again. */
-  function unsaved(prefix, result) {
-    var detail = result.json.detail || ("错误 " + result.status);
-    return result.definitive ? prefix + detail : "尚未确认保存：" + detail + "；请再试一次（不会重复保存）";
+  /* The message of an answer that did not save (``label`` names the detail): a request not definitively
+   * answered can be sent again. */
+  function unsaved(label, result) {
+    var detail = result.json.detail || fill(L.error_code, { status: result.status });
+    return fill(result.definitive ? label : L.unsure, { detail: detail });
   }
 
   function setStatus(text, kind) {
@@ -137,10 +145,10 @@
 
   function ready(body) {
     var wanted = needs();
-    if (!body.side) { return "请选择违规方"; }
-    if (wanted.indexOf("minutes") >= 0 && body.minutes === undefined) { return "请填写分钟数"; }
-    if (wanted.indexOf("cards") >= 0 && body.cards === undefined) { return "请填写张数"; }
-    if (wanted.indexOf("role") >= 0 && !body.role) { return "请选择违规方是台上还是台下"; }
+    if (!body.side) { return L.choose_side; }
+    if (wanted.indexOf("minutes") >= 0 && body.minutes === undefined) { return L.enter_minutes; }
+    if (wanted.indexOf("cards") >= 0 && body.cards === undefined) { return L.enter_cards; }
+    if (wanted.indexOf("role") >= 0 && !body.role) { return L.choose_role; }
     return "";
   }
 
@@ -168,7 +176,7 @@
     document.getElementById("form-title").textContent = current.name;
     renderOptions();
     showFields();
-    previewBox.textContent = "请选择违规方";
+    previewBox.textContent = L.choose_side;
     previewBox.className = "preview";
     lastSignature = "";
     confirmButton.disabled = true;
@@ -199,12 +207,12 @@
     var body = payload();
     var missing = ready(body);
     if (missing) { previewBox.textContent = missing; previewBox.className = "preview"; return; }
-    previewBox.textContent = "正在计算处罚…";
+    previewBox.textContent = L.previewing;
     post(root.dataset.previewUrl, body, false).then(function (result) {
       if (!current) { return; }
       if (result.ok) {
-        previewBox.textContent = "处罚预览：" + result.json.sanction.explanation +
-          (result.json.sanction.needs_approval ? "（须裁判长核准）" : "");
+        previewBox.textContent = fill(result.json.sanction.needs_approval ? L.preview_approval : L.preview,
+                                      { explanation: result.json.sanction.explanation });
         if (result.json.impact && result.json.impact.text) {
           var impact = document.createElement("span");
           impact.className = "impact" + (result.json.impact.earlier_hand ? " earlier" : "");
@@ -216,12 +224,12 @@
         previewBox.className = "preview";
         confirmButton.disabled = false;
       } else {
-        previewBox.textContent = result.json.detail || "无法预览";
+        previewBox.textContent = result.json.detail || L.no_preview;
         previewBox.className = "preview error";
         addLoginLink(previewBox);
       }
     }, function () {
-      previewBox.textContent = "网络不可用，无法预览";
+      previewBox.textContent = L.preview_offline;
       previewBox.className = "preview error";
     });
   }
@@ -233,21 +241,21 @@
     body.note = field("note").value;
     if (field("declarer") && field("declarer").value) { body.declarer = field("declarer").value; }
     confirmButton.disabled = true;
-    setStatus("正在保存…", "");
+    setStatus(L.saving, "");
     // the key is that of every input, note and declarer included: another body (e.g. after picking the
     // declarer) is another request with another key
     post(root.dataset.recordUrl, body, true).then(function (result) {
       if (result.ok) {
         closeForm();
-        setStatus("已保存：" + result.json.explanation, "saved");
+        setStatus(fill(L.saved_as, { explanation: result.json.explanation }), "saved");
         refresh();
       } else {
         confirmButton.disabled = false;
-        setStatus(unsaved("未保存：", result), "error");
+        setStatus(unsaved(L.not_saved, result), "error");
       }
     }, function () {
       confirmButton.disabled = false;  // the same key is kept: pressing again retries the same request
-      setStatus("未保存：网络不可用，请再按“确认”重试（不会重复保存）", "error");
+      setStatus(L.confirm_offline, "error");
     });
   }
 
@@ -258,7 +266,7 @@
       var item = document.createElement("li");
       item.className = STATE_CLASS[r.state] || "";
       item.dataset.id = r.id;
-      item.textContent = "第" + r.hand_number + "副 · " + r.side + " · " + r.explanation + " · " + r.proposer + " ";
+      item.textContent = fill(L.hand, { n: r.hand_number }) + " · " + r.side + " · " + r.explanation + " · " + r.proposer + " ";
       var state = document.createElement("span");
       state.className = "state " + r.state;
       state.textContent = r.state_label;
@@ -280,7 +288,7 @@
     live.forEach(function (r) {
       var option = document.createElement("option");
       option.value = r.id;
-      option.textContent = "第" + r.hand_number + "副 · " + r.side + " · " + r.explanation;
+      option.textContent = fill(L.hand, { n: r.hand_number }) + " · " + r.side + " · " + r.explanation;
       select.appendChild(option);
     });
     if (keep) { select.value = keep; }
@@ -295,10 +303,10 @@
       var body = { side: appealForm.elements.side.value, grounds: appealForm.elements.grounds.value };
       post(appealForm.dataset.url.replace("/0/", "/" + appealForm.elements.ruling.value + "/"), body, true)
         .then(function (result) {
-          box.textContent = result.ok ? appealForm.dataset.saved : unsaved("未保存：", result);
+          box.textContent = result.ok ? appealForm.dataset.saved : unsaved(L.not_saved, result);
           box.className = "status " + (result.ok ? "saved" : "error");
           if (result.ok) { appealForm.elements.grounds.value = ""; refresh(); }
-        }, function () { box.textContent = "未保存：网络不可用，请再试（不会重复保存）"; box.className = "status error"; });
+        }, function () { box.textContent = L.offline; box.className = "status error"; });
     });
   }
 
@@ -317,24 +325,24 @@
     box.hidden = !waiting.length;
     waiting.forEach(function (r) {
       var row = document.createElement("div");
-      row.textContent = "待定：" + r.explanation + "（" + r.proposer + "提出）";
+      row.textContent = fill(L.pending, { explanation: r.explanation, who: r.proposer });
       var sanction = r.sanction || {};
       if (sanction.pending_choice) {
         sanction.options.forEach(function (option) {
-          row.appendChild(pendingButton(sanction.beneficiary + "选择：" + option, function () {
+          row.appendChild(pendingButton(fill(L.chooses, { side: sanction.beneficiary, option: option }), function () {
             act(root.dataset.choiceUrl.replace("/0/", "/" + r.id + "/"), { side: sanction.beneficiary, option: option });
           }));
         });
       } else if (sanction.needs_approval) {
         if (data.chief) {
-          row.appendChild(pendingButton("核准", function () {
+          row.appendChild(pendingButton(L.approve, function () {
             act(root.dataset.approvalUrl.replace("/0/", "/" + r.id + "/"), { approved: true });
           }));
-          row.appendChild(pendingButton("驳回", function () {
+          row.appendChild(pendingButton(L.reject, function () {
             act(root.dataset.approvalUrl.replace("/0/", "/" + r.id + "/"), { approved: false });
           }));
         } else {
-          row.appendChild(document.createTextNode("（等待裁判长核准）"));
+          row.appendChild(document.createTextNode(L.awaiting_approval));
         }
       }
       box.appendChild(row);
@@ -342,11 +350,11 @@
   }
 
   function act(url, body) {
-    setStatus("正在保存…", "");
+    setStatus(L.saving, "");
     post(url, body, true).then(function (result) {
-      setStatus(result.ok ? "已保存" : unsaved("未保存：", result), result.ok ? "saved" : "error");
+      setStatus(result.ok ? L.saved : unsaved(L.not_saved, result), result.ok ? "saved" : "error");
       refresh();
-    }, function () { setStatus("未保存：网络不可用，请再试（不会重复保存）", "error"); });
+    }, function () { setStatus(L.offline, "error"); });
   }
 
   function refresh() {
@@ -357,24 +365,24 @@
         document.getElementById("hand-number").textContent = json.match.hand_number;
         document.getElementById("level-NS").textContent = json.match.levels.NS;
         document.getElementById("level-EW").textContent = json.match.levels.EW;
-      }, function () { setStatus("网络不可用，列表未更新", "error"); });
+      }, function () { setStatus(L.list_offline, "error"); });
   }
 
   var voidButton = document.getElementById("void-last");
   voidButton.addEventListener("click", function () {
     if (!voidButton.dataset.armed) {
       voidButton.dataset.armed = "1";
-      voidButton.textContent = "再按一次确认作废最后一条判罚";
+      voidButton.textContent = L.void_armed;
       return;
     }
     delete voidButton.dataset.armed;
-    voidButton.textContent = "作废最后一条判罚";
-    setStatus("正在作废…", "");
+    voidButton.textContent = L.void;
+    setStatus(L.voiding, "");
     post(root.dataset.voidLastUrl, { reason: "" }, true).then(function (result) {
-      setStatus(result.ok ? "已保存：已作废" : unsaved("未作废：", result),
+      setStatus(result.ok ? L.voided : unsaved(L.not_voided, result),
         result.ok ? "saved" : "error");
       refresh();
-    }, function () { setStatus("未作废：网络不可用，请再试（不会重复作废）", "error"); });
+    }, function () { setStatus(L.void_offline, "error"); });
   });
 
   root.querySelectorAll("button.offence").forEach(function (button) {

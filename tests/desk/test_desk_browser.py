@@ -38,7 +38,7 @@ def test_the_desk_approves_decides_and_closes(desk_round, live_server, page):
     third = page.locator(f'#desk-tables tr[data-match-id="{tables[2].pk}"]')
     assert "没有裁判员" in third.inner_text()
     approval = page.locator('#approvals li[data-ruling]')
-    assert "王" in approval.inner_text() and "有意犯规" in approval.inner_text()
+    assert "王明" in approval.inner_text() and "有意犯规" in approval.inner_text()
     page.screenshot(path=f"{SHOTS}/desk-1366.png", full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
 

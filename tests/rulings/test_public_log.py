@@ -27,7 +27,7 @@ def test_the_public_sees_names_and_rounds_but_not_the_notes(table, client):
         client.logout()
         page = client.get(url).content.decode()
         assert f"<td data-label=\"轮次\">{match.round}</td>" in page and match.ns.name in page
-        assert "王明" in page or "明 王" in page
+        assert "王明" in page and "明 王" not in page  # family name first, no space (common.names)
         assert users["referee"].username not in page and "北家多次催促仍拖延" not in page
         client.force_login(users["chief"])
         assert "北家多次催促仍拖延" in client.get(url).content.decode()

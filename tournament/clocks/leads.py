@@ -1,5 +1,5 @@
 """The table's answer to "was the first lead of the hand in play made?" (000 第十五条 已开始出牌), which the
-clock reads when the announcement reaches the table (:func:`tournament.clocks.services._fire_table`).
+clock reads when the announcement reaches the table (:func:`tournament.clocks.tables.fire_table`).
 
     lead_made(match, hand_number) -> bool        the latest report for that hand; True without one
     report_lead(match, user, *, hand_number, made) -> LeadReport

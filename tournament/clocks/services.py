@@ -11,9 +11,12 @@ Clock arithmetic itself is pure (``tournament.clocks.arithmetic``); this module 
     sweep(via=...) -> dict                              fire_due for every running clock (beat)
     schedule_round_tasks(round_id)                      (re)send the ETA tasks, revoke stale ones
     hands_left(match) -> int | None                     None: no limit yet; 0: no more hands
+    with_clock_state(queryset)                          the matches read with what hands_left needs
 
-When a table's hands run out, its result is settled by the one owner of results
-(:func:`tournament.competition.results.settle`); the hall display lives in ``tournament.clocks.display``.
+One table's allowance and hands left live in ``tournament.clocks.tables`` (``hands_left`` and
+``with_clock_state`` are importable from here too). When a table's hands run out, its result is settled by
+the one owner of results (:func:`tournament.competition.results.settle`); the hall display lives in
+``tournament.clocks.display``.
 """
 from __future__ import annotations
 
@@ -21,26 +24,22 @@ import datetime as dt
 import logging
 import uuid
 
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef
+from django.db import IntegrityError, transaction
 
 from common.errors import ConflictError, UserError, gettext_noop
 from config import clock
 from config.celery import app as celery_app
-from config.db import lock_row
-from rulings.adjustments import match_replay
 from tournament.clocks import arithmetic as clocks
 from tournament.clocks import cache as display_cache
-from tournament.clocks import leads, safety
-from tournament.clocks.records import (
-    clock_rule,
-    hands_recorded,
-    live_matches_without_allowance,
-    marks_of,
-    round_with_event,
+from tournament.clocks import safety, tables
+from tournament.clocks.records import clock_rule, live_matches_without_allowance, marks_of, round_with_event
+from tournament.clocks.tables import (  # noqa: F401 (the scoring layer's, kept here)
+    CLOCK_STARTED_SQL,
+    clock_started_params,
+    hands_left,
+    with_clock_state,
 )
 from tournament.clocks.tasks import fire_round_clock
-from tournament.competition import results
 from tournament.models import (
     ClockEvent,
     ClockFiring,
@@ -262,7 +261,7 @@ def fire_due(round_id, *, via="service") -> list:
     constraints on ClockFiring (round, kind) and HandAllowance (match) refuse a second row.
 
     Lock order: the RoundClock row first, then Match rows (a table's allowance, ``_finish``). The hand
-    path holds a Match lock and therefore never calls this (see :func:`_ensure_fired`).
+    path holds a Match lock and therefore never calls this (see :func:`tournament.clocks.tables.hands_left`).
     """
     fired = []
     with transaction.atomic():
@@ -278,54 +277,16 @@ def fire_due(round_id, *, via="service") -> list:
             return fired
         done = set(ClockFiring.objects.filter(round_id=round_id).values_list("kind", flat=True))
         for kind, due in ((ClockFiring.Kind.ANNOUNCE, hall.announce_due), (ClockFiring.Kind.END, hall.end_due)):
-            if due and kind not in done and _create_once(ClockFiring, round_id=round_id, kind=kind,
+            if due and kind not in done and tables.create_once(ClockFiring, round_id=round_id, kind=kind,
                                                          fired_at=now, via=via):
                 fired.append(str(kind))
         for match in live_matches_without_allowance(round_id).select_related("ns", "ew", "profile"):
-            if _fire_table(rule, marks, now, match):
+            if tables.fire_table(rule, marks, now, match):
                 fired.append(f"table:{match.pk}")
         if fired:
             log.info("round %s clock fired %s via %s", round_id, fired, via)
             _after_commit(round_id)
     return fired
-def _fire_table(rule, marks, now, match) -> bool:
-    """Fix one table's hand allowance if its own announcement (or, without one, its end) is due.
-
-    At the end (no announcement), the table's result is settled at once: its last allowed hand is the
-    one played.
-    """
-    reading = clocks.read(rule, marks, now, table=match.pk)
-    if rule.announces and reading.announce_due:
-        recorded = hands_recorded(match)
-        # 000 第十五条: only a hand whose first lead was made is "in play"; a table still dealing or
-        # bidding counts the hand it is about to play as the first of the hands after
-        counts = rule.hand_in_play_counts or not leads.lead_made(match, recorded + 1)
-        last = clocks.last_allowed_hand(recorded, rule.hands_after, counts)
-        return _create_once(HandAllowance, match=match, reason=HandAllowance.Reason.ANNOUNCE,
-                            hand_in_play=recorded + 1, last_hand=last, fired_at=now)
-    if not rule.announces and reading.end_due:
-        replayed = match_replay(match)
-        count = replayed.state.hand_count
-        created = _create_once(HandAllowance, match=match, reason=HandAllowance.Reason.TIME_UP,
-                               hand_in_play=count + 1, last_hand=count, fired_at=now)
-        if created:
-            _forget_clock_state(match)
-            locked = lock_row(Match.objects.select_related("ns", "ew", "profile"), match.pk)
-            results.settle(locked, replay=replayed)
-        return created
-    return False
-
-
-def _create_once(model, **fields) -> bool:
-    """Create the row unless a unique constraint says it exists already; True if created."""
-    try:
-        with transaction.atomic():
-            model.objects.create(**fields)
-    except IntegrityError:
-        return False
-    return True
-
-
 def running_round_ids() -> list:
     """Rounds whose clock has started and whose end has not fired (or whose tables are still due)."""
     started = set(ClockEvent.objects.filter(kind=clocks.START).values_list("round_id", flat=True))
@@ -348,84 +309,3 @@ def sweep(*, via="sweep") -> dict:
         if fired:
             result[round_id] = fired
     return result
-
-
-# --------------------------------------------------------------------------------------------
-# Hands left and the end of a match (called by the scoring layer)
-# --------------------------------------------------------------------------------------------
-def with_clock_state(queryset):
-    """Matches read with what :func:`hands_left` and :func:`check_match_end` need, so they need no
-    query of their own while the round's clock has not started: the match's HandAllowance and
-    ``clock_started`` (a start, pause or resume mark of its round by now)."""
-    moved = ClockEvent.objects.filter(round_id=OuterRef("round_id"), at__lte=clock.now(),
-                                      kind__in=(clocks.START, clocks.PAUSE, clocks.RESUME))
-    return queryset.select_related("hand_allowance").annotate(clock_started=Exists(moved))
-
-
-# with_clock_state's ``clock_started`` for a hand-written read (config.rowread.JoinedRead: the match is
-# ``t0``); its parameter: clock_started_params().
-CLOCK_STARTED_SQL = (
-    f"EXISTS (SELECT 1 FROM {ClockEvent._meta.db_table} c WHERE c.round_id = t0.round_id AND c.at <= %s "
-    f"AND c.kind IN ({', '.join(repr(kind) for kind in (clocks.START, clocks.PAUSE, clocks.RESUME))}))")
-
-
-def clock_started_params():
-    return [connection.ops.adapt_datetimefield_value(clock.now())]
-
-
-def _allowance(match):
-    """The match's HandAllowance or None: from the match's read when it joined ``hand_allowance``."""
-    if Match.hand_allowance.related.is_cached(match):
-        return getattr(match, "hand_allowance", None)  # None: the relation was read and is empty
-    return HandAllowance.objects.filter(match_id=match.pk).first()
-
-
-def _forget_clock_state(match):
-    """After a firing the read of :func:`with_clock_state` is stale: the next reads go to the database."""
-    if hasattr(match, "clock_started"):
-        del match.clock_started
-    if Match.hand_allowance.related.is_cached(match):
-        Match.hand_allowance.related.delete_cached_value(match)
-
-
-def _ensure_fired(match):
-    """Fix this table's hand allowance before a hand is counted when its announcement (or, without
-    one, its end) is due but no task has fixed it yet, so a late task cannot shift the hand in play.
-    True when it fixed it.
-
-    Called by the hand path while it holds the Match lock, so it never takes the RoundClock lock
-    (the lock order is RoundClock, then Match: see :func:`fire_due`) and writes no ClockFiring: it
-    only creates this match's own HandAllowance (unique per match); the round's firings are left to
-    the task and the sweep. No query when :func:`with_clock_state` read that the clock has not
-    started or that the allowance exists already.
-    """
-    if not getattr(match, "clock_started", True):
-        return False  # not started: nothing can be due (clocks.read: not_started is never due)
-    if _allowance(match) is not None:
-        return False
-    rnd = round_with_event(match.round_id)
-    try:
-        rule = clock_rule(rnd)
-    except ValueError:
-        return False
-    fixed = _fire_table(rule, marks_of(rnd.pk), clock.now(), match)
-    if fixed:
-        _forget_clock_state(match)
-        _after_commit(rnd.pk)
-    return fixed
-
-
-def hands_left(match, *, recorded=None) -> int | None:
-    """Hands the table may still play: None while unlimited (no announcement yet), 0 when none.
-
-    The scoring layer calls it before storing a hand and refuses the hand when it returns 0.
-    """
-    if match.is_over:
-        return 0
-    _ensure_fired(match)
-    allowance = _allowance(match)
-    if allowance is None:
-        return None
-    if recorded is None:
-        recorded = hands_recorded(match)
-    return clocks.hands_left(recorded, allowance.last_hand)

@@ -7,11 +7,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.errors import UserError
+from common.names import display_name
 from common.numbers import whole
 from tournament.competition import timetable
 from tournament.models import Match, Stage
 from tournament.permissions import organiser_required
-from tournament.staff.services import display_name, referees_of
+from tournament.staff.services import referees_of
 
 
 def _int(value):

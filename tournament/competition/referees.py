@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from common.errors import gettext_noop
+from common.names import display_name
 from tournament import roles
 from tournament.access import roles_of
 from tournament.competition.stages import CompetitionError
@@ -30,7 +31,7 @@ def check_referees_allowed(match: Match, user_ids) -> None:
     units = match_units(match)
     clash = [uid for uid, unit in referee_units(event_id, user_ids).items() if unit in units]
     if clash:
-        names = ", ".join((u.get_full_name() or u.username) for u in get_user_model().objects.filter(pk__in=clash))
+        names = ", ".join(display_name(u) for u in get_user_model().objects.filter(pk__in=clash))
         raise CompetitionError(gettext_noop("Referee %(names)s belongs to a unit playing at this table and "
                                             "cannot referee it."), field="referee", names=names)
 

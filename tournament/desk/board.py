@@ -13,13 +13,14 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from common.names import display_name
 from config import clock
 from rulings import appeal_route
 from rulings.appeals import appeal_deadline_for
 from rulings.engine import appeal_deadline
 from rulings.ledger import PENDING, STATE_LABELS, ledger_for, match_entries, related_row
 from rulings.models import Ruling
-from rulings.presenters import decided_text, display_name, offence_menu
+from rulings.presenters import decided_text, offence_menu
 from tournament.clocks import display
 from tournament.models import Match
 

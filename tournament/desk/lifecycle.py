@@ -11,9 +11,10 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from common.names import display_name
 from rulings.engine import appeal_deadline
 from rulings.ledger import ledger_for
-from rulings.presenters import display_name, in_force_text
+from rulings.presenters import in_force_text
 from tournament import access
 from tournament.models import HandAllowance, Match, ResultDecision
 

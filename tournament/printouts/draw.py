@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from reportlab.platypus import Spacer
 
 from common.errors import UserError
+from common.names import display_name
 from tournament.competition.stages import bracket_from_draw, describe_source, group_name
 from tournament.models import Draw, Match, Pair, Player
 from tournament.printouts.common import Printout, heading_for, local_time
@@ -117,7 +118,7 @@ def _sheet(event, draw, names, matches):
         status = _("in force")
     made = local_time(draw.created_at)
     if draw.created_by_id:
-        made += f" · {draw.created_by.get_full_name() or draw.created_by.get_username()}"
+        made += f" · {display_name(draw.created_by)}"
     describe = DESCRIBERS.get(draw.kind, _unknown)
     try:
         summary, table = describe(draw, names, matches)

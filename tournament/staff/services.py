@@ -14,6 +14,7 @@ from django.db import transaction
 from pypinyin import lazy_pinyin
 
 from common.errors import ForbiddenError, NotFoundError, UserError, gettext_noop
+from common.names import display_name  # also services.display_name for the staff pages and API
 from tournament import roles
 from tournament.models import Event, EventRole
 
@@ -27,13 +28,6 @@ HEADED_ROLES = {EventRole.Role.CHIEF_REFEREE, EventRole.Role.ARBITRATION}  # the
 
 class StaffError(UserError):
     """A refused staff change (HTTP 400), naming the field at fault."""
-
-
-def display_name(user) -> str:
-    """How a person is named on pages and printouts: the display name, else the login name."""
-    if user is None:
-        return ""
-    return (user.get_full_name() or "").strip() or user.username
 
 
 def ascii_of(text: str) -> str:

@@ -1,0 +1,36 @@
+"""A person's name as the pages and printouts show it. Pure Python (a user is read through its attributes).
+
+``display_name(user)``: a Chinese (or Japanese, Korean) name is written family name first with no space
+(last_name="王", first_name="明" -> "王明"), where Django's ``get_full_name()`` gives "明 王"; any other
+name is "first last"; an account without a name is shown by its login name; no user gives "".
+"""
+from __future__ import annotations
+
+import re
+
+# CJK ideographs (with extension A, the compatibility block and the supplementary planes), 〇, kana, Hangul
+_CJK = re.compile("[\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003ffff]")
+
+
+def has_cjk(text: str) -> bool:
+    """Whether the text holds a Chinese, Japanese or Korean character."""
+    return bool(_CJK.search(text or ""))
+
+
+def full_name(first: str, last: str) -> str:
+    """The two parts of a name in the order their script writes them ("" when both are empty)."""
+    first, last = (first or "").strip(), (last or "").strip()
+    if has_cjk(first) or has_cjk(last):
+        return last + first
+    return " ".join(part for part in (first, last) if part)
+
+
+def display_name(user) -> str:
+    """How a person is named on pages and printouts: the name in its script's order, else the login name."""
+    if user is None:
+        return ""
+    name = full_name(getattr(user, "first_name", ""), getattr(user, "last_name", ""))
+    if name:
+        return name
+    username = user.get_username() if hasattr(user, "get_username") else getattr(user, "username", "")
+    return username or ""
