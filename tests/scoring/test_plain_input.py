@@ -1,10 +1,26 @@
 """The hand POST's plain-body path (scoring.api.plain_hand_input) gives exactly what HandInputSerializer
 validates, or steps aside (None) so the serializer validates and words the error (issue #15: cheaper
 writes must not change what is accepted)."""
+import json
+
+import pytest
+from django.contrib.auth.models import User
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from rest_framework.renderers import JSONRenderer
 
-from scoring.api import HandInputSerializer, plain_hand_input
+from scoring.api import _RECORDED_OUT, HandInputSerializer, plain_hand_input
+from scoring.models import Hand
+from scoring.presenters import state_payload
+from tests.scoring.test_hands_support import (  # noqa: F401  (fixtures)
+    chief,
+    hand_body,
+    match,
+    post_correction,
+    post_hand,
+    referee,
+)
+from tournament.models import Match
 
 ANY_SCALAR = st.one_of(st.none(), st.booleans(), st.integers(-20_000, 20_000), st.floats(allow_nan=False),
                        st.sampled_from(["", " ", "N", "S", "E", "W", "H", "D", "C", "NT", "played", "redeal", "x",
@@ -113,3 +129,31 @@ def test_anything_unusual_is_left_to_the_serializer():
                  {"number": True, "trump": "S", "defender_points": 80},
                  {"number": 3, "trump": "S", "defender_points": 80, "unknown": 1}):
         assert plain_hand_input(body) is None, body
+
+
+# --- the answer ------------------------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_the_plain_answer_is_what_the_serializer_renders(client, match, referee, chief):
+    """Every write's answer (first hand, hands with a last trick and a bottom, a redeal, a correction by the
+    chief of a match won) equals RecordedSerializer's rendering of the same stored hand and state."""
+    client.force_login(referee)
+    bodies = [hand_body(1, 45, declarer="N"), hand_body(2, 0, last_trick={"by": "defenders", "shape": "pair"},
+                                                          bottom_points=10),
+              {"number": 3, "outcome": "redeal"}, hand_body(4, 0), hand_body(5, 0), hand_body(6, 0), hand_body(7, 0)]
+    answers = []
+
+    def check(response):
+        assert response.status_code == 201, response.json()
+        got = response.json()
+        hand = Hand.objects.get(pk=got["hand"]["id"])
+        state = state_payload(Match.objects.get(pk=match.pk), User.objects.get(pk=hand.recorded_by_id))
+        rendered = json.loads(JSONRenderer().render(_RECORDED_OUT.to_representation({"hand": hand, "state": state})))
+        assert got == rendered
+        answers.append(response)
+
+    for body in bodies:
+        check(post_hand(client, match, body))
+    client.force_login(chief)
+    check(post_correction(client, match, 7, hand_body(7, 150)))
+    assert answers[-1].json()["hand"]["version"] == 2 and answers[2].json()["hand"]["outcome"] == "redeal"
