@@ -120,6 +120,12 @@ def event_log(event):
     return {"event": event.slug, "rulings": _logged(Ruling.objects.filter(match__round__stage__event=event))}
 
 
+def matches_log(match_ids):
+    """The rulings of these matches (ids), table by table: only their own rulings are read and replayed (a
+    ruling's state depends on its match's earlier rulings alone), whatever the rest of the event holds."""
+    return _logged(Ruling.objects.filter(match_id__in=match_ids)) if match_ids else []
+
+
 def event_log_page(event, page_number, per_page=None):
     """One page of the event's log: ``(page, rulings on it)``, in a fixed number of queries whatever the
     event's size. The matches on the page are replayed whole (a ruling's state depends on the earlier ones)."""

@@ -1,7 +1,9 @@
 """Printouts: Chinese text extracts back exactly, fonts are embedded, every kind builds."""
 import io
+import tracemalloc
 
 import pytest
+from django.utils import translation
 from pypdf import PdfReader
 
 from tests.tournament.refusals import refused
@@ -11,8 +13,9 @@ from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
     first_round,
     played_match,
     synthetic_bracket,
+    synthetic_scoresheets,
 )
-from tournament.printouts import bracket
+from tournament.printouts import bracket, scoresheets
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.registry import PRINTOUTS
 from tournament.printouts.services import build_printout
@@ -74,6 +77,26 @@ def test_every_kind_in_chinese_with_header_footer_and_embedded_fonts(kind, event
     assert fonts and all(embedded for _name, embedded in fonts), fonts
     assert all("WenQuanYiMicroHei" in name for name, _ in fonts)
 
+
+
+def test_pages_are_finished_as_they_end_though_the_footer_names_the_total():
+    """Each page is compressed when it ends (its footer, which names the total, added at the end as a second
+    stream): a longer document costs a few KB a page more, not the ~60 KB of a page's drawing operations."""
+    def peak(count):
+        data = synthetic_scoresheets(count)
+        tracemalloc.start()
+        pdf = scoresheets.render(data)
+        _current, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return peak, pdf
+
+    with translation.override("zh-hans"):
+        peak(2)  # the font and the caches, loaded once
+        small, _pdf = peak(16)
+        large, pdf = peak(80)
+    assert (large - small) / 64 < 20 * 1024
+    texts = pages_text(pdf)
+    assert len(texts) == 80 and "第 80 页 / 共 80 页" in texts[-1].splitlines() and "参赛队160" in texts[-1]
 
 def test_score_sheet_has_round_header_hands_qr_address_and_boxes(event, first_round, played_match, settings):
     settings.SITE_URL = "https://tractor.example.org/"

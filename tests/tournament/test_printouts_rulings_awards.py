@@ -60,6 +60,25 @@ def test_score_sheet_penalty_box_is_blank_without_rulings(event, played_match):
     assert len(rows) == 1 + scoresheets.PENALTY_ROWS and not any(any(row) for row in rows[1:])
 
 
+
+def test_score_sheets_read_the_rulings_of_their_own_matches_only(ruled_match, chief, monkeypatch):
+    """The penalty box replays the rulings of the printed matches alone, not every ruling of the event (a
+    round's sheets late in a long event)."""
+    from rulings import presenters
+    from rulings.services import record_ruling
+
+    event = ruled_match.round.stage.event
+    other = (Match.objects.filter(round__stage__event=event, ns__isnull=False, ew__isnull=False)
+             .exclude(pk=ruled_match.pk).first())
+    record_ruling(other, chief, "late", "EW", minutes=3, hand_number=1)
+    replayed, real = [], presenters.match_entries
+    monkeypatch.setattr(presenters, "match_entries",
+                        lambda match, rulings=None: replayed.append(match.pk) or real(match, rulings))
+    _printout, data = collect("scoresheets", event, PrintOptions(match=ruled_match.pk))
+    assert replayed == [ruled_match.pk] and len(data.sheets[0].penalties) == 2
+    _printout, data = collect("scoresheets", event, PrintOptions(match=other.pk))
+    assert replayed[1:] == [other.pk] and [p.side for p in data.sheets[0].penalties] == ["东西"]
+
 def test_penalty_log_names_offences_from_the_sanction_table(ruled_match):
     from rulings.ledger import ledger_for
 

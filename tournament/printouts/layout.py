@@ -11,6 +11,7 @@ from functools import partial
 from io import BytesIO
 
 from django.utils.translation import gettext as _
+from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import A3, A4
@@ -19,6 +20,7 @@ from reportlab.lib.pagesizes import portrait as to_portrait
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFDictionary, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
 
@@ -109,7 +111,11 @@ class FullPage(Flowable):
 
 
 class PrintCanvas(Canvas):
-    """A canvas that holds its pages back so each header and footer can name the page total.
+    """A canvas whose footers name the page total, which is only known at the end, without holding the
+    pages back: each page is finished and compressed as it ends (its header drawn then), and its footer
+    is a second content stream of the page, added when the document is saved. A 2,048-page round of
+    score sheets thus keeps a few KB per page, not the page's drawing operations
+    (``bench/bench_scoresheets_round.py``).
 
     A page's header is the first heading set on that page, else the one in force when it began; a
     page marked bare (:meth:`set_bare`) gets neither header nor footer.
@@ -120,7 +126,8 @@ class PrintCanvas(Canvas):
         self.heading = heading
         self.page_heading = None
         self.bare = False
-        self._held_pages = []
+        self._footed = []  # (reportlab's page, its number) for each page that gets a footer
+        self._page_total = 0
 
     def set_heading(self, heading):
         """Called by :class:`HeadingMark`: the heading from here on."""
@@ -133,20 +140,39 @@ class PrintCanvas(Canvas):
         self.bare = True
 
     def showPage(self):
-        self._held_pages.append(dict(self.__dict__, page_heading=self.page_heading or self.heading))
+        if not self.bare:
+            draw_header(self, self.page_heading or self.heading)
+        number, bare = self._pageNumber, self.bare
+        Canvas.showPage(self)
+        page = self._doc.Pages.pages[-1]  # the page reportlab just added, its operations joined in .stream
+        page.Contents, page.stream = PDFArray([packed_stream(page.stream)]), None
+        if not bare:
+            self._footed.append((page, number))
+        self._page_total += 1
         self.page_heading = None
         self.bare = False
-        self._startPage()
 
     def save(self):
-        total = len(self._held_pages)
-        for state in self._held_pages:
-            self.__dict__.update(state)
-            if not self.bare:
-                draw_header(self, self.page_heading)
-                draw_footer(self, self._pageNumber, total)
-            Canvas.showPage(self)
+        for page, number in self._footed:
+            self._code = []
+            draw_footer(self, number, self._page_total)
+            page.Contents.sequence.append(packed_stream("\n".join(self._code) + "\n"))
+        self._code = []
+        for page in self._doc.Pages.pages:
+            page.Contents.References(self._doc)
         Canvas.save(self)
+
+
+def packed_stream(text):
+    """A content stream compressed now, with the filters reportlab would apply when saving (so its text is
+    not kept until then)."""
+    filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
+    content = text
+    for stream_filter in reversed(filters):
+        content = stream_filter.encode(content)
+    dictionary = PDFDictionary()
+    dictionary["Filter"] = PDFArray([PDFName(f.pdfname) for f in filters])
+    return PDFStream(dictionary, content)
 
 
 def draw_header(canvas, heading):

@@ -16,7 +16,7 @@ from reportlab.platypus import PageBreak
 from common.errors import UserError, gettext_noop
 from common.qr import qr_modules
 from rulings.ledger import AMENDED, IN_FORCE, LAPSED, REVERSED, VOID
-from rulings.presenters import event_log
+from rulings.presenters import matches_log
 from scoring.models import Hand
 from tournament.printouts.common import (
     Printout,
@@ -113,21 +113,19 @@ def collect(event, options):
     current = Hand.objects.filter(match__in=matches, superseded_by__isnull=True).order_by("match_id", "number")
     for hand in current:
         hands.setdefault(hand.match_id, []).append(hand_row(hand))
-    penalties = penalties_in_force(event, {m.pk for m in matches})
+    penalties = penalties_in_force({m.pk for m in matches})
     sheets = tuple(_sheet(event, m, hands.get(m.pk, ()), penalties.get(m.pk, ()), options.site_url) for m in matches)
     heading = sheets[0].heading if sheets else heading_for(event)
     return ScoreSheetsData(heading=heading, sheets=sheets)
 
 
-def penalties_in_force(event, match_ids):
+def penalties_in_force(match_ids):
     """``{match id: (SheetPenalty, ...)}``: the live rulings of those matches, in order.
 
     Voided and reversed rulings are left out; a ruling still waiting (for the chief referee's
     approval or the other side's choice) or whose match loss was refused carries its state in brackets.
     """
-
-    rulings = [r for r in event_log(event)["rulings"]
-               if r["match"] in match_ids and r["state"] not in (VOID, REVERSED, AMENDED, LAPSED)] if match_ids else []
+    rulings = [r for r in matches_log(match_ids) if r["state"] not in (VOID, REVERSED, AMENDED, LAPSED)]
     names = offence_names(rulings)
     found = {}
     for ruling in rulings:
