@@ -8,6 +8,12 @@ from config.auth import ThrottledLoginView
 from tournament.events import views as tournament_views
 
 urlpatterns = [
+    # the API first: a table's writes are resolved without walking the pages' patterns
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("config.api_urls")),
+    path("", include("scoring.urls")),
+    path("", include("rulings.urls")),
     path("", tournament_views.home, name="home"),
     path("", include("tournament.events.urls")),
     path("events/<slug:slug>/", tournament_views.event_detail, name="event_detail"),
@@ -16,12 +22,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/", include("config.api_urls")),
     path("", include("tournament.urls")),
-    path("", include("scoring.urls")),
-    path("", include("rulings.urls")),
 ]
 
 handler403 = "config.errorpages.permission_denied"
