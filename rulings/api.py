@@ -34,6 +34,7 @@ from rulings.serializers import (
     RulingOutSerializer,
     RulingVoidInSerializer,
     SanctionPreviewSerializer,
+    plain_record_input,
 )
 from tournament import access
 from tournament.competition import referees
@@ -126,11 +127,13 @@ class MatchRulingsView(_MatchView):
     def post(self, request, match_id):
         """The service locks and reads the match once and asks this view's permission check on it."""
         self.check_permissions(request)
-        serializer = RecordSerializer(data=request.data)
-        if not serializer.is_valid():
-            self.get_match()   # a refusal comes before the body's errors (the match is read only then)
-            serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = plain_record_input(request.data)
+        if data is None:
+            serializer = RecordSerializer(data=request.data)
+            if not serializer.is_valid():
+                self.get_match()   # a refusal comes before the body's errors (the match is read only then)
+                serializer.is_valid(raise_exception=True)
+            data = serializer.validated_data
         key = request.headers.get("Idempotency-Key", "").strip()[:200]
         try:
             entry = services.record_ruling_entry(
