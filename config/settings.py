@@ -116,6 +116,8 @@ DATABASES = {
 # The hot reads and writes of a table's hand and ruling run as prepared statements on PostgreSQL (planned
 # once per connection: config/rowread.py). Off for a connection pooler in transaction mode (PgBouncer < 1.21).
 DATABASE_PREPARED_STATEMENTS = env_bool("DJANGO_DB_PREPARE", True)
+# config/plainrender.py: render every compiled answer the DRF way too and fail on a difference (tests)
+PLAIN_RENDER_CHECK = env_bool("DJANGO_PLAIN_RENDER_CHECK", False)
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and DATABASE_PREPARED_STATEMENTS:
     # psycopg prepares only on a connection with a threshold (Django leaves none); Django's own cursors
     # bind on the client and are never prepared, so only config.rowread's statements are.

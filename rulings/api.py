@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import error_responses
+from config.plainrender import renderer
 from rulings import appeals, previews, services
 from rulings import permissions as perms
 from rulings.ledger import entry_of, sanction_dict
@@ -50,11 +51,12 @@ def _valid(serializer_class, request):
 
 
 _RULING_OUT = RulingOutSerializer()  # one per process: its nested fields are built (deep-copied) once
+_render_ruling = renderer(_RULING_OUT)
 
 
 def ruling_out(entry):
-    """An Entry as the penalty log shows it (the fields of RulingOutSerializer, shared and stateless)."""
-    return _RULING_OUT.to_representation(entry_data(entry))
+    """An Entry as the penalty log shows it (RulingOutSerializer's rendering, compiled once: config.plainrender)."""
+    return _render_ruling(entry_data(entry))
 
 
 def _entry_response(ruling, code=status.HTTP_200_OK):

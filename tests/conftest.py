@@ -46,6 +46,12 @@ def _no_throttles(settings):
     UserThrottle.cache.clear()   # per-process counts (config.auth.UserThrottle): none left from another test
 
 
+@pytest.fixture(autouse=True)
+def _check_plain_rendering(settings):
+    """Every answer rendered by a compiled renderer (config.plainrender) is compared with DRF's rendering."""
+    settings.PLAIN_RENDER_CHECK = True
+
+
 # --- append-only tables and the test flush (PostgreSQL) --------------------------------------
 
 @pytest.fixture(scope="session", autouse=True)
