@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
 
 from common.errors import UserError, gettext_noop
-from rulings.engine import Offence, PenaltyLedger
+from rulings.engine import Effect, Offence, PenaltyLedger, Sanction
 from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling, RulingVoid
 from scoring.models import RuleProfile
 
@@ -218,11 +218,18 @@ def _live_ledger(match, rulings):
     return _replay_rulings(match, rulings)[0]
 
 
+_SANCTION_FIELDS = tuple(f.name for f in dataclasses.fields(Sanction))
+_EFFECT_FIELDS = tuple(f.name for f in dataclasses.fields(Effect))
+
+
 def sanction_dict(sanction):
-    """A JSON snapshot of a Sanction (what the console shows and the ruling stores)."""
-    data = dataclasses.asdict(sanction)
-    data["kinds"] = sorted(sanction.kinds)
+    """A JSON snapshot of a Sanction (what the console shows and the ruling stores): its fields, the
+    effect's as a dict, tuples and sets as lists (``dataclasses.asdict`` would deep-copy every value first;
+    a test compares the two)."""
+    data = {name: getattr(sanction, name) for name in _SANCTION_FIELDS}
+    data["effect"] = {name: getattr(sanction.effect, name) for name in _EFFECT_FIELDS}
     data["effect"]["drop_to"] = [list(pair) for pair in sanction.effect.drop_to]
+    data["kinds"] = sorted(sanction.kinds)
     for key in ("options", "referee_options", "escalated"):
         data[key] = list(data[key])
     data["pending_choice"] = sanction.pending_choice
