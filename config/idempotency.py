@@ -27,7 +27,7 @@ from . import clock
 from .api_errors import error_body
 from .db import request_transaction
 from .models import IdempotencyRecord
-from .rowread import prepared_cursor
+from .rowread import first_rows, prepared_cursor
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -139,10 +139,9 @@ class IdempotencyKeyMiddleware:
         columns = ("key", "owner", "method", "path", "fingerprint", "content_type", "body", "created_at")
         values = [getattr(record, name) for name in columns[:-2]] + [
             b"", connection.ops.adapt_datetimefield_value(record.created_at)]
-        with prepared_cursor() as cursor:   # one plain INSERT: the ORM's bookkeeping costs more than it
-            cursor.execute(f"INSERT INTO {TABLE} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
-                           " RETURNING id", values)
-            record.pk = cursor.fetchone()[0]
+        # one plain INSERT (the ORM's bookkeeping costs more than it), sent with the transaction's BEGIN
+        [(record.pk,)] = first_rows([(f"INSERT INTO {TABLE} ({', '.join(columns)}) "
+                                      f"VALUES ({', '.join(['%s'] * len(columns))}) RETURNING id", values)])
         return record
 
     @staticmethod

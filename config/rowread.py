@@ -2,6 +2,7 @@
 connection.
 
     prepared_cursor()               a cursor whose statements PostgreSQL prepares (plans once per connection)
+    first_rows([(sql, params), ...]) their first rows, the statements sent in one round trip
     JoinedRead(model, relations, defer=(), extra={})
         .get(pk, *extra_params)     the row ``pk`` with its to-one relations cached on it, or None
     insert(instance)                INSERT a new row (no signals), its SQL built once per model
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
+from django.db.backends.utils import CursorDebugWrapper
 from django.db.models import OneToOneRel
 
 try:  # the PostgreSQL backend's server-binding cursor (psycopg 3); absent without psycopg
@@ -44,6 +46,14 @@ if ServerBindingCursor is not None:
             return super().execute(query, params, prepare=True, binary=binary)
 
 
+class _LoggedPrepared(CursorDebugWrapper):
+    """Django's logging cursor for prepared statements: it logs each statement's text as sent (psycopg
+    keeps no text of a prepared statement for Django to read back)."""
+
+    def debug_sql(self, sql=None, params=None, use_last_executed_query=False, many=False):
+        return super().debug_sql(sql, params, False, many)
+
+
 def prepared_cursor():
     """A cursor on the default connection whose statements PostgreSQL prepares; elsewhere (SQLite, or
     ``DATABASE_PREPARED_STATEMENTS`` off) Django's own cursor. Queries are logged and counted as Django's."""
@@ -55,7 +65,32 @@ def prepared_cursor():
     connection.validate_thread_sharing()
     with connection.wrap_database_errors:
         raw = _PreparingCursor(connection.connection)
-    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+    return _LoggedPrepared(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
+
+
+def first_rows(statements):
+    """Run ``statements`` ([(SQL, parameters)]) in order and return each one's first row (or None). On
+    PostgreSQL they are sent together in one round trip (psycopg's pipeline mode; a transaction's BEGIN
+    goes with them), each one still run after the one before it; one by one while queries are logged
+    (``DEBUG``, a test counting them: Django's log reads each statement's text back as it runs)."""
+    if (connection.vendor != "postgresql" or not getattr(settings, "DATABASE_PREPARED_STATEMENTS", True)
+            or connection.queries_logged):
+        rows = []
+        for sql, params in statements:
+            with prepared_cursor() as cursor:
+                cursor.execute(sql, params)
+                rows.append(cursor.fetchone())
+        return rows
+    cursors = [prepared_cursor() for _ in statements]
+    try:
+        with connection.wrap_database_errors, connection.connection.pipeline():
+            for cursor, (sql, params) in zip(cursors, statements):
+                cursor.execute(sql, params)
+        with connection.wrap_database_errors:
+            return [cursor.fetchone() for cursor in cursors]
+    finally:
+        for cursor in cursors:
+            cursor.close()
 
 
 @dataclass
@@ -119,15 +154,22 @@ class JoinedRead:
         return self._built
 
     def get(self, pk, *extra_params):
+        statement = self.statement(pk, *extra_params)
+        with prepared_cursor() as cursor:
+            cursor.execute(*statement)
+            return self.from_row(cursor.fetchone())
+
+    def statement(self, pk, *extra_params):
+        """The read as (SQL, parameters), for :func:`first_rows`; :meth:`from_row` makes its row the object."""
         built = self._built
         if built is None or built[0] != connection.vendor:
             built = self._build()
-        _vendor, sql, parts = built
-        with prepared_cursor() as cursor:
-            cursor.execute(sql, [*extra_params, pk])
-            row = cursor.fetchone()
+        return built[1], [*extra_params, pk]
+
+    def from_row(self, row):
         if row is None:
             return None
+        parts = self._built[2]
         instances, at = [], 0
         for part in parts:
             values = list(row[at:at + len(part.fields)])

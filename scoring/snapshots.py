@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 
+from config import rowread
 from config.db import lock_row
 from config.rowread import prepared_cursor
 from rulings.ledger import LIVE_STATES
@@ -106,26 +107,23 @@ class Kept:
 def read(reader, match_id, *params):
     """Lock the Match row ``match_id`` for the transaction, then read it with ``reader`` (a
     :class:`config.rowread.JoinedRead` of Match that joins ``engine_snapshot`` and ``profile`` without its
-    ``data``; ``params``: its extra columns' parameters) with its kept state (two statements: see the
-    module's note). The rule-profile version is the process's shared copy
-    (:func:`scoring.profile_store.shared_profile`), its JSON not read again. Raises Match.DoesNotExist."""
-    _lock(match_id)
-    match = reader.get(match_id, *params)
+    ``data``; ``params``: its extra columns' parameters) with its kept state: two statements (see the
+    module's note), sent in one round trip on PostgreSQL (``config.rowread.first_rows``). The rule-profile
+    version is the process's shared copy (:func:`scoring.profile_store.shared_profile`), its JSON not read
+    again. Raises Match.DoesNotExist."""
+    if connection.vendor == "postgresql":
+        locked, row = rowread.first_rows([(_LOCK_SQL, [match_id]), reader.statement(match_id, *params)])
+        match = reader.from_row(row) if locked is not None else None
+    else:   # SQLite: config.db.lock_row takes the database's write lock first
+        lock_row(Match.objects.only("pk"), match_id)
+        match = reader.get(match_id, *params)
     if match is None:
         raise Match.DoesNotExist(f"no match {match_id}")
     match.profile = shared_profile(match.profile)
     return match
 
 
-def _lock(match_id):
-    """The row lock alone, in one plain statement on PostgreSQL (``config.db.lock_row`` elsewhere)."""
-    if connection.vendor != "postgresql":
-        lock_row(Match.objects.only("pk"), match_id)
-        return
-    with prepared_cursor() as cursor:
-        cursor.execute(f"SELECT 1 FROM {Match._meta.db_table} WHERE id = %s FOR UPDATE", [match_id])
-        if cursor.fetchone() is None:
-            raise Match.DoesNotExist(f"no match {match_id}")
+_LOCK_SQL = f"SELECT 1 FROM {Match._meta.db_table} WHERE id = %s FOR UPDATE"
 
 
 def _row(match):
