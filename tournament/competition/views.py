@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from common.errors import UserError, gettext_noop
 from common.naturalsort import natural_key
 from common.numbers import whole
+from tournament import pagecache
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
 from tournament.competition import draws, exports, live, placings, ranking, referees, rounds, stages, swiss_rounds
@@ -28,7 +29,9 @@ from tournament.staff.services import referees_of
 
 # --------------------------------------------------------------------------- helpers
 def public_event(request, slug) -> Event:
-    return get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+    event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+    pagecache.seen(request, event)
+    return event
 
 
 def _int(value, field=None):
@@ -119,6 +122,7 @@ def _round_name(view, number):
 
 
 # --------------------------------------------------------------------------- public pages
+@pagecache.public_page
 def public_schedule(request, slug):
     """The schedule one page of tables at a time, with a link to the page where each round starts."""
     event = public_event(request, slug)
@@ -146,6 +150,7 @@ def _current_group_matches(event) -> tuple[dict, list[int]]:
     return by_group, sorted(rounds)
 
 
+@pagecache.public_page
 def public_groups(request, slug):
     event = public_event(request, slug)
     by_group, live_rounds = _current_group_matches(event)
@@ -156,6 +161,7 @@ def public_groups(request, slug):
                   {"event": event, "stages": stage_tables, "tab": "groups", "live_rounds": live_rounds})
 
 
+@pagecache.public_page
 def public_bracket(request, slug):
     event = public_event(request, slug)
     names = pair_names(event)
@@ -173,6 +179,7 @@ def public_bracket(request, slug):
                                           if not m.is_over and m.status != Match.Status.PENDING})[:live.MAX_ROUNDS]})
 
 
+@pagecache.public_page
 def public_standings(request, slug):
     event = public_event(request, slug)
     places, complete = placings.final_ranking(event)
