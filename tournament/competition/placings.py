@@ -60,7 +60,7 @@ def final_ranking(event) -> tuple[list[FinalPlace], bool]:
     for stage in reversed(stages):
         placed = {p.entry.pair_id for p in places}
         if stage.kind == Stage.Kind.ELIMINATION:
-            view = bracket_state(stage)
+            view = bracket_state(stage, standings.get(stage.source_id))
             if view is None:
                 return places, False
             labels = {slot.key: slot.label for slot in view.bracket.matches}
@@ -93,13 +93,14 @@ def _deciding_match(view, entry) -> str | None:
     return last
 
 
-def award_list(event) -> list[Award]:
+def award_list(event, ranking=None) -> list[Award]:
     """Champion, runner-up, third place(s), merit and commemorative awards per the profile.
 
     ``format.awards`` of the profile says how many of each (union-games: two joint thirds and four
     merit awards); without it: champion, runner-up and the third place(s) of the ranking.
+    ``ranking``: :func:`final_ranking`'s answer when the caller has it.
     """
-    places, _complete = final_ranking(event)
+    places, _complete = ranking or final_ranking(event)
     cfg = profile_format(event.profile).get("awards") or {"champion": 1, "runner_up": 1, "third": 2,
                                                            "merit": 0, "commemorative": False}
     awards = []
