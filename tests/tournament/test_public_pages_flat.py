@@ -63,8 +63,9 @@ def build_event(make_user, groups, live_tables, group_size=4):
     return event
 
 
-# The most queries each public page may take, at any size (anonymous visitor).
-MAX_QUERIES = {"": 3, "schedule/": 7, "groups/": 9, "standings/": 18, "bracket/": 5, "penalties/": 11}
+# The most queries each public page may take, at any size (anonymous visitor). The group tables come a page of
+# groups at a time (one query lists the groups) and count each group's matches instead of reading them all.
+MAX_QUERIES = {"": 3, "schedule/": 7, "groups/": 11, "standings/": 18, "bracket/": 5, "penalties/": 11}
 
 
 def test_public_pages_take_the_same_queries_for_a_small_and_a_four_times_larger_event(

@@ -20,7 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from django.db.models import Count, Exists
+from django.db.models import Count, Exists, Q
 from django.utils.translation import gettext as _
 
 from common.errors import gettext_noop
@@ -202,9 +202,10 @@ def _plain(value):
     return int(value) if float(value).is_integer() else value
 
 
-def _load_stages(event, stage_filter: dict, group_ids=None) -> list[StageStandings]:
+def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False) -> list[StageStandings]:
     """Read and rank every round-robin stage matching ``stage_filter`` (a fixed number of queries); with
-    ``group_ids``, only those groups (a page of the group tables), and only the stages holding them."""
+    ``group_ids``, only those groups (a page of the group tables), and only the stages holding them;
+    ``complete_only``: only the groups whose play is complete (the qualifiers of a knock-out)."""
     profile_data = event.profile.data
     substituted = Exists(PairSubstitution.objects.filter(event_id=event.pk))
     stages = list(Stage.objects.filter(event=event, kind=Stage.Kind.ROUND_ROBIN, **stage_filter)
@@ -212,12 +213,19 @@ def _load_stages(event, stage_filter: dict, group_ids=None) -> list[StageStandin
     stage_ids = [s["id"] for s in stages]
     groups = Group.objects.filter(stage_id__in=stage_ids).order_by("order")
     if group_ids is not None:
-        groups = groups.filter(pk__in=list(group_ids))
+        groups = groups.filter(pk__in=group_ids)
     groups = list(groups.values("id", "stage_id", "name"))
     if group_ids is not None:
         stages = [s for s in stages if any(g["stage_id"] == s["id"] for g in groups)]
         stage_ids = [s["id"] for s in stages]
     group_ids = [g["id"] for g in groups]
+    # (playable matches, those without a result) per group; the others are read only if they count
+    open_ = ~Q(status__in=Match.DECIDED) | Q(status=Match.Status.FINISHED, winner__isnull=True)
+    counts = {gid: (n, waiting) for gid, n, waiting in Match.objects.filter(group_id__in=group_ids, ew__isnull=False)
+              .order_by().values_list("group_id").annotate(n=Count("pk"), waiting=Count("pk", filter=open_))}
+    if complete_only:
+        groups = [g for g in groups if counts.get(g["id"], (0, 1))[0] and not counts[g["id"]][1]]
+        group_ids = [g["id"] for g in groups]
     entries = defaultdict(list)
     for gid, pid, name, unit, status in (
             GroupEntry.objects.filter(group_id__in=group_ids).order_by("group_id", "position")
@@ -237,8 +245,6 @@ def _load_stages(event, stage_filter: dict, group_ids=None) -> list[StageStandin
             .order_by("round_id", "table", "id")
             .values_list("group_id", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status")):
         matches[gid].append((gid, place.get(ns, ns), place.get(ew, ew), place.get(winner, winner), *rest))
-    playable = dict(Match.objects.filter(group_id__in=group_ids, ew__isnull=False).order_by()
-                    .values_list("group_id").annotate(n=Count("pk")))
     seeds = dict(Draw.objects.filter(stage_id__in=stage_ids, kind=Draw.Kind.GROUPS, superseded_by__isnull=True)
                  .values_list("stage_id", "seed"))
     by_stage = defaultdict(list)
@@ -248,7 +254,7 @@ def _load_stages(event, stage_filter: dict, group_ids=None) -> list[StageStandin
     for s in stages:
         config = standings_config(profile_data, s["settings"])
         seed = seeds.get(s["id"])
-        tables = tuple(_group_table(g, entries[g["id"]], matches[g["id"]], playable.get(g["id"], 0), config,
+        tables = tuple(_group_table(g, entries[g["id"]], matches[g["id"]], counts.get(g["id"], (0, 0))[0], config,
                                     f"{seed}:{g['name']}" if seed else None)
                        for g in by_stage[s["id"]])
         out.append(StageStandings(s["id"], s["name"], tables))
@@ -281,7 +287,10 @@ def qualifiers(stage: Stage, per_group: int, standings: StageStandings | None = 
     """Qualifier label ("A1", "B2", ...) -> pair id, for the groups whose play is complete (``standings``: the
     stage's standings when the caller has them)."""
     found = {}
-    for table in (standings or stage_standings(stage)).groups:
+    if standings is None:
+        standings = next(iter(_load_stages(stage.event, {"pk": stage.pk}, complete_only=True)),
+                         StageStandings(stage.pk, stage.name, ()))
+    for table in standings.groups:
         if table.complete:
             for i, row in enumerate(table.rows[:per_group]):
                 found[f"{table.name}{i + 1}"] = row.entry.pair_id
