@@ -211,21 +211,21 @@ def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False)
     stages = list(Stage.objects.filter(event=event, kind=Stage.Kind.ROUND_ROBIN, **stage_filter)
                   .annotate(substituted=substituted).order_by("order").values("id", "name", "settings", "substituted"))
     stage_ids = [s["id"] for s in stages]
-    groups = Group.objects.filter(stage_id__in=stage_ids).order_by("order")
+    # with each group's playable matches and those still without a result: the others are read only if they count
+    open_ = ~Q(matches__status__in=Match.DECIDED) | Q(matches__status=Match.Status.FINISHED,
+                                                      matches__winner__isnull=True)
+    groups = (Group.objects.filter(stage_id__in=stage_ids).order_by("order")
+              .annotate(playable=Count("matches", filter=Q(matches__ew__isnull=False)),
+                        waiting=Count("matches", filter=Q(open_, matches__ew__isnull=False))))
     if group_ids is not None:
         groups = groups.filter(pk__in=group_ids)
-    groups = list(groups.values("id", "stage_id", "name"))
+    groups = list(groups.values("id", "stage_id", "name", "playable", "waiting"))
     if group_ids is not None:
         stages = [s for s in stages if any(g["stage_id"] == s["id"] for g in groups)]
         stage_ids = [s["id"] for s in stages]
-    group_ids = [g["id"] for g in groups]
-    # (playable matches, those without a result) per group; the others are read only if they count
-    open_ = ~Q(status__in=Match.DECIDED) | Q(status=Match.Status.FINISHED, winner__isnull=True)
-    counts = {gid: (n, waiting) for gid, n, waiting in Match.objects.filter(group_id__in=group_ids, ew__isnull=False)
-              .order_by().values_list("group_id").annotate(n=Count("pk"), waiting=Count("pk", filter=open_))}
     if complete_only:
-        groups = [g for g in groups if counts.get(g["id"], (0, 1))[0] and not counts[g["id"]][1]]
-        group_ids = [g["id"] for g in groups]
+        groups = [g for g in groups if g["playable"] and not g["waiting"]]
+    group_ids = [g["id"] for g in groups]
     entries = defaultdict(list)
     for gid, pid, name, unit, status in (
             GroupEntry.objects.filter(group_id__in=group_ids).order_by("group_id", "position")
@@ -254,7 +254,7 @@ def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False)
     for s in stages:
         config = standings_config(profile_data, s["settings"])
         seed = seeds.get(s["id"])
-        tables = tuple(_group_table(g, entries[g["id"]], matches[g["id"]], counts.get(g["id"], (0, 0))[0], config,
+        tables = tuple(_group_table(g, entries[g["id"]], matches[g["id"]], g["playable"], config,
                                     f"{seed}:{g['name']}" if seed else None)
                        for g in by_stage[s["id"]])
         out.append(StageStandings(s["id"], s["name"], tables))
