@@ -56,7 +56,10 @@ def _check_plain_rendering(settings):
 def _no_page_cache(settings):
     """A test reads the public pages fresh (it may change rows behind the services' back); the page cache's own
     tests (tests/tournament/test_page_cache.py) turn it on."""
+    from tournament import pagecache
+
     settings.PUBLIC_PAGE_CACHE = False
+    pagecache.forget_rows()  # a test database reuses ids (SQLite): no row's event is remembered from another test
 
 
 # --- append-only tables and the test flush (PostgreSQL) --------------------------------------

@@ -137,6 +137,11 @@ def event_of(kind: str, pk):
     return found
 
 
+def forget_rows() -> None:
+    """Forget the events of the rows read so far (a test database reuses the ids of rolled-back rows)."""
+    _EVENT_OF.clear()
+
+
 def changed_round(round_id) -> None:
     changed(event_of("round", round_id))
 

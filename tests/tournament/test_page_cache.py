@@ -6,7 +6,9 @@ import pytest
 from django.test import Client
 
 from rulings import services as rulings
+from scoring import services as scoring
 from tests.tournament.test_public_pages_flat import build_event
+from tournament import pagecache
 from tournament.competition import results, rounds
 from tournament.models import Match, Pair, Round
 
@@ -79,6 +81,21 @@ def test_a_ruling_shows_in_the_penalty_log_on_the_next_get(client, make_user, dj
     with django_capture_on_commit_callbacks(execute=True):
         rulings.record_ruling(match, match.referees.first(), "delay", "EW")
     assert client.get(url).content.decode().count('<tr class="state-') == rows + 1
+
+
+def test_a_hand_that_only_moves_the_levels_keeps_the_cached_copy(client, make_user):
+    event = build_event(make_user, 1, 1)
+    match = Match.objects.get(round__stage__event=event, round__stage__order=2)
+    referee = match.referees.first()
+    scoring.record_hand(match, referee, number=1, trump="H", defender_points=120, declarer="N")
+    url = f"/events/{event.slug}/schedule/"
+    assert 'data-status="playing"' in client.get(url).content.decode()  # the table began: a new copy
+    token, before = pagecache.generation(event.pk), Match.objects.values_list("ns_level", "ew_level").get(pk=match.pk)
+    scoring.record_hand(match, referee, number=2, trump="H", defender_points=0)
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING and (match.ns_level, match.ew_level) != before
+    assert pagecache.generation(event.pk) == token
+    assert client.get(url)["X-Page-Cache"] == "hit"  # levels of a table in play: live.json, and PAGE_TTL
 
 
 def test_each_language_has_its_own_copy(make_user):

@@ -116,7 +116,7 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
     state = replay.state
     verdict = decide(state, approved_forfeit(match, entries), _allowance(match), decision)
     before = (match.is_over, match.winner_id)
-    shown = (match.status, match.winner_id)
+    shown = (match.status, match.winner_id, match.ns_level, match.ew_level)
     now = clock.now()
     match.ns_level, match.ew_level = state.levels["NS"], state.levels["EW"]
     if verdict.over:
@@ -135,7 +135,10 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
     rowread.update(match, _SETTLED)
     if (match.is_over, match.winner_id) != before:
         move_on(match, was_over=before[0])
-    if (match.status, match.winner_id) != shown:  # a level alone changes no cached page (pagecache.PAGE_TTL)
+    # the pages show a result (and the standings its levels) at once; a level of a match in play within
+    # pagecache.PAGE_TTL (the live parts of the pages follow it within seconds)
+    if (match.status, match.winner_id) != shown[:2] or (
+            match.status in Match.DECIDED and (match.ns_level, match.ew_level) != shown[2:]):
         pagecache.changed_match(match)
     round_id = match.round_id
     transaction.on_commit(lambda: display_cache.invalidate(round_id))
