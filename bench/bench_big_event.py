@@ -46,6 +46,7 @@ from django.contrib.auth.models import Group as Role  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.db import connection  # noqa: E402
+from django.db.models import F  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
@@ -166,6 +167,25 @@ def measure(event, entry_id):
 
 
 
+def late(event):
+    """For information (no target here): the group stage fully played, 129,024 decided matches to rank."""
+    ladder = event.profile.data["ladder"]["levels"]
+    Match.objects.filter(round__stage__event=event, group__isnull=False).exclude(status=Match.Status.FINISHED).update(
+        status=Match.Status.FINISHED, winner_id=F("ns_id"), ns_level=ladder[-1], ew_level=ladder[3])
+    fresh = Event.objects.select_related("profile").get(pk=event.pk)
+    start = time.perf_counter()
+    ranking.event_standings(fresh)
+    figures = [f"standings {(time.perf_counter() - start) * 1000:.0f} ms"]
+    client = Client()
+    for page in ("standings/", "bracket/", "units/", "groups/"):
+        pagecache.changed(event.pk)
+        cold = timed_get(client, f"/events/{event.slug}/{page}")[0]
+        warm = min(timed_get(client, f"/events/{event.slug}/{page}")[0] for _ in range(3))
+        figures.append(f"{page} cold {cold:.0f} / warm {warm:.1f} ms")
+    print("for information, the group stage fully played (every match of the 64 groups ranked; not this bench's "
+          "target):", "; ".join(figures))
+
+
 def main():
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
@@ -195,6 +215,7 @@ def main():
         print(f"{'page':<22}{'cold ms':>9}{'warm ms':>9}{'queries':>9}{'KB':>7}   target: cold < {PAGE_TARGET_MS:.0f} ms")
         for page, cold, warm, queries, size, ok in rows:
             print(f"{page:<22}{cold:>9.0f}{warm:>9.1f}{queries:>9}{size / 1024:>7.0f}   {'ok' if ok else 'MISSED'}")
+        late(event)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
     if missed or not standings_ok:
