@@ -90,24 +90,30 @@ def _bump(event_id) -> None:
     cache.set(_gen_key(event_id), uuid.uuid4().hex[:12], None)
 
 
+_stored = 0  # copies this process has stored so far (a bump within a transaction is skipped if none since)
+
+
 def changed(event_id) -> None:
-    """The event's public pages changed: a new generation now and again once the current transaction commits
-    (a page rendered from the rows before the commit is not kept past it)."""
+    """The event's public pages changed: a new generation once the current transaction commits (at once
+    outside one). Within a transaction the generation is also bumped at the first call, and again only if
+    this process stored a copy since: a page read in the same transaction (a test) or an id reused after a
+    rolled-back one never meets an old copy, and an import of thousands of rows bumps once, not per row."""
     if event_id is None:
         return
-    _bump(event_id)  # now as well: an id reused after a rolled-back transaction never meets an old copy
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
+        _bump(event_id)
         return
-    # one commit callback per event and transaction: Django replaces its list of commit callbacks on every
-    # commit and rollback, so a set kept beside that very list never outlives the callbacks it stands for
+    # Django replaces its list of commit callbacks on every commit and rollback, so what is kept beside that
+    # very list never outlives the callbacks it stands for
     hooks, pending = getattr(connection, "_pagecache_pending", (None, None))
     if hooks is not connection.run_on_commit:
-        pending = set()
-    if event_id in pending:
-        return
-    transaction.on_commit(lambda: _bump(event_id))
-    pending.add(event_id)
+        pending = {}
+    if pending.get(event_id) != _stored:
+        _bump(event_id)
+    if event_id not in pending:
+        transaction.on_commit(lambda: _bump(event_id))
+    pending[event_id] = _stored
     connection._pagecache_pending = (connection.run_on_commit, pending)
 
 
@@ -194,7 +200,9 @@ def _cacheable(request) -> bool:
 
 
 def _page_key(event_id, token, request) -> str:
-    path = hashlib.sha1(request.get_full_path().encode()).hexdigest()[:20]
+    # the host and scheme too: a page's share links are absolute addresses
+    address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+    path = hashlib.sha1(address.encode()).hexdigest()[:20]
     return f"pages:{event_id}:{token}:{translation.get_language()}:{path}"
 
 
@@ -232,6 +240,8 @@ def public_page(view):
             key = _page_key(shown, token, request)
         body = _TOKEN.sub(rb"\1" + _PLACEHOLDER + rb"\2", response.content)
         cache.set(key, (response["Content-Type"], body), PAGE_TTL)
+        global _stored
+        _stored += 1
         return response
 
     return wrapped
