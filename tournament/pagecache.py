@@ -153,7 +153,8 @@ def changed_round(round_id) -> None:
 
 
 def changed_match(match) -> None:
-    changed(event_of("round", match.round_id))
+    rnd = match._state.fields_cache.get("round")  # read with the match on the write paths: its stage then
+    changed(event_of("stage", rnd.stage_id) if rnd is not None else event_of("round", match.round_id))
 
 
 # model -> how its row names its event: an attribute holding the event id, or (kind, attribute) to look up
