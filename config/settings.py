@@ -314,6 +314,8 @@ CACHE_BACKENDS = {
 if CACHE_KIND not in CACHE_BACKENDS:
     raise ImproperlyConfigured(f"DJANGO_CACHE must be one of {', '.join(CACHE_BACKENDS)}")
 CACHES = {"default": CACHE_BACKENDS[CACHE_KIND]}
+# Anonymous visitors' copies of an event's public pages (tournament.pagecache); off in the tests but theirs.
+PUBLIC_PAGE_CACHE = env_bool("DJANGO_PUBLIC_PAGE_CACHE", True)
 # Sessions live in the database (every machine shares it); with Redis they are also cached there, so a
 # request reads its session without a query.
 SESSION_ENGINE = (

@@ -9,6 +9,7 @@ from rulings.appeal_route import OUTCOME_LABELS
 from rulings.appeals import appeal_deadline_for, deadline_after
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 from rulings.models import Ruling
+from scoring.profile_store import shared_profile
 from tournament.models import Match
 
 # The engine's words for a sanction that waits for the chief referee, and what they become once decided.
@@ -105,9 +106,12 @@ def _logged(rulings):
     """The rulings' entries, table by table: each match's rulings replayed once, in one set of queries."""
     query = (rulings.select_related("void", "approval", "choice_made", "recorded_by", "profile", "match__profile",
                                     "match__round")
+             .defer("profile__data", "match__profile__data")
              .prefetch_related("appeals__decisions", "appeals__filed_by").order_by(*LOG_ORDER))
     by_match = {}
     for ruling in query:
+        # the profile versions' JSON is decoded once per process (shared_profile), not twice per ruling
+        ruling.profile, ruling.match.profile = shared_profile(ruling.profile), shared_profile(ruling.match.profile)
         by_match.setdefault(ruling.match_id, []).append(ruling)
     out = []
     for group in by_match.values():

@@ -10,7 +10,7 @@ from rulings import presenters, public_log
 from rulings.exports import penalty_log_workbook
 from rulings.ledger import match_entries
 from rulings.presenters import entry_data, match_info, offence_menu
-from tournament import access
+from tournament import access, pagecache
 from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Event, Match
 
@@ -82,10 +82,12 @@ def match_log_page(request, match_id):
     return render(request, "rulings/match_log.html", {"match": match, "rows": rows})
 
 
+@pagecache.public_page
 def event_log_page(request, slug):
     """The event's penalty log, table by table, one page of rulings at a time."""
     event = get_object_or_404(Event, slug=slug)
     _readable(request, event)
+    pagecache.seen(request, event)
     page, rulings = presenters.event_log_page(event, request.GET.get("page"))
     rows = public_log.log_rows(rulings, request.user)
     return render(request, "rulings/event_log.html", {"event": event, "rows": rows, "page": page})

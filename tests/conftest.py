@@ -52,6 +52,16 @@ def _check_plain_rendering(settings):
     settings.PLAIN_RENDER_CHECK = True
 
 
+@pytest.fixture(autouse=True)
+def _no_page_cache(settings):
+    """A test reads the public pages fresh (it may change rows behind the services' back); the page cache's own
+    tests (tests/tournament/test_page_cache.py) turn it on."""
+    from tournament import pagecache
+
+    settings.PUBLIC_PAGE_CACHE = False
+    pagecache.forget_rows()  # a test database reuses ids (SQLite): no row's event is remembered from another test
+
+
 # --- append-only tables and the test flush (PostgreSQL) --------------------------------------
 
 @pytest.fixture(scope="session", autouse=True)

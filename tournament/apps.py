@@ -21,3 +21,11 @@ class TournamentConfig(AppConfig):
         for model in search.WATCHED:
             for signal in (post_save, post_delete):
                 signal.connect(search.names_changed, sender=model, dispatch_uid=f"find_index_{model.__name__}")
+        # the cached public pages of an event follow the rows they show (cycle: as above, the module imports
+        # the models)
+        from tournament import pagecache  # noqa: PLC0415
+
+        for model in pagecache.WATCHED:
+            signals = (post_save,) if model in pagecache.SAVE_ONLY else (post_save, post_delete)
+            for signal in signals:
+                signal.connect(pagecache.row_written, sender=model, dispatch_uid=f"pagecache_{model.__name__}")

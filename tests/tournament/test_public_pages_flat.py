@@ -63,8 +63,9 @@ def build_event(make_user, groups, live_tables, group_size=4):
     return event
 
 
-# The most queries each public page may take, at any size (anonymous visitor).
-MAX_QUERIES = {"": 3, "schedule/": 7, "groups/": 9, "standings/": 18, "bracket/": 5, "penalties/": 11}
+# The most queries each public page may take, at any size (anonymous visitor). The group tables come a page of
+# groups at a time (one query lists the groups).
+MAX_QUERIES = {"": 3, "schedule/": 7, "groups/": 10, "standings/": 18, "bracket/": 5, "penalties/": 11}
 
 
 def test_public_pages_take_the_same_queries_for_a_small_and_a_four_times_larger_event(
@@ -104,6 +105,21 @@ def test_the_schedule_comes_a_page_at_a_time_with_a_link_to_each_rounds_page(cli
                                                     (3, rounds[3].pk)]
 
 
+def test_the_group_tables_come_a_page_of_groups_at_a_time_with_a_link_to_each_group(client, make_user, monkeypatch):
+    monkeypatch.setattr(competition_views, "GROUPS_PAGE_ENTRIES", 8)
+    event = build_event(make_user, 5, 1)   # 5 groups of 4: pages of 2, 2 and 1 groups
+    groups = list(Group.objects.filter(stage__event=event).order_by("order").values_list("pk", "name"))
+    seen = []
+    for number in (1, 2, 3):
+        html = client.get(f"/events/{event.slug}/groups/?page={number}").content.decode()
+        seen += [int(pk) for pk in re.findall(r'<section class="group card" id="group-(\d+)">', html)]
+        assert f"第 {number} 页 / 共 3 页" in html
+        assert html.count('<table class="grid crosstable">') == (2 if number < 3 else 1)
+    assert seen == [pk for pk, _name in groups]  # every group once, in order, across the pages
+    jumps = re.findall(r'href="\?page=(\d+)#group-(\d+)"', html)
+    assert [(int(p), int(g)) for p, g in jumps] == [(1 + i // 2, pk) for i, (pk, _name) in enumerate(groups)]
+
+
 def test_the_penalty_log_comes_a_page_at_a_time_with_each_rulings_state(client, make_user, monkeypatch):
     monkeypatch.setattr(presenters, "LOG_PAGE_SIZE", 4)
     event = build_event(make_user, 1, 3)   # 3 tables x 2 rulings: pages of 4 and 2
@@ -121,7 +137,7 @@ def test_the_penalty_log_comes_a_page_at_a_time_with_each_rulings_state(client, 
 
 
 @pytest.mark.browser
-def test_the_pages_of_the_schedule_and_the_log_fit_a_phone(transactional_db, live_server, page, make_user,
+def test_the_pages_of_the_schedule_the_log_and_the_groups_fit_a_phone(transactional_db, live_server, page, make_user,
                                                            monkeypatch, settings):
     from pathlib import Path
 
@@ -144,3 +160,10 @@ def test_the_pages_of_the_schedule_and_the_log_fit_a_phone(transactional_db, liv
     assert page.locator("table.penalty-log tbody tr").count() == 2
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(screens / "penalty-log-pages-phone.png"), full_page=True)
+    monkeypatch.setattr(competition_views, "GROUPS_PAGE_ENTRIES", 4)   # the 2 groups of 4: a page each
+    page.goto(f"{live_server.url}/events/{event.slug}/groups/")
+    page.locator(".round-picker a").last.click()  # the last group is on the last page
+    page.wait_for_load_state()
+    assert "page=2" in page.url and page.locator("section.group").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(screens / "group-pages-phone.png"), full_page=True)

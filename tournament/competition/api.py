@@ -249,7 +249,7 @@ class RankingView(APIView):
     def get(self, request, slug):
         event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
         places, complete = placings.final_ranking(event)
-        data = {"complete": complete, "places": places, "awards": placings.award_list(event)}
+        data = {"complete": complete, "places": places, "awards": placings.award_list(event, (places, complete))}
         return Response(RankingSerializer(data).data)
 
 

@@ -13,7 +13,7 @@ from rulings.models import Ruling
 from rulings.presenters import entry_data
 from tournament.competition import ranking
 from tournament.competition.stages import describe_source
-from tournament.models import Match, Pair, Stage
+from tournament.models import GroupEntry, Match, Pair, Stage
 
 
 def _seats(pair, side) -> list[tuple[str, str]]:
@@ -54,7 +54,7 @@ def _match_row(match, pair) -> dict:
 def _group_rows(event, pair_id) -> list[dict]:
     """The entry's line in each group table it plays in, with the group's name and size."""
     found = []
-    for stage in ranking.event_standings(event):
+    for stage in ranking.event_standings(event, GroupEntry.objects.filter(pair_id=pair_id).values("group_id")):
         for table in stage.groups:
             for row in table.rows:
                 if row.entry.pair_id == pair_id:

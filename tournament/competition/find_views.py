@@ -7,6 +7,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from rulings import public_log
+from tournament import pagecache
 from tournament.access import visible_events
 from tournament.competition import entry_page, live
 from tournament.entries import search
@@ -14,7 +15,9 @@ from tournament.models import Event
 
 
 def _event(request, slug) -> Event:
-    return get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+    event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+    pagecache.seen(request, event)
+    return event
 
 
 def public_find(request, slug):
@@ -26,6 +29,7 @@ def public_find(request, slug):
                   {"event": event, "find_query": query, "found": found, "tab": "find"})
 
 
+@pagecache.public_page
 def public_entry(request, slug, pair_id):
     """One entry's page: where and when it plays, its levels and results, its standing, its rulings."""
     event = _event(request, slug)

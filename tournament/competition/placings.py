@@ -54,13 +54,21 @@ def final_ranking(event) -> tuple[list[FinalPlace], bool]:
     if not stages:
         return [], False
     infos = _entry_infos(event)
-    standings = {s.stage_id: s for s in event_standings(event)}
+    loaded: dict = {}
+
+    def standings(stage_id):
+        """A round-robin stage's standings, all of them read at the first need (a knock-out still waiting
+        for its qualifiers ends the ranking before any is needed: they read only the complete groups)."""
+        if not loaded:
+            loaded["all"] = {s.stage_id: s for s in event_standings(event)}
+        return loaded["all"].get(stage_id)
+
     places: list[FinalPlace] = []
     complete = True
     for stage in reversed(stages):
         placed = {p.entry.pair_id for p in places}
         if stage.kind == Stage.Kind.ELIMINATION:
-            view = bracket_state(stage)
+            view = bracket_state(stage, loaded["all"].get(stage.source_id) if loaded else None)
             if view is None:
                 return places, False
             labels = {slot.key: slot.label for slot in view.bracket.matches}
@@ -77,7 +85,7 @@ def final_ranking(event) -> tuple[list[FinalPlace], bool]:
                 return places, False
             places.extend(swiss)
         else:
-            result = standings.get(stage.pk)
+            result = standings(stage.pk)
             if result is None or not result.complete:
                 return places, False
             places.extend(_round_robin_places(result, placed, len(places) + 1, infos))
@@ -93,13 +101,14 @@ def _deciding_match(view, entry) -> str | None:
     return last
 
 
-def award_list(event) -> list[Award]:
+def award_list(event, ranking=None) -> list[Award]:
     """Champion, runner-up, third place(s), merit and commemorative awards per the profile.
 
     ``format.awards`` of the profile says how many of each (union-games: two joint thirds and four
     merit awards); without it: champion, runner-up and the third place(s) of the ranking.
+    ``ranking``: :func:`final_ranking`'s answer when the caller has it.
     """
-    places, _complete = final_ranking(event)
+    places, _complete = ranking or final_ranking(event)
     cfg = profile_format(event.profile).get("awards") or {"champion": 1, "runner_up": 1, "third": 2,
                                                            "merit": 0, "commemorative": False}
     awards = []

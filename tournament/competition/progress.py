@@ -68,25 +68,27 @@ def active_bracket_draw(stage: Stage) -> Draw | None:
     return active_draw(stage, Draw.Kind.BRACKET)
 
 
-def entry_labels(stage: Stage, draw: Draw) -> dict:
-    """Bracket entry -> pair id: pair ids stand for themselves, "A1" is group A's winner once known."""
+def entry_labels(stage: Stage, draw: Draw, source_standings=None) -> dict:
+    """Bracket entry -> pair id: pair ids stand for themselves, "A1" is group A's winner once known
+    (``source_standings``: the source stage's standings when the caller has them)."""
     entries = [e for pair in draw.result["first_round"] for e in pair if e is not None]
     labels = {e: e for e in entries if isinstance(e, int)}
     names = [e for e in entries if isinstance(e, str)]
     if names and stage.source_id:
         per_group = (stage.settings or {}).get("qualifiers_per_group", 2)
-        known = ranking.qualifiers(stage.source, per_group)
+        known = ranking.qualifiers(stage.source, per_group, source_standings)
         labels.update({name: known.get(name) for name in names})
     return labels
 
 
-def bracket_state(stage: Stage) -> BracketView | None:
-    """Resolve the stage's bracket from the recorded results (None before the bracket draw)."""
+def bracket_state(stage: Stage, source_standings=None) -> BracketView | None:
+    """Resolve the stage's bracket from the recorded results (None before the bracket draw);
+    ``source_standings``: the standings of the stage feeding it, when the caller has them."""
     draw = active_bracket_draw(stage)
     if draw is None:
         return None
     bracket = bracket_from_draw(draw)
-    labels = entry_labels(stage, draw)
+    labels = entry_labels(stage, draw, source_standings)
     rows = {m.bracket_key: m for m in Match.objects.filter(round__stage=stage).exclude(bracket_key="")}
     label_of = {pid: label for label, pid in labels.items() if pid is not None}
     holder, origin = holders(stage.event_id)

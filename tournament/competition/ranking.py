@@ -18,8 +18,9 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from django.db.models import Exists
+from django.db.models import Count, Exists, Q
 from django.utils.translation import gettext as _
 
 from common.errors import gettext_noop
@@ -69,18 +70,26 @@ class RowView:
 
 @dataclass(frozen=True)
 class GroupTable:
-    """A group's standings and crosstable (对阵成绩表)."""
+    """A group's standings and crosstable (对阵成绩表); the crosstable is built when first read (a page of
+    standings or a final ranking never needs the 4,096 cells of a group of 64)."""
 
     group_id: int
     name: str
     rows: tuple[RowView, ...]
     entries: tuple[EntryInfo, ...]
-    cross: tuple[tuple[str, ...], ...]  # cross[i][j]: row entry i against column entry j
     complete: bool
     played: int
     total: int
     notes: tuple[str, ...]
     order_labels: tuple[str, ...]
+    results: tuple = field(default=(), repr=False, compare=False)  # the pure MatchResults counted
+
+    @cached_property
+    def cross(self) -> tuple[tuple[str, ...], ...]:
+        """cross[i][j]: row entry i against column entry j."""
+        ids = [e.pair_id for e in self.entries]
+        table = pure.crosstable(ids, self.results)
+        return tuple(tuple(table.text(i, j) for j in range(len(ids))) for i in range(len(ids)))
 
 
 @dataclass(frozen=True)
@@ -157,17 +166,15 @@ def _result(match: tuple, start_level: str) -> pure.MatchResult | None:
     return pure.MatchResult(ns, ew, winner, ns_level or start_level, ew_level or start_level, forfeit=True)
 
 
-def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], config: dict,
+def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], playable: int, config: dict,
                  lot_seed) -> GroupTable:
-    """Standings and crosstable of one group from its loaded rows."""
+    """Standings and crosstable of one group from its decided rows and its number of playable matches."""
     ids = [e.pair_id for e in entries]
     info = {e.pair_id: e for e in entries}
     start = config["ladder"][0] if config["ladder"] else "2"
     results = [r for r in (_result(m, start) for m in matches) if r is not None]
-    playable = [m for m in matches if m[2] is not None]
     table = pure.compute_standings(ids, results, lot_seed=lot_seed, **config)
-    complete = bool(playable) and len(results) == len(playable)
-    cross = pure.crosstable(ids, results)
+    complete = bool(playable) and len(results) == playable
     order = table.order
     rows = tuple(
         RowView(rank=r.rank, entry=info[r.entry], played=r.played, wins=r.wins, losses=r.losses,
@@ -176,9 +183,8 @@ def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], co
                 tie_note=shown_tie_note(r, order, lot_seed, complete), shared=r.shared, lot_pending=r.lot_pending)
         for r in table.rows)
     return GroupTable(
-        group_id=group["id"], name=group["name"], rows=rows, entries=tuple(entries),
-        cross=tuple(tuple(cross.text(i, j) for j in range(len(ids))) for i in range(len(ids))),
-        complete=complete, played=len(results), total=len(playable),
+        group_id=group["id"], name=group["name"], rows=rows, entries=tuple(entries), results=tuple(results),
+        complete=complete, played=len(results), total=playable,
         notes=tuple(_(message) % params if params else _(message)
                     for message, params in pure.note_messages(table.rows, lot_seed)) if complete else (),
         order_labels=tuple(metric_label(n) for n in order))
@@ -196,14 +202,29 @@ def _plain(value):
     return int(value) if float(value).is_integer() else value
 
 
-def _load_stages(event, stage_filter: dict) -> list[StageStandings]:
-    """Read and rank every round-robin stage matching ``stage_filter`` (a fixed number of queries)."""
+def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False) -> list[StageStandings]:
+    """Read and rank every round-robin stage matching ``stage_filter`` (a fixed number of queries); with
+    ``group_ids``, only those groups (a page of the group tables), and only the stages holding them;
+    ``complete_only``: only the groups whose play is complete (the qualifiers of a knock-out)."""
     profile_data = event.profile.data
     substituted = Exists(PairSubstitution.objects.filter(event_id=event.pk))
     stages = list(Stage.objects.filter(event=event, kind=Stage.Kind.ROUND_ROBIN, **stage_filter)
                   .annotate(substituted=substituted).order_by("order").values("id", "name", "settings", "substituted"))
     stage_ids = [s["id"] for s in stages]
-    groups = list(Group.objects.filter(stage_id__in=stage_ids).order_by("order").values("id", "stage_id", "name"))
+    # with each group's playable matches and those still without a result: the others are read only if they count
+    open_ = ~Q(matches__status__in=Match.DECIDED) | Q(matches__status=Match.Status.FINISHED,
+                                                      matches__winner__isnull=True)
+    groups = (Group.objects.filter(stage_id__in=stage_ids).order_by("order")
+              .annotate(playable=Count("matches", filter=Q(matches__ew__isnull=False)),
+                        waiting=Count("matches", filter=Q(open_, matches__ew__isnull=False))))
+    if group_ids is not None:
+        groups = groups.filter(pk__in=group_ids)
+    groups = list(groups.values("id", "stage_id", "name", "playable", "waiting"))
+    if group_ids is not None:
+        stages = [s for s in stages if any(g["stage_id"] == s["id"] for g in groups)]
+        stage_ids = [s["id"] for s in stages]
+    if complete_only:
+        groups = [g for g in groups if g["playable"] and not g["waiting"]]
     group_ids = [g["id"] for g in groups]
     entries = defaultdict(list)
     for gid, pid, name, unit, status in (
@@ -218,8 +239,10 @@ def _load_stages(event, stage_filter: dict) -> list[StageStandings]:
         for gid, infos in entries.items():
             entries[gid] = [dataclasses.replace(e, name=f"{e.name} → {names[holder[e.pair_id]]}")
                             if holder.get(e.pair_id, e.pair_id) != e.pair_id else e for e in infos]
+    # only the decided matches are read (a city's stage schedules 129,024 at its draw); the others are counted
     for gid, ns, ew, winner, *rest in (
-            Match.objects.filter(group_id__in=group_ids).order_by("round_id", "table", "id")
+            Match.objects.filter(group_id__in=group_ids, status__in=Match.DECIDED, ew__isnull=False)
+            .order_by("round_id", "table", "id")
             .values_list("group_id", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status")):
         matches[gid].append((gid, place.get(ns, ns), place.get(ew, ew), place.get(winner, winner), *rest))
     seeds = dict(Draw.objects.filter(stage_id__in=stage_ids, kind=Draw.Kind.GROUPS, superseded_by__isnull=True)
@@ -231,16 +254,17 @@ def _load_stages(event, stage_filter: dict) -> list[StageStandings]:
     for s in stages:
         config = standings_config(profile_data, s["settings"])
         seed = seeds.get(s["id"])
-        tables = tuple(_group_table(g, entries[g["id"]], matches[g["id"]], config,
+        tables = tuple(_group_table(g, entries[g["id"]], matches[g["id"]], g["playable"], config,
                                     f"{seed}:{g['name']}" if seed else None)
                        for g in by_stage[s["id"]])
         out.append(StageStandings(s["id"], s["name"], tables))
     return out
 
 
-def event_standings(event) -> list[StageStandings]:
-    """Standings and crosstables of every round-robin stage of the event, in stage order."""
-    return _load_stages(event, {})
+def event_standings(event, group_ids=None) -> list[StageStandings]:
+    """Standings and crosstables of every round-robin stage of the event, in stage order (``group_ids``:
+    only those groups)."""
+    return _load_stages(event, {}, group_ids)
 
 
 def stage_standings(stage: Stage) -> StageStandings:
@@ -259,10 +283,14 @@ def group_standings(group: Group) -> GroupTable:
     return next(g for g in stage.groups if g.group_id == group.pk)
 
 
-def qualifiers(stage: Stage, per_group: int) -> dict[str, int]:
-    """Qualifier label ("A1", "B2", ...) -> pair id, for the groups whose play is complete."""
+def qualifiers(stage: Stage, per_group: int, standings: StageStandings | None = None) -> dict[str, int]:
+    """Qualifier label ("A1", "B2", ...) -> pair id, for the groups whose play is complete (``standings``: the
+    stage's standings when the caller has them)."""
     found = {}
-    for table in stage_standings(stage).groups:
+    if standings is None:
+        standings = next(iter(_load_stages(stage.event, {"pk": stage.pk}, complete_only=True)),
+                         StageStandings(stage.pk, stage.name, ()))
+    for table in standings.groups:
         if table.complete:
             for i, row in enumerate(table.rows[:per_group]):
                 found[f"{table.name}{i + 1}"] = row.entry.pair_id

@@ -36,7 +36,7 @@ from config import clock, rowread
 from config.db import lock_row
 from rulings.adjustments import approved_forfeit, match_replay
 from rulings.ledger import match_entries
-from tournament import access
+from tournament import access, pagecache
 from tournament.clocks import cache as display_cache
 from tournament.competition import progress
 from tournament.competition.referees import drop_conflicting_referees
@@ -116,6 +116,7 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
     state = replay.state
     verdict = decide(state, approved_forfeit(match, entries), _allowance(match), decision)
     before = (match.is_over, match.winner_id)
+    shown = (match.status, match.winner_id, match.ns_level, match.ew_level)
     now = clock.now()
     match.ns_level, match.ew_level = state.levels["NS"], state.levels["EW"]
     if verdict.over:
@@ -134,6 +135,11 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
     rowread.update(match, _SETTLED)
     if (match.is_over, match.winner_id) != before:
         move_on(match, was_over=before[0])
+    # the pages show a result (and the standings its levels) at once; a level of a match in play within
+    # pagecache.PAGE_TTL (the live parts of the pages follow it within seconds)
+    if (match.status, match.winner_id) != shown[:2] or (
+            match.status in Match.DECIDED and (match.ns_level, match.ew_level) != shown[2:]):
+        pagecache.changed_match(match)
     round_id = match.round_id
     transaction.on_commit(lambda: display_cache.invalidate(round_id))
     return verdict
@@ -244,6 +250,7 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
         if changed:
             Match.objects.bulk_update(changed, ["ns", "ew", "status", "winner", "result_note"])
             drop_conflicting_referees([r.pk for r in changed])
+            pagecache.changed(stage.event_id)
             for round_id in {r.round_id for r in changed}:
                 transaction.on_commit(lambda round_id=round_id: display_cache.invalidate(round_id))
         return list(view.state.stale)
@@ -263,6 +270,7 @@ def entry_withdrawn(pair: Pair) -> int:
         given += 1
     for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
         advance_bracket(stage)
+    pagecache.changed(pair.event_id)
     return given
 
 
@@ -291,6 +299,7 @@ def entry_restored(pair: Pair) -> int:
         restored += 0 if gone else 1
     for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
         restored += _reopen_bracket(stage, pair)
+    pagecache.changed(pair.event_id)
     return restored
 
 
@@ -325,6 +334,7 @@ def entry_substituted(pair_out: Pair, pair_in: Pair) -> int:
         changed += Match.objects.filter(round__stage=stage).filter(Q(ns=pair_in) | Q(ew=pair_in)).count() - before
     for round_id in set(Match.objects.filter(Q(ns=pair_in) | Q(ew=pair_in)).values_list("round_id", flat=True)):
         transaction.on_commit(lambda round_id=round_id: display_cache.invalidate(round_id))
+    pagecache.changed(pair_out.event_id)
     return changed
 
 
@@ -337,5 +347,6 @@ def give_swiss_bye(rnd, pair_id: int) -> Match:
     The standings count it as a forfeit win (the points of a win, the walkover levels of the stage's
     forfeit rule: :mod:`tournament.competition.swiss_standings`). Called by the Swiss pairing only.
     """
+    pagecache.changed(rnd.stage.event_id)
     return Match.objects.create(round=rnd, ns_id=pair_id, profile_id=rnd.stage.event.profile_id,
                                 status=Match.Status.BYE, winner_id=pair_id, result_note=SWISS_BYE_NOTE)

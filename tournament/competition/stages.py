@@ -22,7 +22,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
-from tournament import brackets
+from tournament import brackets, pagecache
 from tournament.models import Event, Group, GroupEntry, Match, Round, Stage
 from tournament.pairings import round_robin
 
@@ -180,6 +180,7 @@ def clear_stage(stage: Stage) -> None:
     Match.objects.filter(round__stage=stage).delete()
     Round.objects.filter(stage=stage).delete()
     Group.objects.filter(stage=stage).delete()
+    pagecache.changed(stage.event_id)
 
 
 def group_name(index: int) -> str:
@@ -220,6 +221,7 @@ def build_round_robin(stage: Stage, groups: list[list[int]]) -> None:
                                      profile_id=profile_id, status=Match.Status.SCHEDULED))
                 table += 1
     Match.objects.bulk_create(matches)
+    pagecache.changed(stage.event_id)
 
 
 # --------------------------------------------------------------------------- elimination
@@ -277,6 +279,7 @@ def build_bracket_matches(stage: Stage, first_round: list, places: int) -> brack
                              ns_source=source_code(slot.a), ew_source=source_code(slot.b),
                              profile_id=stage.event.profile_id, status=Match.Status.PENDING))
     Match.objects.bulk_create(matches)
+    pagecache.changed(stage.event_id)
     return bracket
 
 

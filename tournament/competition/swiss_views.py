@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
 from common.numbers import whole
+from tournament import pagecache
 from tournament.access import visible_events
 from tournament.competition import swiss_rounds, swiss_standings, unit_ranking
 from tournament.models import Event, Match, Pair, Round, Stage
@@ -23,7 +24,9 @@ PAGE_SIZE = 100  # tables or standings lines per page
 
 
 def _public_event(request, slug) -> Event:
-    return get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+    event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+    pagecache.seen(request, event)
+    return event
 
 
 def _number(value, field: str):
@@ -68,6 +71,7 @@ def _swiss_context(request, stage: Stage) -> dict:
 
 
 # --------------------------------------------------------------------------- public
+@pagecache.public_page
 def public_swiss(request, slug):
     event = _public_event(request, slug)
     stages = list(event.stages.filter(kind=Stage.Kind.SWISS).order_by("order"))
@@ -79,6 +83,7 @@ def public_swiss(request, slug):
     return render(request, "tournament/competition/swiss.html", context)
 
 
+@pagecache.public_page
 def public_units(request, slug):
     event = _public_event(request, slug)
     return render(request, "tournament/competition/units.html",

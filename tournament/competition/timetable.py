@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from common.errors import UserError, gettext_noop
+from tournament import pagecache
 from tournament.competition.referees import assign_referee
 from tournament.models import Match, Round, Stage
 
@@ -29,6 +30,7 @@ def parse_start(text):
 def set_round_start(rnd: Round, when: dt.datetime | None) -> Round:
     """Set (or clear) a round's planned start."""
     Round.objects.filter(pk=rnd.pk).update(scheduled_start=when)
+    pagecache.changed_round(rnd.pk)
     rnd.scheduled_start = when
     return rnd
 

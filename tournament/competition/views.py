@@ -16,11 +16,12 @@ from django.utils.translation import gettext as _
 from common.errors import UserError, gettext_noop
 from common.naturalsort import natural_key
 from common.numbers import whole
+from tournament import pagecache
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
 from tournament.competition import draws, exports, live, placings, ranking, referees, rounds, stages, swiss_rounds
 from tournament.competition.progress import bracket_state
-from tournament.models import Draw, Event, Match, Round, Stage, Unit
+from tournament.models import Draw, Event, Group, Match, Round, Stage, Unit
 from tournament.models.competition import RefereeUnit
 from tournament.permissions import organiser_required
 from tournament.staff.services import referees_of
@@ -28,7 +29,9 @@ from tournament.staff.services import referees_of
 
 # --------------------------------------------------------------------------- helpers
 def public_event(request, slug) -> Event:
-    return get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+    event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+    pagecache.seen(request, event)
+    return event
 
 
 def _int(value, field=None):
@@ -60,21 +63,46 @@ def schedule_rounds(event, stage=None):
 SCHEDULE_PAGE_SIZE = 200  # tables per page of the public schedule (a city's round has thousands)
 
 
+class _EventMatches:
+    """The event's matches in play order as a sequence the Paginator slices: its length is the sum of the
+    rounds' counts, and a slice reads only the rounds it falls in (no OFFSET over a city's 100,000 matches)."""
+
+    def __init__(self, rounds, counts):
+        self.rounds, self.counts = rounds, counts
+
+    def __len__(self):
+        return sum(self.counts.values())
+
+    def __getitem__(self, window):
+        start, stop = window.start or 0, window.stop
+        wanted, offset, first = [], 0, None
+        for rnd in self.rounds:
+            count = self.counts.get(rnd.pk, 0)
+            if count and offset + count > start and offset < stop:
+                wanted.append(rnd.pk)
+                first = offset if first is None else first
+            offset += count
+        if not wanted:
+            return []
+        return list(Match.objects.filter(round_id__in=wanted).select_related("ns", "ew", "group")
+                    .order_by("round__stage__order", "round__number", "round_id", "table", "pk")
+                    [start - first:stop - first])
+
+
 def schedule_page(event, page_number, per_page=None):
     """One page of the public schedule, in a fixed number of queries whatever the event's size.
 
     Returns ``(page, rounds, jumps)``: the Paginator page of matches (in play order), the rounds on this
     page each with its matches on it (a round without matches on the page where it would start), and
-    every round with the page it starts on (the round links above the list).
+    every round with the page it starts on (the round links above the list). The page's matches are read
+    from the rounds it covers only.
     """
     rounds = list(Round.objects.filter(stage__event=event).select_related("stage")
                   .order_by("stage__order", "number", "pk"))
     counts = dict(Match.objects.filter(round__stage__event=event).order_by().values_list("round_id")
                   .annotate(n=Count("pk")))
-    matches = (Match.objects.filter(round__stage__event=event).select_related("ns", "ew", "group")
-               .order_by("round__stage__order", "round__number", "round_id", "table", "pk"))
     per_page = per_page or SCHEDULE_PAGE_SIZE
-    page = Paginator(matches, per_page).get_page(page_number)
+    page = Paginator(_EventMatches(rounds, counts), per_page).get_page(page_number)
     pages = page.paginator.num_pages
     on_page: dict = {}
     for match in page.object_list:
@@ -119,6 +147,7 @@ def _round_name(view, number):
 
 
 # --------------------------------------------------------------------------- public pages
+@pagecache.public_page
 def public_schedule(request, slug):
     """The schedule one page of tables at a time, with a link to the page where each round starts."""
     event = public_event(request, slug)
@@ -129,9 +158,9 @@ def public_schedule(request, slug):
                    "clock_round": current_clock_round(event)})
 
 
-def _current_group_matches(event) -> tuple[dict, list[int]]:
+def _current_group_matches(event, group_ids) -> tuple[dict, list[int]]:
     """Group id -> the group's matches in its stage's current round (the first with a table still to
-    finish), and those rounds' ids (two queries)."""
+    finish), for the groups ``group_ids``, and those rounds' ids (two queries)."""
     open_rounds = (Match.objects.filter(round__stage__event=event, group__isnull=False)
                    .exclude(status__in=Match.OVER).values("round__stage_id").annotate(number=Min("round__number")))
     current = Q(pk__in=[])
@@ -139,23 +168,50 @@ def _current_group_matches(event) -> tuple[dict, list[int]]:
         current |= Q(round__stage_id=row["round__stage_id"], round__number=row["number"])
     by_group: dict = {}
     rounds = set()
-    for m in (Match.objects.filter(current, group__isnull=False).select_related("round", "ns", "ew", "group")
+    for m in (Match.objects.filter(current, group_id__in=list(group_ids)).select_related("round", "ns", "ew", "group")
               .order_by("round__number", "table", "pk")):
         by_group.setdefault(m.group_id, []).append(m)
         rounds.add(m.round_id)
     return by_group, sorted(rounds)
 
 
+GROUPS_PAGE_ENTRIES = 256  # entries per page of the group tables: 64 groups of 4 on one page, or 4 groups of 64
+
+
+def group_pages(event, per_page=None) -> list[list[tuple]]:
+    """The event's round-robin groups (id, name, stage id) cut into pages of about ``per_page`` entries (a
+    group is never split; one query)."""
+    per_page = per_page or GROUPS_PAGE_ENTRIES
+    pages, size = [[]], 0
+    for row in (Group.objects.filter(stage__event=event, stage__kind=Stage.Kind.ROUND_ROBIN)
+                .order_by("stage__order", "order", "pk").annotate(n=Count("memberships"))
+                .values_list("pk", "name", "stage_id", "n")):
+        if pages[-1] and size + row[3] > per_page:
+            pages.append([])
+            size = 0
+        pages[-1].append(row[:3])
+        size += row[3]
+    return pages
+
+
+@pagecache.public_page
 def public_groups(request, slug):
+    """The group tables and crosstables, a page of groups at a time (a city's event has 64 groups of 64)."""
     event = public_event(request, slug)
-    by_group, live_rounds = _current_group_matches(event)
+    pages = group_pages(event)
+    page = Paginator(pages, 1).get_page(request.GET.get("page"))
+    shown = [g[0] for g in page.object_list[0]] if page.object_list else []
+    by_group, live_rounds = _current_group_matches(event, shown)
     published = rounds.published_rounds(event)
     stage_tables = [(st, [(g, by_group.get(g.group_id, [])) for g in st.groups], published.get(st.stage_id, []))
-                    for st in ranking.event_standings(event)]
+                    for st in ranking.event_standings(event, shown)]
+    jumps = [(pk, name, number) for number, groups in enumerate(pages, start=1) for pk, name, _stage in groups]
     return render(request, "tournament/competition/groups.html",
-                  {"event": event, "stages": stage_tables, "tab": "groups", "live_rounds": live_rounds})
+                  {"event": event, "stages": stage_tables, "tab": "groups", "live_rounds": live_rounds,
+                   "page": page, "jumps": jumps if len(pages) > 1 else []})
 
 
+@pagecache.public_page
 def public_bracket(request, slug):
     event = public_event(request, slug)
     names = pair_names(event)
@@ -173,6 +229,7 @@ def public_bracket(request, slug):
                                           if not m.is_over and m.status != Match.Status.PENDING})[:live.MAX_ROUNDS]})
 
 
+@pagecache.public_page
 def public_standings(request, slug):
     event = public_event(request, slug)
     places, complete = placings.final_ranking(event)
@@ -180,7 +237,7 @@ def public_standings(request, slug):
     stages_published = [(s.name, published[s.pk]) for s in event.stages.order_by("order") if s.pk in published]
     return render(request, "tournament/competition/standings.html",
                   {"event": event, "places": places, "complete": complete, "stages_published": stages_published,
-                   "awards": placings.award_list(event), "tab": "standings"})
+                   "awards": placings.award_list(event, (places, complete)), "tab": "standings"})
 
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

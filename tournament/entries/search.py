@@ -12,10 +12,11 @@ table. Names are ordered naturally (一队 < 二队 < 十队, 2 < 10).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from django.core.cache import cache
 from django.db import transaction
-from pypinyin import Style, lazy_pinyin
+from pypinyin import lazy_pinyin
 
 from common.naturalsort import natural_key
 from tournament.models import Pair, Player, Team, Unit
@@ -38,18 +39,25 @@ def normalise(text) -> str:
 def keys_for(name) -> list[str]:
     """The ways a name can be typed: itself, its full pinyin and its pinyin initials ("张三" ->
     ["张三", "zhangsan", "zs"]); tone marks and the ü are left out (lü is typed "lv")."""
+    return list(_keys(name))
+
+
+@lru_cache(maxsize=65536)
+def _keys(name) -> tuple[str, ...]:
+    """:func:`keys_for`: one reading of the name gives both pinyin keys; kept per process, so a rebuilt
+    index reads again only the names that changed."""
     plain = normalise(name)
     if not plain:
-        return []
-    full = normalise("".join(lazy_pinyin(plain, v_to_u=False)))
-    # characters are read as their initials; anything else (letters, digits) is kept as it is
-    initials = normalise("".join(s[len(_KEEP):] if s.startswith(_KEEP) else s[:1] for s in lazy_pinyin(
-        plain, style=Style.FIRST_LETTER, v_to_u=False, errors=lambda run: [_KEEP + run])))
+        return ()
+    # characters are read as their syllables; anything else (letters, digits) is kept as it is
+    runs = lazy_pinyin(plain, v_to_u=False, errors=lambda run: [_KEEP + run])
+    full = normalise("".join(s[len(_KEEP):] if s.startswith(_KEEP) else s for s in runs))
+    initials = normalise("".join(s[len(_KEEP):] if s.startswith(_KEEP) else s[:1] for s in runs))
     keys = [plain]
     for key in (full, initials):
         if key not in keys:
             keys.append(key)
-    return keys
+    return tuple(keys)
 
 
 def _entry(pair) -> dict:

@@ -3,7 +3,7 @@ from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from tournament import access
+from tournament import access, pagecache
 from tournament.access import visible_events
 from tournament.events.share import share_image
 from tournament.models import Match, Round
@@ -16,6 +16,7 @@ def home(request):
         "events": events, "may_create": access.may(request.user, access.CREATE_EVENT)})
 
 
+@pagecache.public_page
 def event_detail(request, slug):
     """An event's hub: public sections for everybody, the visitor's own work for staff.
 
@@ -23,6 +24,7 @@ def event_detail(request, slug):
     the entries, stages, schedule, referees and printouts.
     """
     event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
+    pagecache.seen(request, event)
     rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
     my_tables = []
     if request.user.is_authenticated:

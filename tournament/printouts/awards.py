@@ -59,8 +59,9 @@ class AwardsData:
 def collect(event, options):
     """Every award holder of the event so far (the list is provisional until the ranking is complete)."""
 
-    _places, complete = final_ranking(event)
-    awards = award_list(event)
+    ranked = final_ranking(event)
+    complete = ranked[1]
+    awards = award_list(event, ranked)
     ids = [p.entry.pair_id for award in awards for p in award.places]
     pairs = {p.pk: p for p in Pair.objects.filter(pk__in=ids).select_related("player1", "player2")}
     heading = heading_for(event)
