@@ -91,13 +91,15 @@ def _bump(event_id) -> None:
 
 
 _stored = 0  # copies this process has stored so far (a bump within a transaction is skipped if none since)
+_bumped_at: dict = {}  # event id -> _stored when this process last bumped it within a transaction
 
 
 def changed(event_id) -> None:
     """The event's public pages changed: a new generation once the current transaction commits (at once
-    outside one). Within a transaction the generation is also bumped at the first call, and again only if
-    this process stored a copy since: a page read in the same transaction (a test) or an id reused after a
-    rolled-back one never meets an old copy, and an import of thousands of rows bumps once, not per row."""
+    outside one). Within a transaction the generation is also bumped at once if this process stored a copy
+    since it last did so: a page read in the same transaction (a test) or an id reused after a rolled-back
+    one never meets an old copy, while a table's write (a server that stores no pages) costs one cache
+    write, on commit, and an import of thousands of rows bumps once, not per row."""
     if event_id is None:
         return
     connection = transaction.get_connection()
@@ -109,8 +111,9 @@ def changed(event_id) -> None:
     hooks, pending = getattr(connection, "_pagecache_pending", (None, None))
     if hooks is not connection.run_on_commit:
         pending = {}
-    if pending.get(event_id) != _stored:
+    if _bumped_at.get(event_id) != _stored:
         _bump(event_id)
+        _bumped_at[event_id] = _stored
     if event_id not in pending:
         transaction.on_commit(lambda: _bump(event_id))
     pending[event_id] = _stored
