@@ -5,6 +5,8 @@ from contextlib import contextmanager
 from django.db import transaction
 from django.db.models import F
 
+from config.rowread import deferring
+
 _in_request = contextvars.ContextVar("request_transaction", default=False)
 
 
@@ -12,7 +14,7 @@ _in_request = contextvars.ContextVar("request_transaction", default=False)
 def request_transaction():
     """The transaction of a whole request (the idempotency middleware's): inside it, :func:`write`
     needs no savepoint, since an error there rolls the whole request back."""
-    with transaction.atomic():
+    with transaction.atomic(), deferring():   # the block's later() writes, sent together before the commit
         token = _in_request.set(True)
         try:
             yield

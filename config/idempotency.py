@@ -27,7 +27,7 @@ from . import clock
 from .api_errors import error_body
 from .db import request_transaction
 from .models import IdempotencyRecord
-from .rowread import first_rows, prepared_cursor
+from .rowread import first_rows, later
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -100,11 +100,10 @@ class IdempotencyKeyMiddleware:
 
     @staticmethod
     def store_answer(mine, response):
-        """Store the answer on the claim ``mine`` ((id, created_at) as claimed): one plain UPDATE."""
-        with prepared_cursor() as cursor:
-            cursor.execute(f"UPDATE {TABLE} SET status = %s, content_type = %s, body = %s "
-                           "WHERE id = %s AND created_at = %s",
-                           [response.status_code, response.get("Content-Type", ""), response.content, *mine])
+        """Store the answer on the claim ``mine`` ((id, created_at) as claimed): one plain UPDATE, sent with
+        the request's other last writes just before the commit (``config.rowread.later``)."""
+        later(f"UPDATE {TABLE} SET status = %s, content_type = %s, body = %s WHERE id = %s AND created_at = %s",
+              [response.status_code, response.get("Content-Type", ""), response.content, *mine])
 
     @staticmethod
     def store_alone(key, owner, request, fingerprint, response):

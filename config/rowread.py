@@ -3,6 +3,7 @@ connection.
 
     prepared_cursor()               a cursor whose statements PostgreSQL prepares (plans once per connection)
     first_rows([(sql, params), ...]) their first rows, the statements sent in one round trip
+    later(sql, params), deferring()  writes sent together just before the request's transaction commits
     JoinedRead(model, relations, defer=(), extra={})
         .get(pk, *extra_params)     the row ``pk`` with its to-one relations cached on it, or None
     insert(instance)                INSERT a new row (no signals), its SQL built once per model
@@ -24,10 +25,12 @@ Prepared statements do not pass through a connection pooler in transaction mode 
 """
 from __future__ import annotations
 
+import contextvars
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.db.backends.utils import CursorDebugWrapper
 from django.db.models import OneToOneRel
 
@@ -69,7 +72,8 @@ def prepared_cursor():
 
 
 def first_rows(statements):
-    """Run ``statements`` ([(SQL, parameters)]) in order and return each one's first row (or None). On
+    """Run ``statements`` ([(SQL, parameters)]) in order and return each one's first row (None for none, or
+    for a statement that returns no rows). On
     PostgreSQL they are sent together in one round trip (psycopg's pipeline mode; a transaction's BEGIN
     goes with them), each one still run after the one before it; one by one while queries are logged
     (``DEBUG``, a test counting them: Django's log reads each statement's text back as it runs)."""
@@ -79,7 +83,7 @@ def first_rows(statements):
         for sql, params in statements:
             with prepared_cursor() as cursor:
                 cursor.execute(sql, params)
-                rows.append(cursor.fetchone())
+                rows.append(cursor.fetchone() if cursor.description else None)
         return rows
     cursors = [prepared_cursor() for _ in statements]
     try:
@@ -87,10 +91,39 @@ def first_rows(statements):
             for cursor, (sql, params) in zip(cursors, statements):
                 cursor.execute(sql, params)
         with connection.wrap_database_errors:
-            return [cursor.fetchone() for cursor in cursors]
+            return [cursor.fetchone() if cursor.description else None for cursor in cursors]
     finally:
         for cursor in cursors:
             cursor.close()
+
+
+_deferred = contextvars.ContextVar("deferred_writes", default=None)
+
+
+def later(sql, params):
+    """Run this write (its result not needed) just before the request's transaction commits, sent with the
+    request's other such writes in one round trip (:func:`deferring`); at once outside a request's
+    transaction. Only for a row nothing reads again in the request."""
+    queue = _deferred.get()
+    if queue is None:
+        with prepared_cursor() as cursor:
+            cursor.execute(sql, params)
+    else:
+        queue.append((sql, params))
+
+
+@contextmanager
+def deferring():
+    """Collect the :func:`later` writes of the block and run them at its end (not after an error, nor when
+    the transaction is to be rolled back): the request's transaction (``config.db.request_transaction``)."""
+    token = _deferred.set([])
+    try:
+        yield
+        queue = _deferred.get()
+        if queue and not transaction.get_rollback():
+            first_rows(queue)
+    finally:
+        _deferred.reset(token)
 
 
 @dataclass
@@ -223,9 +256,9 @@ def insert(instance):
     return instance
 
 
-def update(instance, fields):
+def update(instance, fields, *, defer=False):
     """UPDATE the ``fields`` (names) of ``instance``'s row as ``save(update_fields=...)`` would, with no
-    signals, in one prepared statement."""
+    signals, in one prepared statement (``defer``: with the request's :func:`later` writes)."""
     model = type(instance)
     opts = model._meta
 
@@ -237,5 +270,8 @@ def update(instance, fields):
 
     chosen, sql = _statement((connection.vendor, "update", model, tuple(fields)), build)
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in chosen]
+    if defer:
+        later(sql, [*values, instance.pk])
+        return
     with prepared_cursor() as cursor:
         cursor.execute(sql, [*values, instance.pk])

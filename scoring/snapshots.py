@@ -184,13 +184,22 @@ def stored_form(match, k) -> dict:
     return {"profile_id": match.profile_id, "hand_id": k.hand_id, "ruling_id": k.ruling_id, "data": data}
 
 
+_UPDATE_SQL = (f"UPDATE {MatchSnapshot._meta.db_table} SET profile_id = %s, hand_id = %s, ruling_id = %s, "
+               "data = %s WHERE match_id = %s")
+
+
 def _store(match, k):
+    """One plain UPDATE of the row, sent with the request's other last writes (``config.rowread.later``)
+    when the match was read with its kept state; else UPDATE, or INSERT on the match's first write."""
     fields = stored_form(match, k)
     data = MatchSnapshot._meta.get_field("data").get_db_prep_value(fields["data"], connection)
-    with prepared_cursor() as cursor:   # one plain UPDATE (the row exists but for a match's first write)
-        cursor.execute(f"UPDATE {MatchSnapshot._meta.db_table} SET profile_id = %s, hand_id = %s, ruling_id = %s, "
-                       "data = %s WHERE match_id = %s",
-                       [fields["profile_id"], fields["hand_id"], fields["ruling_id"], data, match.pk])
+    params = [fields["profile_id"], fields["hand_id"], fields["ruling_id"], data, match.pk]
+    relation = Match.engine_snapshot.related
+    if relation.is_cached(match) and relation.get_cached_value(match) is not None:
+        rowread.later(_UPDATE_SQL, params)
+        return
+    with prepared_cursor() as cursor:
+        cursor.execute(_UPDATE_SQL, params)
         updated = cursor.rowcount
     if not updated:
         MatchSnapshot.objects.create(match_id=match.pk, **fields)
