@@ -4,6 +4,8 @@ connection.
     prepared_cursor()               a cursor whose statements PostgreSQL prepares (plans once per connection)
     first_rows([(sql, params), ...]) their first rows, the statements sent in one round trip
     later(sql, params), deferring()  writes sent together just before the request's transaction commits
+    flush()                         send them now (a read that may depend on them follows)
+    next_id_sql(model)              a new primary key read with a row, so that its INSERT can be deferred
     JoinedRead(model, relations, defer=(), extra={})
         .get(pk, *extra_params)     the row ``pk`` with its to-one relations cached on it, or None
     insert(instance)                INSERT a new row (no signals), its SQL built once per model
@@ -110,6 +112,15 @@ def later(sql, params):
             cursor.execute(sql, params)
     else:
         queue.append((sql, params))
+
+
+def flush():
+    """Send the request's :func:`later` writes now (before a read that may depend on them)."""
+    queue = _deferred.get()
+    if queue:
+        statements = list(queue)
+        queue.clear()
+        first_rows(statements)
 
 
 @contextmanager
@@ -234,24 +245,38 @@ def _statement(key, build):
     return found
 
 
-def insert(instance):
+def next_id_sql(model):
+    """SQL giving a new primary key of ``model`` from its sequence (PostgreSQL; NULL elsewhere), to read
+    with a row (:class:`JoinedRead` ``extra``) so that :func:`insert` can be deferred."""
+    table, column = model._meta.db_table, model._meta.pk.column
+    return lambda vendor: f"nextval(pg_get_serial_sequence('{table}', '{column}'))" if vendor == "postgresql" \
+        else "NULL"
+
+
+def insert(instance, *, defer=False):
     """INSERT ``instance`` (a new row of a model with an automatic primary key) as ``save()`` would, with
     no signals, in one prepared statement; sets its primary key. For a hot path whose rows no signal
-    receiver needs to see (``scoring.snapshots.applying`` says so for hands and rulings)."""
+    receiver needs to see (``scoring.snapshots.applying`` says so for hands and rulings). ``defer`` with
+    the primary key already set (:func:`next_id_sql`): sent with the request's :func:`later` writes."""
     model = type(instance)
     opts = model._meta
+    given = instance.pk is not None
 
     def build():
-        fields = [f for f in opts.concrete_fields if f is not opts.pk]
+        fields = [f for f in opts.concrete_fields if given or f is not opts.pk]
         sql = (f"INSERT INTO {q(opts.db_table)} ({', '.join(q(f.column) for f in fields)}) "
-               f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {q(opts.pk.column)}")
-        return fields, sql
+               f"VALUES ({', '.join(['%s'] * len(fields))})")
+        return fields, sql if given else f"{sql} RETURNING {q(opts.pk.column)}"
 
-    fields, sql = _statement((connection.vendor, "insert", model), build)
+    fields, sql = _statement((connection.vendor, "insert", model, given), build)
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    with prepared_cursor() as cursor:
-        cursor.execute(sql, values)
-        instance.pk = cursor.fetchone()[0]
+    if defer and given:
+        later(sql, values)
+    else:
+        with prepared_cursor() as cursor:
+            cursor.execute(sql, values)
+            if not given:
+                instance.pk = cursor.fetchone()[0]
     instance._state.adding, instance._state.db = False, connection.alias
     return instance
 

@@ -54,7 +54,8 @@ class HandWritten:
 # and the writer's roles and assignment.
 _FOR_HANDS = JoinedRead(Match, ("profile", "ns", "ew", "round", "hand_allowance", "engine_snapshot"),
                         defer=("profile__data",),
-                        extra={"clock_started": clock_services.CLOCK_STARTED_SQL, **access.access_columns()})
+                        extra={"clock_started": clock_services.CLOCK_STARTED_SQL, **access.access_columns(),
+                               "next_hand_id": rowread.next_id_sql(Hand)})
 
 
 def _lock_match(match, writer):
@@ -117,12 +118,15 @@ def _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_t
     return _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
 
 
-def _store(match, user, number, inputs, state, adjustment, supersedes=None):
-    """Create the Hand row from the inputs and the engine's result of that hand (the state's last)."""
+def _store(match, user, number, inputs, state, adjustment, supersedes=None, *, defer=False):
+    """Create the Hand row from the inputs and the engine's result of that hand (the state's last).
+    ``defer`` (the next hand on the kept state, its number checked under the lock): with the id read with
+    the match, the INSERT goes with the request's last writes (``config.rowread.later``)."""
     result = state.hands[-1]
     levels = state.levels
+    pk = getattr(match, "next_hand_id", None) if defer else None
     hand = rowread.insert(Hand(   # no signal: written inside snapshots.applying()
-        match=match, number=number, supersedes=supersedes,
+        pk=pk, match=match, number=number, supersedes=supersedes,
         version=supersedes.version + 1 if supersedes else 1,
         declarer_seat=result.declarer_seat or inputs["declarer_seat"] or "",
         trump=inputs["trump"], defender_points=inputs["defender_points"],
@@ -133,7 +137,7 @@ def _store(match, user, number, inputs, state, adjustment, supersedes=None):
         declarer_keeps=result.declarer_keeps, ns_level=levels["NS"], ew_level=levels["EW"],
         next_declarer=result.next_declarer or "", match_won=result.match_won,
         explanation=list(result.explanation), recorded_by=user, recorded_at=clock.now(),
-    ))
+    ), defer=pk is not None)
     Hand.superseded_by.related.set_cached_value(hand, None)  # a new version is current: no query to ask
     return hand
 
@@ -179,7 +183,7 @@ def _apply(match, user, number, inputs, kept) -> HandWritten:
     _check_open(match, number, correcting=False)
     state = apply_hand(kept.state, inputs)
     with snapshots.applying():
-        hand = _store(match, user, number, inputs, state, {})
+        hand = _store(match, user, number, inputs, state, {}, defer=True)
     kept.state, kept.hand_id = state, hand.pk
     kept.hands.append(snapshots.KeptHand.of(hand))
     done = kept.replay

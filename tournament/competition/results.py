@@ -133,7 +133,9 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
     if state.hand_count and match.started_at is None:
         match.started_at = now
     moves_on = (match.is_over, match.winner_id) != before
-    rowread.update(match, _SETTLED, defer=not moves_on)   # moving on reads the match's row: written first
+    if moves_on:   # moving on reads the match (and maybe its hands): every deferred write is sent first
+        rowread.flush()
+    rowread.update(match, _SETTLED, defer=not moves_on)
     if moves_on:
         move_on(match, was_over=before[0])
     # the pages show a result (and the standings its levels) at once; a level of a match in play within
