@@ -48,7 +48,7 @@ if ServerBindingCursor is not None:
         prepared statements per connection, keyed by the statement's text)."""
 
         def execute(self, query, params=None, *, prepare=None, binary=None):
-            return super().execute(query, params, prepare=True, binary=binary)
+            return super().execute(query, params, prepare=params is not None, binary=binary)
 
 
 class _LoggedPrepared(CursorDebugWrapper):
@@ -132,9 +132,17 @@ def deferring():
         yield
         queue = _deferred.get()
         if queue and not transaction.get_rollback():
-            first_rows(queue)
+            first_rows(queue + ([("COMMIT", None)] if _commits_here() else []))
     finally:
         _deferred.reset(token)
+
+
+def _commits_here():
+    """May the block's writes carry the COMMIT in their round trip? Only when the block is the outermost
+    transaction on PostgreSQL with round trips joined: Django's own commit that follows then finds the
+    transaction ended and sends nothing (psycopg), and its commit hooks run as usual."""
+    return (connection.vendor == "postgresql" and getattr(settings, "DATABASE_PREPARED_STATEMENTS", True)
+            and not connection.queries_logged and len(connection.atomic_blocks) == 1)
 
 
 @dataclass
