@@ -15,7 +15,7 @@ each), and counts the SQL queries of one hand POST (in-process, on a probe table
 dropped at the end.
 
     .venv/bin/python bench/bench_hands_api.py [--clients 64] [--per-client 20] [--paced-seconds 12]
-                                              [--workers 3] [--threads 4]
+                                              [--workers 2xcores+1] [--threads 1]
 """
 import json
 import sys

@@ -13,7 +13,7 @@ that every ruling sent is stored exactly once, and counts the SQL queries of one
 (in-process, on a probe table with as many rulings as the others). The database is dropped at the end.
 
     .venv/bin/python bench/bench_rulings.py [--clients 64] [--per-client 20] [--paced-seconds 12]
-                                            [--workers 3] [--threads 4]
+                                            [--workers 2xcores+1] [--threads 1]
 """
 import json
 import sys
