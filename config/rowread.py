@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.backends.utils import CursorDebugWrapper
 from django.db.models import OneToOneRel
 
@@ -40,6 +40,12 @@ try:  # the PostgreSQL backend's server-binding cursor (psycopg 3); absent witho
     from django.db.backends.postgresql.base import ServerBindingCursor
 except ImportError:  # pragma: no cover - psycopg is a requirement; SQLite alone still works
     ServerBindingCursor = None
+
+
+def _default():
+    """The default database's wrapper itself (``django.db.connection`` is a proxy that looks it up again on
+    every attribute read: dozens of times a write here)."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 if ServerBindingCursor is not None:
@@ -62,6 +68,7 @@ class _LoggedPrepared(CursorDebugWrapper):
 def prepared_cursor():
     """A cursor on the default connection whose statements PostgreSQL prepares; elsewhere (SQLite, or
     ``DATABASE_PREPARED_STATEMENTS`` off) Django's own cursor. Queries are logged and counted as Django's."""
+    connection = _default()
     if (connection.vendor != "postgresql" or ServerBindingCursor is None
             or not getattr(settings, "DATABASE_PREPARED_STATEMENTS", True)):
         return connection.cursor()
@@ -79,6 +86,7 @@ def first_rows(statements):
     PostgreSQL they are sent together in one round trip (psycopg's pipeline mode; a transaction's BEGIN
     goes with them), each one still run after the one before it; one by one while queries are logged
     (``DEBUG``, a test counting them: Django's log reads each statement's text back as it runs)."""
+    connection = _default()
     if (connection.vendor != "postgresql" or not getattr(settings, "DATABASE_PREPARED_STATEMENTS", True)
             or connection.queries_logged):
         rows = []
@@ -141,6 +149,7 @@ def _commits_here():
     """May the block's writes carry the COMMIT in their round trip? Only when the block is the outermost
     transaction on PostgreSQL with round trips joined: Django's own commit that follows then finds the
     transaction ended and sends nothing (psycopg), and its commit hooks run as usual."""
+    connection = _default()
     return (connection.vendor == "postgresql" and getattr(settings, "DATABASE_PREPARED_STATEMENTS", True)
             and not connection.queries_logged and len(connection.atomic_blocks) == 1)
 
@@ -158,10 +167,12 @@ class _Part:
 
 def q(name):
     """A table or column name quoted for the connection's SQL (``table`` is a column of Match)."""
+    connection = _default()
     return connection.ops.quote_name(name)
 
 
 def _converters(field, alias):
+    connection = _default()
     col = field.get_col(alias)
     return [(conv, col) for conv in connection.ops.get_db_converters(col) + field.get_db_converters(connection)]
 
@@ -181,6 +192,7 @@ class JoinedRead:
         self._built = None
 
     def _build(self):
+        connection = _default()
         opts = self.model._meta
         base = _Part(self.model, list(opts.concrete_fields), [])
         parts, joins = [base], []
@@ -213,12 +225,14 @@ class JoinedRead:
 
     def statement(self, pk, *extra_params):
         """The read as (SQL, parameters), for :func:`first_rows`; :meth:`from_row` makes its row the object."""
+        connection = _default()
         built = self._built
         if built is None or built[0] != connection.vendor:
             built = self._build()
         return built[1], [*extra_params, pk]
 
     def from_row(self, row):
+        connection = _default()
         if row is None:
             return None
         parts = self._built[2]
@@ -266,6 +280,7 @@ def insert(instance, *, defer=False):
     no signals, in one prepared statement; sets its primary key. For a hot path whose rows no signal
     receiver needs to see (``scoring.snapshots.applying`` says so for hands and rulings). ``defer`` with
     the primary key already set (:func:`next_id_sql`): sent with the request's :func:`later` writes."""
+    connection = _default()
     model = type(instance)
     opts = model._meta
     given = instance.pk is not None
@@ -292,6 +307,7 @@ def insert(instance, *, defer=False):
 def update(instance, fields, *, defer=False):
     """UPDATE the ``fields`` (names) of ``instance``'s row as ``save(update_fields=...)`` would, with no
     signals, in one prepared statement (``defer``: with the request's :func:`later` writes)."""
+    connection = _default()
     model = type(instance)
     opts = model._meta
 
