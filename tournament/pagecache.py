@@ -87,7 +87,11 @@ def generation(event_id) -> str:
 
 
 def _bump(event_id) -> None:
-    cache.set(_gen_key(event_id), uuid.uuid4().hex[:12], None)
+    """A new generation, if the event has one: none means no page of it was ever cached (a table's write
+    then costs a cache read, not a write; the page cached next starts a generation)."""
+    key = _gen_key(event_id)
+    if cache.get(key) is not None:
+        cache.set(key, uuid.uuid4().hex[:12], None)
 
 
 _stored = 0  # copies this process has stored so far (a bump within a transaction is skipped if none since)
