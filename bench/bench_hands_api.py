@@ -5,7 +5,8 @@ starts gunicorn like production (``bench/load.py``) and measures, in the same ru
 client loop, the bare Django JSON view (session authentication, CSRF, one INSERT) and the record-a-hand
 POST (``/api/matches/{id}/hands/``, each client recording its table's next hand):
 
-* back to back: requests/s and the ratio to the bare view (target >= 0.5);
+* back to back, in alternating phases: requests/s of the median phase and the ratio to the bare view's
+  (target >= 0.5);
 * once a second per client: p50/p99 latency (target p99 < 60 ms).
 
 The defenders' points (80 and 120: they take the stage without a level) keep every match going however
@@ -14,7 +15,7 @@ bench then checks that every hand is stored exactly once (each table's hands num
 each), and counts the SQL queries of one hand POST (in-process, on a probe table). The database is
 dropped at the end.
 
-    .venv/bin/python bench/bench_hands_api.py [--clients 64] [--per-client 20] [--paced-seconds 12]
+    .venv/bin/python bench/bench_hands_api.py [--clients 64] [--rounds 3] [--phase-seconds 3] [--paced-seconds 12]
                                               [--workers 2xcores+1] [--threads 1]
 """
 import json
@@ -109,9 +110,9 @@ def main():
                 super().answered(body)
                 Continuing.left[self.match_id] = self.number
 
-        figs, errors = load.measure(server, tables, Tracking, per_client=args.per_client,
+        figs, errors = load.measure(server, tables, Tracking, rounds=args.rounds, phase_seconds=args.phase_seconds,
                                     paced_seconds=args.paced_seconds, repeat_every=5)
-        queries = probe_queries(probe, args.per_client)
+        queries = probe_queries(probe, args.probe)
         met = load.report("hand POST", figs, args.clients, args.workers, args.threads)
         once, stored, wanted = stored_once()
         print(f"SQL queries per hand POST (probe table, hands 1..{len(queries)}): min {min(queries)}, "

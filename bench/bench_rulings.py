@@ -4,15 +4,15 @@ Creates a scratch PostgreSQL database, seeds one table (match) per client with i
 starts gunicorn like production (``bench/load.py``) and measures, in the same run and with the same
 client loop, the bare Django JSON view (session authentication, CSRF, one INSERT) and the ruling POST:
 
-* back to back (each client sends its next request when the answer arrives): requests/s and the ratio
-  to the bare view (target >= 0.5);
+* back to back (each client sends its next request when the answer arrives), in alternating phases:
+  requests/s of the median phase and the ratio to the bare view's (target >= 0.5);
 * once a second per client: p50/p99 latency (target p99 < 60 ms).
 
 Every ruling has its own Idempotency-Key and every 5th is sent twice on purpose; the bench then checks
 that every ruling sent is stored exactly once, and counts the SQL queries of one ruling POST
 (in-process, on a probe table with as many rulings as the others). The database is dropped at the end.
 
-    .venv/bin/python bench/bench_rulings.py [--clients 64] [--per-client 20] [--paced-seconds 12]
+    .venv/bin/python bench/bench_rulings.py [--clients 64] [--rounds 3] [--phase-seconds 3] [--paced-seconds 12]
                                             [--workers 2xcores+1] [--threads 1]
 """
 import json
@@ -65,9 +65,9 @@ def main():
         probe, tables = tables[-1], tables[:-1]
         server.start()
         load.warm_up(server.port, tables)
-        figs, errors = load.measure(server, tables, RulingWriter, per_client=args.per_client,
+        figs, errors = load.measure(server, tables, RulingWriter, rounds=args.rounds, phase_seconds=args.phase_seconds,
                                     paced_seconds=args.paced_seconds, repeat_every=5)
-        queries = probe_queries(probe, args.per_client)
+        queries = probe_queries(probe, args.probe)
         met = load.report("ruling POST", figs, args.clients, args.workers, args.threads)
         from rulings.models import Ruling
 
