@@ -48,6 +48,12 @@ def _default():
     return connections[DEFAULT_DB_ALIAS]
 
 
+def _joins(connection) -> bool:
+    """Are statements prepared and round trips joined here? PostgreSQL (psycopg 3), unless turned off."""
+    return (connection.vendor == "postgresql" and ServerBindingCursor is not None
+            and getattr(settings, "DATABASE_PREPARED_STATEMENTS", True))
+
+
 if ServerBindingCursor is not None:
     class _PreparingCursor(ServerBindingCursor):
         """psycopg's server-binding cursor asked to prepare every statement it runs (psycopg keeps the
@@ -69,8 +75,7 @@ def prepared_cursor():
     """A cursor on the default connection whose statements PostgreSQL prepares; elsewhere (SQLite, or
     ``DATABASE_PREPARED_STATEMENTS`` off) Django's own cursor. Queries are logged and counted as Django's."""
     connection = _default()
-    if (connection.vendor != "postgresql" or ServerBindingCursor is None
-            or not getattr(settings, "DATABASE_PREPARED_STATEMENTS", True)):
+    if not _joins(connection):
         return connection.cursor()
     connection.close_if_health_check_failed()
     connection.ensure_connection()
@@ -82,13 +87,11 @@ def prepared_cursor():
 
 def first_rows(statements):
     """Run ``statements`` ([(SQL, parameters)]) in order and return each one's first row (None for none, or
-    for a statement that returns no rows). On
-    PostgreSQL they are sent together in one round trip (psycopg's pipeline mode; a transaction's BEGIN
-    goes with them), each one still run after the one before it; one by one while queries are logged
-    (``DEBUG``, a test counting them: Django's log reads each statement's text back as it runs)."""
+    for a statement that returns no rows). On PostgreSQL they are sent together in one round trip
+    (psycopg's pipeline mode; a transaction's BEGIN goes with them), each one still run after the one
+    before it; one by one while queries are logged (``DEBUG``, a test counting them)."""
     connection = _default()
-    if (connection.vendor != "postgresql" or not getattr(settings, "DATABASE_PREPARED_STATEMENTS", True)
-            or connection.queries_logged):
+    if not _joins(connection) or connection.queries_logged:
         rows = []
         for sql, params in statements:
             with prepared_cursor() as cursor:
@@ -150,8 +153,7 @@ def _commits_here():
     transaction on PostgreSQL with round trips joined: Django's own commit that follows then finds the
     transaction ended and sends nothing (psycopg), and its commit hooks run as usual."""
     connection = _default()
-    return (connection.vendor == "postgresql" and getattr(settings, "DATABASE_PREPARED_STATEMENTS", True)
-            and not connection.queries_logged and len(connection.atomic_blocks) == 1)
+    return _joins(connection) and not connection.queries_logged and len(connection.atomic_blocks) == 1
 
 
 @dataclass
