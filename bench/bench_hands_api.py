@@ -72,7 +72,8 @@ def probe_queries(table, count):
 
 
 def stored_once():
-    """Every table's current hands are numbered 1..n with one version each, n the hands its client recorded."""
+    """Every table's current hands are numbered 1..n with one version each, n the hands its client recorded:
+    (whether so, what was stored)."""
     from django.db.models import Count, Max
 
     from scoring.models import Hand
@@ -83,7 +84,7 @@ def stored_once():
         recorded[writer.match_id] = max(recorded.get(writer.match_id, 0), writer.number - 1)
     wanted = sum(recorded.values())
     ok = all(rows.get(m, {"n": 0, "top": 0})["n"] == n and (n == 0 or rows[m]["top"] == n) for m, n in recorded.items())
-    return ok, sum(rows[m]["n"] for m in recorded if m in rows), wanted
+    return ok, f"stored {sum(rows[m]['n'] for m in recorded if m in rows)} hands, {wanted} recorded"
 
 
 class Continuing(HandWriter):
@@ -96,31 +97,17 @@ class Continuing(HandWriter):
         self.number = Continuing.left.get(self.match_id, 1)
 
 
+class Tracking(Continuing):
+    """Keeps where each table is, for the next run's clients."""
+
+    def answered(self, body):
+        super().answered(body)
+        Continuing.left[self.match_id] = self.number
+
+
 def main():
-    args = load.arguments(__doc__, "hands")
-
-    with load.Server("hands", args.workers, args.threads) as server:
-        tables = load.seed_tables(args.clients + 1)
-        probe, tables = tables[-1], tables[:-1]
-        server.start()
-        load.warm_up(server.port, tables)
-
-        class Tracking(Continuing):
-            def answered(self, body):
-                super().answered(body)
-                Continuing.left[self.match_id] = self.number
-
-        figs, errors = load.measure(server, tables, Tracking, rounds=args.rounds, phase_seconds=args.phase_seconds,
-                                    paced_seconds=args.paced_seconds, repeat_every=5)
-        queries = probe_queries(probe, args.probe)
-        met = load.report("hand POST", figs, args.clients, args.workers, args.threads)
-        once, stored, wanted = stored_once()
-        print(f"SQL queries per hand POST (probe table, hands 1..{len(queries)}): min {min(queries)}, "
-              f"max {max(queries)}")
-        print(f"errors: {len(errors)}{' ' + repr(errors[:3]) if errors else ''}; stored {stored} "
-              f"hands, {wanted} recorded; every hand stored exactly once: {'yes' if once else 'NO'}")
-    if errors or not once or not met:
-        raise SystemExit(1)
+    load.run_write_bench(load.arguments(__doc__, "hands"), "hands", "hand POST", Tracking, probe_queries,
+                         stored_once)
 
 
 if __name__ == "__main__":

@@ -57,29 +57,19 @@ def probe_queries(table, count):
     return counts
 
 
+def stored_once():
+    """Every ruling sent (repeats once) is stored, and no key twice: (whether so, what was stored)."""
+    from rulings.models import Ruling
+
+    stored = list(Ruling.objects.values_list("match_id", "idempotency_key"))
+    sent = RulingWriter.sent
+    once = sorted(stored) == sorted(sent) and len(set(stored)) == len(stored)
+    return once, f"stored {len(stored)} of {len(sent)} sent"
+
+
 def main():
-    args = load.arguments(__doc__, "rulings")
-
-    with load.Server("rulings", args.workers, args.threads) as server:
-        tables = load.seed_tables(args.clients + 1)
-        probe, tables = tables[-1], tables[:-1]
-        server.start()
-        load.warm_up(server.port, tables)
-        figs, errors = load.measure(server, tables, RulingWriter, rounds=args.rounds, phase_seconds=args.phase_seconds,
-                                    paced_seconds=args.paced_seconds, repeat_every=5)
-        queries = probe_queries(probe, args.probe)
-        met = load.report("ruling POST", figs, args.clients, args.workers, args.threads)
-        from rulings.models import Ruling
-
-        stored = list(Ruling.objects.values_list("match_id", "idempotency_key"))
-        sent = RulingWriter.sent
-        once = sorted(stored) == sorted(sent) and len(set(stored)) == len(stored)
-        print(f"SQL queries per ruling POST (probe table, rulings 1..{len(queries)}): min {min(queries)}, "
-              f"max {max(queries)}")
-        print(f"errors: {len(errors)}{' ' + repr(errors[:3]) if errors else ''}; stored {len(stored)} of "
-              f"{len(sent)} sent; every ruling stored exactly once: {'yes' if once else 'NO'}")
-    if errors or not once or not met:
-        raise SystemExit(1)
+    load.run_write_bench(load.arguments(__doc__, "rulings"), "rulings", "ruling POST", RulingWriter, probe_queries,
+                         stored_once)
 
 
 if __name__ == "__main__":

@@ -305,5 +305,28 @@ def report(name, figs, clients, workers, threads):
     return ratio >= RATIO_TARGET and write_p["p99"] < P99_TARGET_MS
 
 
+def run_write_bench(args, name, label, writer, probe_queries, stored_once):
+    """One write bench end to end: a scratch server, a table per client (and a probe table), the loads
+    (:func:`measure`), the probe's SQL queries (``probe_queries(table, count)``), every figure
+    (:func:`report`) and whether every write was stored exactly once (``stored_once()`` → (bool, what to
+    say)); exits 1 on an error, a write not stored once or a missed target."""
+    with Server(name, args.workers, args.threads) as server:
+        tables = seed_tables(args.clients + 1)
+        probe, tables = tables[-1], tables[:-1]
+        server.start()
+        warm_up(server.port, tables)
+        figs, errors = measure(server, tables, writer, rounds=args.rounds, phase_seconds=args.phase_seconds,
+                               paced_seconds=args.paced_seconds, repeat_every=5)
+        queries = probe_queries(probe, args.probe)
+        met = report(label, figs, args.clients, args.workers, args.threads)
+        once, stored = stored_once()
+        print(f"SQL queries per {label} (probe table, writes 1..{len(queries)}): min {min(queries)}, "
+              f"max {max(queries)}")
+        print(f"errors: {len(errors)}{' ' + repr(errors[:3]) if errors else ''}; {stored}; every write stored "
+              f"exactly once: {'yes' if once else 'NO'}")
+    if errors or not once or not met:
+        raise SystemExit(1)
+
+
 def new_key():
     return str(uuid.uuid4())
