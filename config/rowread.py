@@ -183,7 +183,8 @@ class JoinedRead:
     """One row of ``model`` with to-one relations, read in one statement (see the module's note).
 
     ``relations``: names on ``model`` of forward foreign keys / one-to-ones and of reverse one-to-ones
-    (absent → cached as None). ``defer``: ``"relation__field"`` names not read (deferred, as ``.defer``).
+    (absent → cached as None). ``defer``: names of ``model``'s fields and ``"relation__field"`` names not
+    read (deferred, as ``.defer``; the primary key is always read).
     ``extra``: ``{attribute: SQL}`` selected into attributes of the row (SQL, or a function of the
     database vendor giving it); the SQL refers to the base table as ``t0`` and its ``%s`` take
     :meth:`get`'s extra parameters in order.
@@ -196,7 +197,7 @@ class JoinedRead:
     def _build(self):
         connection = _default()
         opts = self.model._meta
-        base = _Part(self.model, list(opts.concrete_fields), [])
+        base = _Part(self.model, [f for f in opts.concrete_fields if f.primary_key or f.name not in self.defer], [])
         parts, joins = [base], []
         for n, name in enumerate(self.relations, start=1):
             alias, relation = f"t{n}", opts.get_field(name)

@@ -149,7 +149,7 @@ def load_access(user, match):
     same columns with its locked match: :func:`access_columns`.)"""
     if not user.is_authenticated or user.is_superuser:
         return match
-    read = _ACCESS_READ.get(match.pk, *access_params(user))
+    read = _ACCESS_READ.get(match.pk, *access_params(user))   # the columns alone, not the match again
     if read is None:
         return match
     for name in _ACCESS_ATTRIBUTES:
@@ -206,7 +206,7 @@ def apply_access(user, match):
 
 
 _ACCESS_ATTRIBUTES = tuple(access_columns())
-_ACCESS_READ = JoinedRead(Match, (), extra=access_columns())
+_ACCESS_READ = JoinedRead(Match, (), defer=[f.name for f in Match._meta.concrete_fields], extra=access_columns())
 
 
 def _assigned(user, match) -> bool:
