@@ -98,16 +98,27 @@ def first_rows(statements):
                 cursor.execute(sql, params)
                 rows.append(cursor.fetchone() if cursor.description else None)
         return rows
-    cursors = [prepared_cursor() for _ in statements]
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    # psycopg's own cursors: queries are not logged here, and Django's wrapper would only pass them on
+    cursors = [_PreparingCursor(connection.connection) for _ in statements]
     try:
-        with connection.wrap_database_errors, connection.connection.pipeline():
-            for cursor, (sql, params) in zip(cursors, statements):
-                cursor.execute(sql, params)
         with connection.wrap_database_errors:
-            return [cursor.fetchone() if cursor.description else None for cursor in cursors]
+            with connection.connection.pipeline():
+                for cursor, (sql, params) in zip(cursors, statements):
+                    cursor.execute(sql, params)
+            return [cursor.fetchone() if _has_rows(cursor) else None for cursor in cursors]
     finally:
         for cursor in cursors:
             cursor.close()
+
+
+def _has_rows(cursor):
+    """Did the statement return rows (a SELECT, a RETURNING)? psycopg's ``description`` would build a
+    column object for each of a joined read's seventy columns to say so."""
+    result = cursor.pgresult
+    return result is not None and result.nfields > 0
 
 
 _deferred = contextvars.ContextVar("deferred_writes", default=None)

@@ -8,6 +8,7 @@ import re
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -193,15 +194,28 @@ class HandStateSerializer(serializers.Serializer):
     recorded_by = serializers.CharField(allow_null=True)
     recorded_at = serializers.DateTimeField(allow_null=True)
 
-    def to_representation(self, hand):
-        """The presenter's values are plain already (``scoring.presenters``): only the time is formatted.
-        The same answer as DRF's field by field rendering (a test compares), a match's every hand in
-        every answer without its cost."""
+    def to_representation(self, hand, at=None):
+        """The presenter's values are plain already (``scoring.presenters``): only the time is formatted
+        (``at``: :func:`time_field`, when the caller renders many). The same answer as DRF's field by field
+        rendering (a test compares), a match's every hand in every answer without its cost."""
         out = dict(hand)
         out["explanation"] = [str(line) for line in hand["explanation"]]
-        out["recorded_at"] = self.fields["recorded_at"].to_representation(hand["recorded_at"]) \
+        out["recorded_at"] = (at or time_field()).to_representation(hand["recorded_at"]) \
             if hand["recorded_at"] else None
         return out
+
+
+_TIME_FIELDS = {}
+
+
+def time_field():
+    """DRF's DateTimeField for the current time zone, made once per zone: it renders as the plain field
+    does without asking for the zone (a context-local lookup) again for every value."""
+    zone = timezone.get_current_timezone()
+    field = _TIME_FIELDS.get(zone)
+    if field is None:
+        field = _TIME_FIELDS[zone] = serializers.DateTimeField(default_timezone=zone)
+    return field
 
 
 class ActionsSerializer(serializers.Serializer):
@@ -232,13 +246,13 @@ class RecordedSerializer(serializers.Serializer):
 
 
 _RECORDED_OUT = RecordedSerializer()  # one per process: its nested (model) fields are built once, used read-only
-_AT = serializers.DateTimeField()
 _HAND_STATE = HandStateSerializer()
 
 
 def recorded_data(hand, state):
     """:class:`RecordedSerializer`'s answer for a hand version just stored (so current) and the state
     payload, built from plain values without DRF's field by field rendering (a test compares the two)."""
+    at = time_field()
     return {
         "hand": {
             "id": hand.pk, "number": hand.number, "version": hand.version, "current": True,
@@ -249,7 +263,7 @@ def recorded_data(hand, state):
             "final_points": hand.final_points, "declarer_keeps": hand.declarer_keeps, "ns_level": str(hand.ns_level),
             "ew_level": str(hand.ew_level), "next_declarer": str(hand.next_declarer), "match_won": hand.match_won,
             "explanation": hand.explanation, "recorded_by": hand.recorded_by.get_username(),
-            "recorded_at": _AT.to_representation(hand.recorded_at), "superseded_by": None,
+            "recorded_at": at.to_representation(hand.recorded_at), "superseded_by": None,
         },
         "state": {
             "match": state["match"], "status": str(state["status"]), "profile": str(state["profile"]),
@@ -257,7 +271,7 @@ def recorded_data(hand, state):
             "levels": {str(side): str(level) for side, level in state["levels"].items()},
             "declarer": _text(state["declarer"]), "winner": _text(state["winner"]),
             "policy_pending": _text(state["policy_pending"]), "next_number": state["next_number"],
-            "hands": [_HAND_STATE.to_representation(row) for row in state["hands"]],
+            "hands": [_HAND_STATE.to_representation(row, at) for row in state["hands"]],
             "actions": {"record": bool(state["actions"]["record"]), "correct": bool(state["actions"]["correct"])},
         },
     }

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.names import display_name
 from config.appendonly import AppendOnlyModel
+from config.fields import JSONText
 from scoring.profiles import validate_profile_dict
 from tournament.models import Event, Match
 
@@ -211,7 +212,7 @@ class MatchSnapshot(models.Model):
     profile_id = models.PositiveIntegerField()
     hand_id = models.PositiveIntegerField(default=0)
     ruling_id = models.PositiveIntegerField(default=0)
-    data = models.JSONField()
+    data = JSONText()   # its text, not jsonb: rewritten whole on every write (config.fields)
 
     class Meta:
         verbose_name = _("match state snapshot")
