@@ -10,24 +10,29 @@ The key is claimed (its record inserted) in the same transaction as the request 
 answer, so a request costs one commit and a write is never committed without its answer (a retry after
 a lost connection cannot apply it twice). A retry sent while the first attempt still runs waits on the
 key's unique index until the first commits, then gets its stored answer (or runs, if the first rolled
-back). Answers that ask for a retry (5xx, 409, 429) are rolled back with their claim: the retry runs again.
+back). The claim is sent before the view runs; for a view marked ``claims_with_first_read`` (a table's hand
+and ruling POSTs, whose first statements are one ``config.rowread.first_rows`` read) on PostgreSQL it
+goes in that read's round trip instead (``rowread.leading``): one round trip less. Either way it is
+sent before anything is written, and a view that stops before its read is claimed after it. Answers that ask for a retry (5xx, 409, 429) are rolled back with their claim: the retry runs again.
 A record still "in progress" after ``ABANDONED_AFTER`` (left by the earlier, separately committed claim)
 is taken over by a retry, which runs the request once.
 Records older than ``KEPT_FOR`` are deleted by :func:`purge_old_records`, which Celery beat runs
 every hour (``config.purge_idempotency_records``), off the request path.
 """
+import contextvars
 import datetime as dt
+import functools
 import hashlib
 
 from django.db import IntegrityError, connection, transaction
 from django.http import HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 
-from . import clock
-from .api_errors import error_body
+from . import clock, rowread
+from .api_errors import KeyTaken, error_body
 from .db import request_transaction
 from .models import IdempotencyRecord
-from .rowread import first_rows, later
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -37,8 +42,51 @@ RETRY_LATER = {409, 429}                    # answers that are not stored: the s
 TABLE = IdempotencyRecord._meta.db_table
 
 
-class _Claimed(Exception):
-    """The key's record exists already (raised inside the transaction, so it rolls back)."""
+_claiming = contextvars.ContextVar("idempotency_claim", default=None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reads_first(path, urlconf):
+    """Is the view of ``path`` marked ``claims_with_first_read``? (Remembered: a table writes to the same
+    few addresses all day.)"""
+    try:
+        view = resolve(path, urlconf).func
+    except Resolver404:
+        return False
+    return getattr(getattr(view, "cls", None), "claims_with_first_read", False)
+
+
+class _Claim:
+    """The claim of a request's key: its record inserted in the request's transaction, unless a record of
+    the same key and owner exists (then ``taken`` raises KeyTaken: the transaction rolls back and the stored
+    answer is replayed). A record inserted by an attempt still running is waited for (the unique index)."""
+
+    COLUMNS = ("key", "owner", "method", "path", "fingerprint", "content_type", "body", "created_at")
+    SQL = (f"INSERT INTO {TABLE} ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))}) "
+           "ON CONFLICT (owner, key) DO NOTHING RETURNING id")
+
+    def __init__(self, **fields):
+        self.fields, self.created_at, self.pk, self.lost = fields, clock.now(), None, False
+
+    @classmethod
+    def of(cls, record):
+        """A record already ours (taken over)."""
+        claim = cls()
+        claim.pk, claim.created_at = record.pk, record.created_at
+        return claim
+
+    def statement(self):
+        """The claim as one plain INSERT (the ORM's bookkeeping costs more than it)."""
+        values = [self.fields[name] for name in self.COLUMNS[:5]] + [
+            "", b"", connection.ops.adapt_datetimefield_value(self.created_at)]
+        return self.SQL, values
+
+    def taken(self, row):
+        """The claim's answer: the new record's id, or nothing when the key is stored already."""
+        if row is None:
+            self.lost = True
+            raise KeyTaken
+        self.pk = row[0]
 
 
 class IdempotencyKeyMiddleware:
@@ -56,24 +104,24 @@ class IdempotencyKeyMiddleware:
         fingerprint = hashlib.sha256(
             request.method.encode() + b" " + request.path.encode() + b"\n" + request.body
         ).hexdigest()
+        claim = _Claim(key=key, owner=owner, method=request.method, path=request.path, fingerprint=fingerprint)
         try:
-            with request_transaction():
+            with request_transaction(), rowread.leading(*claim.statement(), claim.taken):
+                token = _claiming.set(claim)
                 try:
-                    record = self.claim(key=key, owner=owner, method=request.method, path=request.path,
-                                        fingerprint=fingerprint)
-                except IntegrityError as exc:   # the key is stored: roll back, then replay it
-                    raise _Claimed from exc
-                response, stored = self.run(request, record)
+                    response, stored = self.run(request, claim)
+                finally:
+                    _claiming.reset(token)
             if not stored and not self.asks_retry(response):
                 self.store_alone(key, owner, request, fingerprint, response)
             return response
-        except _Claimed:
+        except KeyTaken:   # the key is stored (the transaction rolled back): replay it
             pass
         record = IdempotencyRecord.objects.filter(key=key, owner=owner).first()
         if not self.take_over(record, fingerprint):
             return self.replay(record, fingerprint)
         with transaction.atomic():   # a claim committed earlier and abandoned: now ours
-            response, _stored = self.run(request, record)
+            response, _stored = self.run(request, _Claim.of(record))
         if self.asks_retry(response):
             IdempotencyRecord.objects.filter(pk=record.pk, created_at=record.created_at).delete()
         return response
@@ -82,27 +130,38 @@ class IdempotencyKeyMiddleware:
     def asks_retry(response):
         return response.status_code >= 500 or response.status_code in RETRY_LATER
 
-    def run(self, request, record):
+    @staticmethod
+    def claims_with_first_read(request):
+        """Does the request's view send its first statements as one ``rowread.first_rows`` read (marked
+        ``claims_with_first_read``), and can the claim go in that read's round trip (PostgreSQL)?"""
+        return rowread.joins() and _reads_first(request.path_info, getattr(request, "urlconf", None))
+
+    def run(self, request, claim):
         """Run the request inside the caller's transaction and store its answer there; an answer that
         asks for a retry (5xx, 409, 429) rolls the transaction back, the claim with it. Returns (the answer,
         whether it is stored): an answer whose transaction an inner block without a savepoint spoiled
-        (an error after which nothing of the request may stay) is rolled back and stored afterwards."""
-        # Only while the claim is still ours: a worker that was taken over must not touch the record.
-        mine = (record.pk, connection.ops.adapt_datetimefield_value(record.created_at))
+        (an error after which nothing of the request may stay) is rolled back and stored afterwards.
+        Raises KeyTaken (the transaction then rolls back) when the key was claimed before."""
+        if not self.claims_with_first_read(request):
+            rowread.send_lead()   # claimed before the view runs
         response = self.get_response(request)
+        if claim.lost:
+            raise KeyTaken
+        rowread.send_lead()   # not claimed yet (the view was not reached, or read nothing): claim now
         if self.asks_retry(response) or transaction.get_rollback():
             transaction.set_rollback(True)   # nothing of an attempt that asks for a retry stays
             return response, False
         if hasattr(response, "render") and not response.is_rendered:
             response.render()
-        self.store_answer(mine, response)
+        # Only while the claim is still ours: a worker that was taken over must not touch the record.
+        self.store_answer((claim.pk, connection.ops.adapt_datetimefield_value(claim.created_at)), response)
         return response, True
 
     @staticmethod
     def store_answer(mine, response):
         """Store the answer on the claim ``mine`` ((id, created_at) as claimed): one plain UPDATE, sent with
         the request's other last writes just before the commit (``config.rowread.later``)."""
-        later(f"UPDATE {TABLE} SET status = %s, content_type = %s, body = %s WHERE id = %s AND created_at = %s",
+        rowread.later(f"UPDATE {TABLE} SET status = %s, content_type = %s, body = %s WHERE id = %s AND created_at = %s",
               [response.status_code, response.get("Content-Type", ""), response.content, *mine])
 
     @staticmethod
@@ -128,20 +187,6 @@ class IdempotencyKeyMiddleware:
             return str(user.pk)
         credentials = request.META.get("HTTP_AUTHORIZATION", "")
         return "auth:" + hashlib.sha256(credentials.encode()).hexdigest()[:32] if credentials else ""
-
-    @staticmethod
-    def claim(**fields):
-        """Insert the key's record, in the request's transaction: a concurrent attempt with the same key
-        waits here until this one commits or rolls back (the unique index), then gets IntegrityError
-        (replay the stored answer) or runs."""
-        record = IdempotencyRecord(status=None, content_type="", body=b"", created_at=clock.now(), **fields)
-        columns = ("key", "owner", "method", "path", "fingerprint", "content_type", "body", "created_at")
-        values = [getattr(record, name) for name in columns[:-2]] + [
-            b"", connection.ops.adapt_datetimefield_value(record.created_at)]
-        # one plain INSERT (the ORM's bookkeeping costs more than it), sent with the transaction's BEGIN
-        [(record.pk,)] = first_rows([(f"INSERT INTO {TABLE} ({', '.join(columns)}) "
-                                      f"VALUES ({', '.join(['%s'] * len(columns))}) RETURNING id", values)])
-        return record
 
     @staticmethod
     def take_over(record, fingerprint):

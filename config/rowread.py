@@ -3,6 +3,8 @@ connection.
 
     prepared_cursor()               a cursor whose statements PostgreSQL prepares (plans once per connection)
     first_rows([(sql, params), ...]) their first rows, the statements sent in one round trip
+    leading(sql, params, check)     a statement sent first with the block's next first_rows (its round trip)
+    send_lead()                     send it now if it still waits
     later(sql, params), deferring()  writes sent together just before the request's transaction commits
     flush()                         send them now (a read that may depend on them follows)
     next_id_sql(model)              a new primary key read with a row, so that its INSERT can be deferred
@@ -89,7 +91,46 @@ def first_rows(statements):
     """Run ``statements`` ([(SQL, parameters)]) in order and return each one's first row (None for none, or
     for a statement that returns no rows). On PostgreSQL they are sent together in one round trip
     (psycopg's pipeline mode; a transaction's BEGIN goes with them), each one still run after the one
-    before it; one by one while queries are logged (``DEBUG``, a test counting them)."""
+    before it; one by one while queries are logged (``DEBUG``, a test counting them). A :func:`leading`
+    statement still waiting goes first, and its check is called before anything is returned."""
+    waiting = _lead.get()
+    if not waiting:
+        return _first_rows(statements)
+    sql, params, check = waiting.pop()
+    rows = _first_rows([(sql, params), *statements])
+    check(rows[0])
+    return rows[1:]
+
+
+_lead = contextvars.ContextVar("leading_statement", default=None)
+
+
+@contextmanager
+def leading(sql, params, check):
+    """Inside the block, send this statement first with the next :func:`first_rows` (in its round trip)
+    and call ``check(row)`` with its first row (``check`` may raise: the caller's rows are then not
+    returned). For what every write of a request begins with, the idempotency key's claim, when the
+    write's first statements are a :func:`first_rows` read: one round trip less. A block that sends no
+    first_rows calls :func:`send_lead` before it writes."""
+    token = _lead.set([(sql, params, check)])
+    try:
+        yield
+    finally:
+        _lead.reset(token)
+
+
+def send_lead():
+    """Send the :func:`leading` statement now (alone), if it still waits."""
+    if _lead.get():
+        first_rows([])
+
+
+def joins() -> bool:
+    """Are statements prepared and round trips joined on the default connection (PostgreSQL)?"""
+    return _joins(_default())
+
+
+def _first_rows(statements):
     connection = _default()
     if not _joins(connection) or connection.queries_logged:
         rows = []

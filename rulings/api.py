@@ -111,6 +111,7 @@ class MatchRulingsView(_MatchView):
     """GET: the match's penalty log. POST: record a ruling (a retry with the same key is applied once)."""
 
     serializer_class = RecordSerializer
+    claims_with_first_read = True   # the write's first statements are its match read (config.idempotency)
 
     def get_permissions(self):
         if self.request.method == "POST":

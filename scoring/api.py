@@ -331,6 +331,8 @@ class MatchStateView(MatchMixin, APIView):
 class HandListView(MatchMixin, APIView):
     """The hand history (every version, superseded ones with who and when), and recording the next hand."""
 
+    claims_with_first_read = True   # the write's first statements are its match read (config.idempotency)
+
     @extend_schema(responses={200: HandSerializer(many=True), 404: ERRORS[404]},
                    summary="hand history, corrections included")
     def get(self, request, match_id):
@@ -345,6 +347,8 @@ class HandListView(MatchMixin, APIView):
 
 class HandCorrectView(MatchMixin, APIView):
     """Correct the last hand: a new version supersedes it and the match is replayed."""
+
+    claims_with_first_read = True
 
     @extend_schema(request=HandInputSerializer, responses={201: RecordedSerializer, **ERRORS},
                    summary="correct the last hand")

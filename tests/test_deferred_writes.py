@@ -60,6 +60,28 @@ def test_the_last_writes_go_together_before_the_commit(client, match, referee, m
                            ["UPDATE", "config_idempotencyrecord", "SET"], *([["COMMIT"]] if postgres else [])]
 
 
+@pytest.mark.parametrize("path", ["hands", "rulings"])
+def test_the_keys_claim_goes_with_the_match_read(client, match, referee, monkeypatch, path):
+    """On PostgreSQL a table's write sends BEGIN, the Idempotency-Key's claim, the lock and the match read
+    in one round trip (config.rowread.leading); elsewhere the claim goes first on its own."""
+    client.force_login(referee)
+    post_hand(client, match, hand_body(1, 45, declarer="N"))
+    batches = []
+    real = rowread._first_rows
+    monkeypatch.setattr(rowread, "_first_rows", lambda statements: batches.append(
+        [" ".join(sql.split()[0:3]) for sql, _ in statements]) or real(statements))
+    body = hand_body(2, 45) if path == "hands" else {"code": "delay", "side": "NS"}
+    response = client.post(f"/api/matches/{match.pk}/{path}/", data=json.dumps(body), content_type="application/json",
+                           HTTP_IDEMPOTENCY_KEY="claimed")
+    assert response.status_code == 201, response.content
+    claim = "INSERT INTO config_idempotencyrecord"
+    if connection.vendor == "postgresql":
+        assert batches[0][:3] == [claim, "SELECT 1 FROM", "SELECT t0.\"id\", t0.\"round_id\","]
+    else:
+        assert batches[0] == [claim]
+    assert sum(batch.count(claim) for batch in batches) == 1
+
+
 def test_a_failing_last_write_leaves_nothing_stored(client, match, referee, monkeypatch):
     client.force_login(referee)
     post_hand(client, match, hand_body(1, 45, declarer="N"))
