@@ -11,9 +11,10 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import serializers, status
+from rest_framework import ISO_8601, serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from common.errors import UserError, gettext_noop
@@ -205,17 +206,30 @@ class HandStateSerializer(serializers.Serializer):
         return out
 
 
+def time_field():
+    """What renders a time as DRF's DateTimeField does in the current time zone (ISO 8601, UTC as "Z"),
+    the zone asked for once (a context-local lookup DRF's field makes again for every value): for an
+    answer listing every hand of a match."""
+    zone = timezone.get_current_timezone()
+    found = _TIME_FIELDS.get(zone)
+    if found is None:
+        found = _TIME_FIELDS[zone] = _TimeField(zone)
+    return found
+
+
 _TIME_FIELDS = {}
 
 
-def time_field():
-    """DRF's DateTimeField for the current time zone, made once per zone: it renders as the plain field
-    does without asking for the zone (a context-local lookup) again for every value."""
-    zone = timezone.get_current_timezone()
-    field = _TIME_FIELDS.get(zone)
-    if field is None:
-        field = _TIME_FIELDS[zone] = serializers.DateTimeField(default_timezone=zone)
-    return field
+class _TimeField:
+    def __init__(self, zone):
+        self.zone, self.field = zone, serializers.DateTimeField(default_timezone=zone)
+        self.plain = getattr(self.field, "format", api_settings.DATETIME_FORMAT) == ISO_8601
+
+    def to_representation(self, value):
+        if not self.plain or value.tzinfo is None:   # DRF's own rules for the rest
+            return self.field.to_representation(value)
+        text = value.astimezone(self.zone).isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 class ActionsSerializer(serializers.Serializer):

@@ -109,6 +109,23 @@ def test_the_hand_answer_renders_as_drf_would(client, match, referee):
         assert field.to_representation(hand) == serializers.Serializer.to_representation(field, hand)
 
 
+@pytest.mark.parametrize("zone", ["Asia/Shanghai", "UTC", "America/St_Johns"])
+def test_times_render_as_drfs_field_in_the_current_zone(zone):
+    import datetime as dt
+
+    from django.utils import timezone
+    from rest_framework import serializers
+
+    from scoring.api import time_field
+
+    utc = dt.timezone.utc
+    values = [dt.datetime(2026, 12, 5, 9, 30, tzinfo=utc), dt.datetime(2026, 12, 5, 23, 59, 59, 123456, tzinfo=utc),
+              dt.datetime(2026, 3, 8, 12, 0, tzinfo=dt.timezone(dt.timedelta(hours=-5))), dt.datetime(2026, 12, 5, 9, 30)]
+    with timezone.override(zone):
+        for value in values:
+            assert time_field().to_representation(value) == serializers.DateTimeField().to_representation(value)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_same_ruling_sent_twice_at_once_is_stored_once(make_user):
     """The key's claim is part of the request's transaction: a retry sent while the first attempt runs
