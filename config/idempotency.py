@@ -13,13 +13,13 @@ key's unique index until the first commits, then gets its stored answer (or runs
 back). The claim is sent before the view runs; for a view marked ``claims_with_first_read`` (a table's hand
 and ruling POSTs, whose first statements are one ``config.rowread.first_rows`` read) on PostgreSQL it
 goes in that read's round trip instead (``rowread.leading``): one round trip less. Either way it is
-sent before anything is written, and a view that stops before its read is claimed after it. Answers that ask for a retry (5xx, 409, 429) are rolled back with their claim: the retry runs again.
+sent before anything is written, and a view that stops before its read is claimed after it.
+Answers that ask for a retry (5xx, 409, 429) are rolled back with their claim: the retry runs again.
 A record still "in progress" after ``ABANDONED_AFTER`` (left by the earlier, separately committed claim)
 is taken over by a retry, which runs the request once.
 Records older than ``KEPT_FOR`` are deleted by :func:`purge_old_records`, which Celery beat runs
 every hour (``config.purge_idempotency_records``), off the request path.
 """
-import contextvars
 import datetime as dt
 import functools
 import hashlib
@@ -40,9 +40,6 @@ ABANDONED_AFTER = dt.timedelta(seconds=60)  # an in-progress record this old: it
 KEPT_FOR = dt.timedelta(hours=24)           # how long a stored answer is replayed
 RETRY_LATER = {409, 429}                    # answers that are not stored: the same key runs again (as 5xx)
 TABLE = IdempotencyRecord._meta.db_table
-
-
-_claiming = contextvars.ContextVar("idempotency_claim", default=None)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -107,11 +104,7 @@ class IdempotencyKeyMiddleware:
         claim = _Claim(key=key, owner=owner, method=request.method, path=request.path, fingerprint=fingerprint)
         try:
             with request_transaction(), rowread.leading(*claim.statement(), claim.taken):
-                token = _claiming.set(claim)
-                try:
-                    response, stored = self.run(request, claim)
-                finally:
-                    _claiming.reset(token)
+                response, stored = self.run(request, claim)
             if not stored and not self.asks_retry(response):
                 self.store_alone(key, owner, request, fingerprint, response)
             return response
@@ -162,7 +155,7 @@ class IdempotencyKeyMiddleware:
         """Store the answer on the claim ``mine`` ((id, created_at) as claimed): one plain UPDATE, sent with
         the request's other last writes just before the commit (``config.rowread.later``)."""
         rowread.later(f"UPDATE {TABLE} SET status = %s, content_type = %s, body = %s WHERE id = %s AND created_at = %s",
-              [response.status_code, response.get("Content-Type", ""), response.content, *mine])
+                      [response.status_code, response.get("Content-Type", ""), response.content, *mine])
 
     @staticmethod
     def store_alone(key, owner, request, fingerprint, response):
