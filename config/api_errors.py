@@ -70,7 +70,7 @@ class KeyTaken(Exception):
 def api_exception_handler(exc, context):
     """DRF's EXCEPTION_HANDLER: UserError and DRF's errors as ``{"field", "detail"}`` with their status."""
     if isinstance(exc, KeyTaken):
-        return Response(status=409)
+        return Response(error_body(None, _("Please try again.")), status=409)
     if isinstance(exc, UserError):
         return Response(error_body(exc.field, exc), status=exc.status)
     if isinstance(exc, Http404):  # Django's message names the model in English: say it in the user's language

@@ -45,4 +45,4 @@ def compress_with_lz4(table, column):
             quote = connection.ops.quote_name
             schema_editor.execute(f"ALTER TABLE {quote(table)} ALTER COLUMN {quote(column)} SET COMPRESSION lz4")
 
-    return migrations.RunPython(forward, migrations.RunPython.noop, elidable=True)
+    return migrations.RunPython(forward, migrations.RunPython.noop)

@@ -140,12 +140,15 @@ class IdempotencyKeyMiddleware:
         response = self.get_response(request)
         if claim.lost:
             raise KeyTaken
-        rowread.send_lead()   # not claimed yet (the view was not reached, or read nothing): claim now
+        if not transaction.get_rollback():
+            rowread.send_lead()   # not claimed yet (the view was not reached, or read nothing): claim now
         if self.asks_retry(response) or transaction.get_rollback():
             transaction.set_rollback(True)   # nothing of an attempt that asks for a retry stays
             return response, False
         if hasattr(response, "render") and not response.is_rendered:
             response.render()
+        if claim.pk is None:   # never commit a write without its key's record (a retry would apply it again)
+            raise RuntimeError("the Idempotency-Key was not claimed")
         # Only while the claim is still ours: a worker that was taken over must not touch the record.
         self.store_answer((claim.pk, connection.ops.adapt_datetimefield_value(claim.created_at)), response)
         return response, True

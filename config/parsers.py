@@ -79,7 +79,7 @@ class RememberedNegotiation(negotiation.DefaultContentNegotiation):
 
     def select_renderer(self, request, renderers, format_suffix=None):
         requested = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
-        key = (request.META.get("HTTP_ACCEPT", ""), requested, tuple(type(renderer) for renderer in renderers))
+        key = (request.META.get("HTTP_ACCEPT", "*/*"), requested, tuple(type(renderer) for renderer in renderers))
         found = self._known.get(key)
         if found is not None:
             return renderers[found[0]], found[1]

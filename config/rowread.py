@@ -79,12 +79,17 @@ def prepared_cursor():
     connection = _default()
     if not _joins(connection):
         return connection.cursor()
+    raw = _raw_cursor(connection)
+    return _LoggedPrepared(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
+
+
+def _raw_cursor(connection):
+    """psycopg's preparing cursor on the connection, set up as Django sets up its own cursors."""
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     connection.validate_thread_sharing()
     with connection.wrap_database_errors:
-        raw = _PreparingCursor(connection.connection)
-    return _LoggedPrepared(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
+        return _PreparingCursor(connection.connection)
 
 
 def first_rows(statements):
@@ -96,9 +101,13 @@ def first_rows(statements):
     waiting = _lead.get()
     if not waiting:
         return _first_rows(statements)
-    sql, params, check = waiting.pop()
-    rows = _first_rows([(sql, params), *statements])
-    check(rows[0])
+    lead = waiting.pop()
+    try:
+        rows = _first_rows([lead[:2], *statements])
+    except Exception:
+        waiting.append(lead)   # not sent: still first in the next round trip (or send_lead)
+        raise
+    lead[2](rows[0])
     return rows[1:]
 
 
@@ -111,7 +120,8 @@ def leading(sql, params, check):
     and call ``check(row)`` with its first row (``check`` may raise: the caller's rows are then not
     returned). For what every write of a request begins with, the idempotency key's claim, when the
     write's first statements are a :func:`first_rows` read: one round trip less. A block that sends no
-    first_rows calls :func:`send_lead` before it writes."""
+    first_rows calls :func:`send_lead` before it writes; the first_rows that carries it must not run in a
+    savepoint that may be rolled back (``config.db.write`` makes none inside a request's transaction)."""
     token = _lead.set([(sql, params, check)])
     try:
         yield
@@ -139,11 +149,8 @@ def _first_rows(statements):
                 cursor.execute(sql, params)
                 rows.append(cursor.fetchone() if cursor.description else None)
         return rows
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
     # psycopg's own cursors: queries are not logged here, and Django's wrapper would only pass them on
-    cursors = [_PreparingCursor(connection.connection) for _ in statements]
+    cursors = [_raw_cursor(connection) for _ in statements]
     try:
         with connection.wrap_database_errors:
             with connection.connection.pipeline():

@@ -5,6 +5,7 @@ answer ``{"field", "detail"}``: 400 bad input, 403 not allowed, 404 not visible,
 number is already taken, the match is over).
 """
 import re
+from datetime import datetime
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -82,6 +83,7 @@ class HandInputSerializer(serializers.Serializer):
 _HAND_KEYS = frozenset(HandInputSerializer._declared_fields)
 _TRICK_KEYS = frozenset(LastTrickSerializer._declared_fields)
 _SEATS = frozenset(seat for seat, _label in SEAT_CHOICES)
+_TRUMPS, _OUTCOMES = frozenset(Hand.Trump.values), frozenset(Hand.Outcome.values)   # (.values builds a list)
 _RANK = re.compile(r"[0-9A-Za-z]{0,3}")
 
 
@@ -118,11 +120,11 @@ def plain_hand_input(data):
            "reclaim": data.get("reclaim", False)}
     declarer = out["declarer"]
     if not (_whole(out["number"], 1, MOST_HANDS) and (declarer is None or (type(declarer) is str and declarer in _SEATS))
-            and isinstance(out["outcome"], str) and out["outcome"] in Hand.Outcome.values
+            and isinstance(out["outcome"], str) and out["outcome"] in _OUTCOMES
             and _whole(out["bottom_points"], -MOST_POINTS, MOST_POINTS) and type(out["reclaim"]) is bool):
         return None
     if "trump" in data:
-        if type(data["trump"]) is not str or data["trump"] not in Hand.Trump.values:
+        if type(data["trump"]) is not str or data["trump"] not in _TRUMPS:
             return None
         out["trump"] = data["trump"]
     if "defender_points" in data:
@@ -226,9 +228,12 @@ class _TimeField:
         self.plain = getattr(self.field, "format", api_settings.DATETIME_FORMAT) == ISO_8601
 
     def to_representation(self, value):
-        if not self.plain or value.tzinfo is None:   # DRF's own rules for the rest
+        if not self.plain or not isinstance(value, datetime) or value.utcoffset() is None:
+            return self.field.to_representation(value)   # DRF's own rules for the rest
+        try:
+            text = value.astimezone(self.zone).isoformat()
+        except OverflowError:
             return self.field.to_representation(value)
-        text = value.astimezone(self.zone).isoformat()
         return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 

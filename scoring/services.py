@@ -89,9 +89,12 @@ def _check_number(number, expected):
                         expected=expected, number=number)
 
 
+_TRUMPS = frozenset(Hand.Trump.values)   # (.values builds a list every time)
+
+
 def _hand_inputs(trump, defender_points, declarer=None, bottom_points=0, last_trick=None, reclaim=False):
     """The referee's inputs for one hand as a dict (the fields a Hand row stores)."""
-    if trump not in Hand.Trump.values:
+    if trump not in _TRUMPS:
         raise UserError(gettext_noop("Unknown trump: choose one of %(choices)s."), field="trump",
                         choices="/".join(Hand.Trump.values))
     if last_trick is not None and not isinstance(last_trick, dict):

@@ -9,7 +9,7 @@ from rest_framework.test import APIRequestFactory
 
 from config.parsers import RememberedNegotiation
 
-ACCEPTS = [None, "*/*", "application/json", "text/html", "text/html,application/xhtml+xml,*/*;q=0.8",
+ACCEPTS = [None, "", "*/*", "application/json", "text/html", "text/html,application/xhtml+xml,*/*;q=0.8",
            "application/json; indent=4", "application/*", "image/png, */*;q=0.1"]
 
 

@@ -120,7 +120,7 @@ def test_times_render_as_drfs_field_in_the_current_zone(zone):
 
     utc = dt.timezone.utc
     values = [dt.datetime(2026, 12, 5, 9, 30, tzinfo=utc), dt.datetime(2026, 12, 5, 23, 59, 59, 123456, tzinfo=utc),
-              dt.datetime(2026, 3, 8, 12, 0, tzinfo=dt.timezone(dt.timedelta(hours=-5))), dt.datetime(2026, 12, 5, 9, 30)]
+              dt.datetime(2026, 3, 8, 12, 0, tzinfo=dt.timezone(dt.timedelta(hours=-5))), dt.datetime(2026, 12, 5, 9, 30), "2026-12-05T09:30"]
     with timezone.override(zone):
         for value in values:
             assert time_field().to_representation(value) == serializers.DateTimeField().to_representation(value)

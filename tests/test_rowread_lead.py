@@ -1,0 +1,46 @@
+"""config.rowread.leading: a statement sent first with the block's next first_rows, exactly once."""
+import pytest
+
+from config import rowread
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    batches = []
+
+    def fake(statements):
+        batches.append([sql for sql, _params in statements])
+        if "FAIL" in batches[-1]:
+            raise RuntimeError("the round trip failed")
+        return [(sql,) for sql, _params in statements]
+
+    monkeypatch.setattr(rowread, "_first_rows", fake)
+    return batches
+
+
+def test_the_lead_rides_with_the_first_round_trip_only(sent):
+    checked = []
+    with rowread.leading("CLAIM", [], checked.append):
+        assert rowread.first_rows([("READ", [])]) == [("READ",)]   # the lead's row goes to its check
+        assert rowread.first_rows([("WRITE", [])]) == [("WRITE",)]
+        rowread.send_lead()                                          # nothing waits: nothing sent
+    assert sent == [["CLAIM", "READ"], ["WRITE"]] and checked == [("CLAIM",)]
+
+
+def test_a_lead_whose_round_trip_failed_waits_for_the_next(sent):
+    checked = []
+    with rowread.leading("CLAIM", [], checked.append):
+        with pytest.raises(RuntimeError):
+            rowread.first_rows([("FAIL", [])])
+        rowread.send_lead()
+    assert sent == [["CLAIM", "FAIL"], ["CLAIM"]] and checked == [("CLAIM",)]
+
+
+def test_a_check_that_refuses_stops_the_caller(sent):
+    def refuse(row):
+        raise LookupError("taken")
+
+    with rowread.leading("CLAIM", [], refuse), pytest.raises(LookupError):
+        rowread.first_rows([("READ", [])])
+    assert rowread.first_rows([("AFTER", [])]) == [("AFTER",)]   # outside the block: no lead
+    assert sent[-1] == ["AFTER"]
