@@ -5,17 +5,15 @@ answer ``{"field", "detail"}``: 400 bad input, 403 not allowed, 404 not visible,
 number is already taken, the match is over).
 """
 import re
-from datetime import datetime
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import ISO_8601, serializers, status
+from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from common.errors import UserError, gettext_noop
@@ -23,7 +21,7 @@ from config.api_errors import error_responses
 from scoring import services
 from scoring.engine import MAX_TRICK_PAIRS
 from scoring.hands import hand_history
-from scoring.models import SEAT_CHOICES, Hand
+from scoring.models import OUTCOMES, SEAT_CHOICES, TRUMPS, Hand
 from scoring.presenters import state_payload
 from tournament import access
 from tournament.models import Match
@@ -83,7 +81,6 @@ class HandInputSerializer(serializers.Serializer):
 _HAND_KEYS = frozenset(HandInputSerializer._declared_fields)
 _TRICK_KEYS = frozenset(LastTrickSerializer._declared_fields)
 _SEATS = frozenset(seat for seat, _label in SEAT_CHOICES)
-_TRUMPS, _OUTCOMES = frozenset(Hand.Trump.values), frozenset(Hand.Outcome.values)   # (.values builds a list)
 _RANK = re.compile(r"[0-9A-Za-z]{0,3}")
 
 
@@ -120,11 +117,11 @@ def plain_hand_input(data):
            "reclaim": data.get("reclaim", False)}
     declarer = out["declarer"]
     if not (_whole(out["number"], 1, MOST_HANDS) and (declarer is None or (type(declarer) is str and declarer in _SEATS))
-            and isinstance(out["outcome"], str) and out["outcome"] in _OUTCOMES
+            and isinstance(out["outcome"], str) and out["outcome"] in OUTCOMES
             and _whole(out["bottom_points"], -MOST_POINTS, MOST_POINTS) and type(out["reclaim"]) is bool):
         return None
     if "trump" in data:
-        if type(data["trump"]) is not str or data["trump"] not in _TRUMPS:
+        if type(data["trump"]) is not str or data["trump"] not in TRUMPS:
             return None
         out["trump"] = data["trump"]
     if "defender_points" in data:
@@ -209,32 +206,17 @@ class HandStateSerializer(serializers.Serializer):
 
 
 def time_field():
-    """What renders a time as DRF's DateTimeField does in the current time zone (ISO 8601, UTC as "Z"),
-    the zone asked for once (a context-local lookup DRF's field makes again for every value): for an
-    answer listing every hand of a match."""
+    """DRF's DateTimeField for the current time zone, made once per zone: it renders as the plain field does
+    without asking for the zone (a context-local lookup) again for every value of an answer listing every
+    hand of a match."""
     zone = timezone.get_current_timezone()
-    found = _TIME_FIELDS.get(zone)
-    if found is None:
-        found = _TIME_FIELDS[zone] = _TimeField(zone)
-    return found
+    field = _TIME_FIELDS.get(zone)
+    if field is None:
+        field = _TIME_FIELDS[zone] = serializers.DateTimeField(default_timezone=zone)
+    return field
 
 
 _TIME_FIELDS = {}
-
-
-class _TimeField:
-    def __init__(self, zone):
-        self.zone, self.field = zone, serializers.DateTimeField(default_timezone=zone)
-        self.plain = getattr(self.field, "format", api_settings.DATETIME_FORMAT) == ISO_8601
-
-    def to_representation(self, value):
-        if not self.plain or not isinstance(value, datetime) or value.utcoffset() is None:
-            return self.field.to_representation(value)   # DRF's own rules for the rest
-        try:
-            text = value.astimezone(self.zone).isoformat()
-        except OverflowError:
-            return self.field.to_representation(value)
-        return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 class ActionsSerializer(serializers.Serializer):

@@ -196,6 +196,10 @@ class Hand(AppendOnlyModel):
             return True
 
 
+TRUMPS = frozenset(Hand.Trump.values)       # the stored trump codes (``.values`` builds a list on every read)
+OUTCOMES = frozenset(Hand.Outcome.values)
+
+
 class MatchSnapshot(models.Model):
     """A match's engine state as its hands and rulings left it, kept so the next hand or ruling applies to
     it instead of replaying every hand (``scoring.snapshots``). A cache, never evidence: the hands and

@@ -24,7 +24,7 @@ from rulings.adjustments import adjustments_for
 from rulings.ledger import ledger_and_entries
 from scoring import snapshots
 from scoring.hands import Replay, apply_hand, current_hands, next_hand_number, replay
-from scoring.models import Hand
+from scoring.models import TRUMPS, Hand
 from tournament import access
 from tournament.clocks import services as clock_services
 from tournament.competition import results
@@ -89,12 +89,9 @@ def _check_number(number, expected):
                         expected=expected, number=number)
 
 
-_TRUMPS = frozenset(Hand.Trump.values)   # (.values builds a list every time)
-
-
 def _hand_inputs(trump, defender_points, declarer=None, bottom_points=0, last_trick=None, reclaim=False):
     """The referee's inputs for one hand as a dict (the fields a Hand row stores)."""
-    if trump not in _TRUMPS:
+    if trump not in TRUMPS:
         raise UserError(gettext_noop("Unknown trump: choose one of %(choices)s."), field="trump",
                         choices="/".join(Hand.Trump.values))
     if last_trick is not None and not isinstance(last_trick, dict):
