@@ -156,10 +156,12 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
 
 # The match as a ruling write needs it, in one prepared statement (config.rowread): the round, the rule
 # profile (its data is the process's copy), the kept state, whether a ruling has this client key (an
-# empty key is nobody's), and the writer's roles and assignment.
+# empty key is nobody's), the writer's roles and assignment, and the new ruling's id (its INSERT then
+# goes with the request's last writes).
 _FOR_RULINGS = JoinedRead(Match, ("profile", "round", "engine_snapshot"), defer=("profile__data",), extra={
     "key_taken": f"%s <> '' AND EXISTS (SELECT 1 FROM {Ruling._meta.db_table} k WHERE k.match_id = t0.id "
-                 "AND k.idempotency_key = %s)", **access.access_columns()})
+                 "AND k.idempotency_key = %s)", **access.access_columns(),
+    "next_ruling_id": rowread.next_id_sql(Ruling)})
 
 
 def _lock_for_record(match, user, idempotency_key=""):
@@ -200,6 +202,7 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
     every = [*entries, entry]
     done = before
     if decided or _touches_scores(entry.ruling, before.hands):
+        rowread.flush()   # the match's result and what follows it may read the new ruling
         done = match_replay(match, every, before.hands)
         results.settle(match, replay=done, entries=every)
     snapshots.keep(match, done, every, ledger)
@@ -219,6 +222,7 @@ def _create_on_kept(match, user, inputs, hand_number, declarer, note, idempotenc
     entry, decided = _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, sanction,
                                    before, kept.sequence + 1)
     if decided or _touches_scores(entry.ruling, before.hands):
+        rowread.flush()   # the new ruling is read back with the others
         full, every = ledger_and_entries(match)
         done = match_replay(match, every, before.hands)
         results.settle(match, replay=done, entries=every)
@@ -234,22 +238,26 @@ def _create_on_kept(match, user, inputs, hand_number, declarer, note, idempotenc
 
 def _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, sanction, before, sequence):
     """Check the hand number against the table state ``before`` and store the Ruling (and the chief's
-    approval when the chief decides it at once); returns (its Entry, decided)."""
+    approval when the chief decides it at once); returns (its Entry, decided). With its id read with the
+    match (PostgreSQL), the Ruling's INSERT goes with the request's last writes (``config.rowread.later``):
+    a caller that reads it back flushes them first."""
     state = _with_declarer(TableState.of(before.state), declarer, sanction)
     if sanction.effect.applies_to == "first_hand":
         hand_number = 1
     hand_number = _check_hand_number(hand_number or state.hand_number, state.hand_number)
     side = normalise_side(inputs["side"])
+    pk = getattr(match, "next_ruling_id", None)
     with snapshots.applying():
         ruling = mark_new(rowread.insert(Ruling(   # no signal: written inside snapshots.applying()
-            match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side,
+            pk=pk, match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side,
             role=inputs["role"] or "", offender_role=_offender_role(side, inputs["role"], state),
             minutes=inputs["minutes"], seconds=inputs["seconds"], cards=inputs["cards"],
             choice=inputs["choice"] or "", sanction=sanction_dict(sanction), clause=sanction.clause[:120],
             table=match.table, profile=match.profile, profile_version=match.profile.version,
             context={"declarer": state.declarer, "levels": state.levels, "level_played": state.level_played,
                      "hand_number": state.hand_number},
-            note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now())))
+            note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now()),
+            defer=pk is not None))
         decided = _chief_decides(match, user, ruling, sanction)
     return Entry(ruling, sanction, ruling_state(ruling, sanction)), decided
 
@@ -263,6 +271,7 @@ def _chief_decides(match, user, ruling, sanction) -> bool:
         return False
     if not access.may(user, access.APPROVE, match=match):
         return False
+    rowread.flush()   # the ruling's deferred INSERT before the approval that names it
     row = Approval.objects.create(ruling=ruling, approved=True, decided_by=user, decided_at=ruling.recorded_at)
     Ruling.approval.related.set_cached_value(ruling, row)
     return True

@@ -60,6 +60,25 @@ def test_the_last_writes_go_together_before_the_commit(client, match, referee, m
                            ["UPDATE", "config_idempotencyrecord", "SET"], *([["COMMIT"]] if postgres else [])]
 
 
+def test_a_rulings_last_writes_go_together_before_the_commit(client, match, referee, monkeypatch):
+    """A ruling on the kept state: its INSERT (the id read with the match, on PostgreSQL), the kept state and
+    the stored answer in one batch with the COMMIT: no round trip of its own."""
+    client.force_login(referee)
+    post_hand(client, match, hand_body(1, 45, declarer="N"))
+    assert post_ruling(client, match, "r0").status_code == 201   # the kept state now holds a ruling
+    batches = []
+    real = rowread.first_rows
+    monkeypatch.setattr(rowread, "first_rows", lambda statements: batches.append(
+        [sql.split()[0:3] for sql, _ in statements]) or real(statements))
+    response = post_ruling(client, match, "r1")
+    assert response.status_code == 201, response.content
+    postgres = connection.vendor == "postgresql"
+    assert batches[-1] == [*([["INSERT", "INTO", '"rulings_ruling"']] if postgres else []),
+                           ["UPDATE", "scoring_matchsnapshot", "SET"], ["UPDATE", "config_idempotencyrecord", "SET"],
+                           *([["COMMIT"]] if postgres else [])]
+    assert Ruling.objects.get(idempotency_key="r1").pk == response.json()["id"]
+
+
 @pytest.mark.parametrize("path", ["hands", "rulings"])
 def test_the_keys_claim_goes_with_the_match_read(client, match, referee, monkeypatch, path):
     """On PostgreSQL a table's write sends BEGIN, the Idempotency-Key's claim, the lock and the match read
