@@ -228,6 +228,10 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
+    "DEFAULT_RENDERER_CLASSES": [   # DRF's, the JSON one encoding with orjson (the same answers, faster)
+        "config.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.parsers.RememberedNegotiation",
 }
