@@ -67,9 +67,15 @@ class KeyTaken(Exception):
     stored answer instead (this handler's 409 is never sent)."""
 
 
+class SessionUserChanged(Exception):
+    """The session's user, read with the view's first read (``config.sessionuser``), is gone, inactive or no
+    longer the session's: the view stops, and the middleware runs the request again with the user read as
+    Django reads it (this handler's 409 is never sent)."""
+
+
 def api_exception_handler(exc, context):
     """DRF's EXCEPTION_HANDLER: UserError and DRF's errors as ``{"field", "detail"}`` with their status."""
-    if isinstance(exc, KeyTaken):
+    if isinstance(exc, (KeyTaken, SessionUserChanged)):
         return Response(error_body(None, _("Please try again.")), status=409)
     if isinstance(exc, UserError):
         return Response(error_body(exc.field, exc), status=exc.status)

@@ -20,6 +20,7 @@ is taken over by a retry, which runs the request once.
 Records older than ``KEPT_FOR`` are deleted by :func:`purge_old_records`, which Celery beat runs
 every hour (``config.purge_idempotency_records``), off the request path.
 """
+import contextlib
 import datetime as dt
 import functools
 import hashlib
@@ -30,9 +31,10 @@ from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 
 from . import clock, rowread
-from .api_errors import KeyTaken, error_body
+from .api_errors import KeyTaken, SessionUserChanged, error_body
 from .db import request_transaction
 from .models import IdempotencyRecord
+from .sessionuser import SessionUserLead
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -97,19 +99,26 @@ class IdempotencyKeyMiddleware:
         if len(key) > 200:
             return JsonResponse(error_body(None, _("The Idempotency-Key is too long (at most 200 characters).")),
                                 status=400)
-        owner = self.owner(request)
+        # a table's write reads the session's user with its first read (config.sessionuser), verified there
+        user = SessionUserLead.of(request) if self.claims_with_first_read(request) else None
+        owner = str(user.user.pk) if user is not None else self.owner(request)
         fingerprint = hashlib.sha256(
             request.method.encode() + b" " + request.path.encode() + b"\n" + request.body
         ).hexdigest()
         claim = _Claim(key=key, owner=owner, method=request.method, path=request.path, fingerprint=fingerprint)
         try:
-            with request_transaction(), rowread.leading(*claim.statement(), claim.taken):
-                response, stored = self.run(request, claim)
+            with request_transaction(), self.reading(user), rowread.leading(*claim.statement(), claim.taken):
+                response, stored = self.run(request, claim, user)
+            if user is not None:
+                user.verify_now()   # nothing answered nor stored for a user not verified
             if not stored and not self.asks_retry(response):
                 self.store_alone(key, owner, request, fingerprint, response)
             return response
         except KeyTaken:   # the key is stored (the transaction rolled back): replay it
             pass
+        except SessionUserChanged:   # rolled back: once more, the user read as Django reads it
+            user.forget()
+            return self(request)
         record = IdempotencyRecord.objects.filter(key=key, owner=owner).first()
         if not self.take_over(record, fingerprint):
             return self.replay(record, fingerprint)
@@ -129,7 +138,12 @@ class IdempotencyKeyMiddleware:
         ``claims_with_first_read``), and can the claim go in that read's round trip (PostgreSQL)?"""
         return rowread.joins() and _reads_first(request.path_info, getattr(request, "urlconf", None))
 
-    def run(self, request, claim):
+    @staticmethod
+    def reading(user):
+        """The session's user read first with the write's first read (its check before the claim's)."""
+        return rowread.leading(*user.statement(), user.check) if user is not None else contextlib.nullcontext()
+
+    def run(self, request, claim, user=None):
         """Run the request inside the caller's transaction and store its answer there; an answer that
         asks for a retry (5xx, 409, 429) rolls the transaction back, the claim with it. Returns (the answer,
         whether it is stored): an answer whose transaction an inner block without a savepoint spoiled
@@ -138,6 +152,8 @@ class IdempotencyKeyMiddleware:
         if not self.claims_with_first_read(request):
             rowread.send_lead()   # claimed before the view runs
         response = self.get_response(request)
+        if user is not None and user.failed:
+            raise SessionUserChanged
         if claim.lost:
             raise KeyTaken
         if not transaction.get_rollback():

@@ -4,7 +4,7 @@ connection.
     prepared_cursor()               a cursor whose statements PostgreSQL prepares (plans once per connection)
     first_rows([(sql, params), ...]) their first rows, the statements sent in one round trip
     leading(sql, params, check)     a statement sent first with the block's next first_rows (its round trip)
-    send_lead()                     send it now if it still waits
+    send_lead()                     send the waiting ones now
     later(sql, params), deferring()  writes sent together just before the request's transaction commits
     flush()                         send them now (a read that may depend on them follows)
     next_id_sql(model)              a new primary key read with a row, so that its INSERT can be deferred
@@ -97,18 +97,21 @@ def first_rows(statements):
     for a statement that returns no rows). On PostgreSQL they are sent together in one round trip
     (psycopg's pipeline mode; a transaction's BEGIN goes with them), each one still run after the one
     before it; one by one while queries are logged (``DEBUG``, a test counting them). A :func:`leading`
-    statement still waiting goes first, and its check is called before anything is returned."""
+    statements still waiting go first, in the order their blocks began, and their checks are called in that
+    order before anything is returned."""
     waiting = _lead.get()
     if not waiting:
         return _first_rows(statements)
-    lead = waiting.pop()
+    leads = list(waiting)
+    waiting.clear()
     try:
-        rows = _first_rows([lead[:2], *statements])
+        rows = _first_rows([lead[:2] for lead in leads] + list(statements))
     except Exception:
-        waiting.append(lead)   # not sent: still first in the next round trip (or send_lead)
+        waiting[:0] = leads   # not sent: still first in the next round trip (or send_lead)
         raise
-    lead[2](rows[0])
-    return rows[1:]
+    for lead, row in zip(leads, rows):
+        lead[2](row)
+    return rows[len(leads):]
 
 
 _lead = contextvars.ContextVar("leading_statement", default=None)
@@ -121,16 +124,26 @@ def leading(sql, params, check):
     returned). For what every write of a request begins with, the idempotency key's claim, when the
     write's first statements are a :func:`first_rows` read: one round trip less. A block that sends no
     first_rows calls :func:`send_lead` before it writes; the first_rows that carries it must not run in a
-    savepoint that may be rolled back (``config.db.write`` makes none inside a request's transaction)."""
-    token = _lead.set([(sql, params, check)])
+    savepoint that may be rolled back (``config.db.write`` makes none inside a request's transaction).
+    Blocks may nest: their statements go together, the outer block's first (its check called first)."""
+    lead = (sql, params, check)
+    waiting = _lead.get()
+    if waiting is None:
+        token = _lead.set([lead])
+        try:
+            yield
+        finally:
+            _lead.reset(token)
+        return
+    waiting.append(lead)
     try:
         yield
     finally:
-        _lead.reset(token)
+        waiting[:] = [other for other in waiting if other is not lead]
 
 
 def send_lead():
-    """Send the :func:`leading` statement now (alone), if it still waits."""
+    """Send the :func:`leading` statements still waiting now (alone)."""
     if _lead.get():
         first_rows([])
 

@@ -81,8 +81,10 @@ def test_a_rulings_last_writes_go_together_before_the_commit(client, match, refe
 
 @pytest.mark.parametrize("path", ["hands", "rulings"])
 def test_the_keys_claim_goes_with_the_match_read(client, match, referee, monkeypatch, path):
-    """On PostgreSQL a table's write sends BEGIN, the Idempotency-Key's claim, the lock and the match read
-    in one round trip (config.rowread.leading); elsewhere the claim goes first on its own."""
+    """On PostgreSQL a table's write sends BEGIN, the session's user, the Idempotency-Key's claim, the lock and
+    the match read in one round trip (config.rowread.leading, config.sessionuser); elsewhere the claim goes
+    first on its own. The write is then three round trips, as the bare view: the session, that one, the last
+    writes with the COMMIT."""
     client.force_login(referee)
     post_hand(client, match, hand_body(1, 45, declarer="N"))
     batches = []
@@ -95,7 +97,9 @@ def test_the_keys_claim_goes_with_the_match_read(client, match, referee, monkeyp
     assert response.status_code == 201, response.content
     claim = "INSERT INTO config_idempotencyrecord"
     if connection.vendor == "postgresql":
-        assert batches[0][:3] == [claim, "SELECT 1 FROM", "SELECT t0.\"id\", t0.\"round_id\","]
+        assert batches[0][:4] == ['SELECT t0."id", t0."password",', claim, "SELECT 1 FROM",
+                                  "SELECT t0.\"id\", t0.\"round_id\","]
+        assert len(batches) == 2 and batches[1][-1] == "COMMIT"
     else:
         assert batches[0] == [claim]
     assert sum(batch.count(claim) for batch in batches) == 1

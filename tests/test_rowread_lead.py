@@ -44,3 +44,26 @@ def test_a_check_that_refuses_stops_the_caller(sent):
         rowread.first_rows([("READ", [])])
     assert rowread.first_rows([("AFTER", [])]) == [("AFTER",)]   # outside the block: no lead
     assert sent[-1] == ["AFTER"]
+
+
+def test_nested_leads_go_together_the_outer_first(sent):
+    checked = []
+    with rowread.leading("USER", [], checked.append):
+        with rowread.leading("CLAIM", [], checked.append):
+            assert rowread.first_rows([("READ", [])]) == [("READ",)]
+        with rowread.leading("LATER", [], checked.append):
+            pass   # never sent: its block ended first
+        assert rowread.first_rows([("WRITE", [])]) == [("WRITE",)]
+    assert sent == [["USER", "CLAIM", "READ"], ["WRITE"]] and checked == [("USER",), ("CLAIM",)]
+
+
+def test_the_first_refusal_stops_the_checks_after_it(sent):
+    checked = []
+
+    def refuse(row):
+        raise LookupError("not this user")
+
+    with rowread.leading("USER", [], refuse), rowread.leading("CLAIM", [], checked.append):
+        with pytest.raises(LookupError):
+            rowread.first_rows([("READ", [])])
+    assert sent == [["USER", "CLAIM", "READ"]] and checked == []

@@ -1,0 +1,107 @@
+"""The session's user read in a table write's first round trip, and verified before anything is kept.
+
+    SessionUserLead.of(request) -> SessionUserLead | None
+
+Django reads a logged-in request's user (``auth.get_user``: the user row by the id the session names,
+then the session's hash checked against the password's) in a round trip of its own, before the view. A
+table's hand or ruling write then reads its match in another: the user is only needed by then (the owner
+of the Idempotency-Key and the access columns take the id alone; DRF's session authentication and
+``IsAuthenticated`` ask only whether the user is active and logged in). For those writes
+(``claims_with_first_read``, on PostgreSQL) the idempotency middleware puts the user's read in front of
+the write's first read (``config.rowread.leading``): one round trip less, with Django's ORM query
+compiled for nothing.
+
+Until its row arrives the request's user is a stand-in: a user model instance holding only its id, and
+``is_active`` true (what DRF reads first); any other field read before the row arrives is read from the
+database as a deferred field is (correct, at a query's cost). When the row arrives :meth:`check`
+fills the stand-in (the same object every part of the request holds) and verifies what ``auth.get_user``
+verifies: the user exists, the backend lets them authenticate (active), the session's hash is theirs. If
+not, :class:`~config.api_errors.SessionUserChanged` stops the view, the middleware rolls the request back
+(nothing of it is kept, nothing answered) and runs it again with the user read as Django reads it
+(a session that no longer verifies is logged out there, as always). The middleware calls
+:meth:`verify_now` before it answers or stores anything, so an answer is never given for a user not
+verified. Only for the session backend's users of Django's ``ModelBackend.get_user`` (its subclasses
+that keep it, as ``config.auth.LockoutModelBackend``); any other request reads its user as before.
+"""
+import functools
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model, load_backend
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.middleware import get_user as middleware_user
+from django.core.exceptions import ValidationError
+from django.db import DEFAULT_DB_ALIAS
+from django.utils.crypto import constant_time_compare
+from django.utils.functional import SimpleLazyObject
+
+from . import rowread
+from .api_errors import SessionUserChanged
+
+
+@functools.cache
+def _reader():
+    """The user row in one prepared statement (built once per process: the user model is known by then)."""
+    return rowread.JoinedRead(get_user_model(), ())
+
+
+class SessionUserLead:
+    def __init__(self, request, user, backend):
+        self.request, self.user, self.backend = request, user, backend
+        self.verified = self.failed = False
+
+    @classmethod
+    def of(cls, request):
+        """The session's user as a stand-in whose row is read with the write's first statements (set as the
+        request's user), or None: no logged-in session, the user already read, another backend."""
+        session = getattr(request, "session", None)
+        if session is None or hasattr(request, "_cached_user"):
+            return None
+        try:
+            user_id, backend_path = session[SESSION_KEY], session[BACKEND_SESSION_KEY]
+        except KeyError:
+            return None
+        if backend_path not in settings.AUTHENTICATION_BACKENDS:
+            return None
+        backend = load_backend(backend_path)
+        if not isinstance(backend, ModelBackend) or type(backend).get_user is not ModelBackend.get_user:
+            return None
+        model = get_user_model()
+        try:
+            pk = model._meta.pk.to_python(user_id)
+        except ValidationError:
+            return None
+        known = {model._meta.pk.attname: pk, "is_active": True}
+        fields = [f.attname for f in model._meta.concrete_fields if f.attname in known]
+        user = model.from_db(DEFAULT_DB_ALIAS, fields, [known[name] for name in fields])
+        request._cached_user = user   # what AuthenticationMiddleware's lazy request.user gives
+        return cls(request, user, backend)
+
+    def statement(self):
+        return _reader().statement(self.user.pk)
+
+    def check(self, row):
+        """The user's row has arrived: fill the stand-in and verify it, or stop the view."""
+        found = _reader().from_row(row)
+        if found is not None:
+            for field in type(found)._meta.concrete_fields:
+                self.user.__dict__[field.attname] = found.__dict__[field.attname]
+        session_hash = self.request.session.get(HASH_SESSION_KEY)
+        if (found is None or not self.backend.user_can_authenticate(self.user) or not session_hash
+                or not constant_time_compare(session_hash, self.user.get_session_auth_hash())):
+            self.failed = True
+            raise SessionUserChanged
+        self.verified = True
+
+    def verify_now(self):
+        """Read and verify the user now if the write sent no read that carried it (raises SessionUserChanged)."""
+        if not self.verified:
+            sql, params = self.statement()
+            with rowread.prepared_cursor() as cursor:
+                cursor.execute(sql, params)
+                self.check(cursor.fetchone())
+
+    def forget(self):
+        """Drop the stand-in: the request's user is read as Django reads it (now)."""
+        del self.request._cached_user
+        self.request.user = SimpleLazyObject(lambda: middleware_user(self.request))
+        self.request.user._setup()
