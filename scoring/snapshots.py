@@ -59,6 +59,7 @@ class KeptHand:
     declarer_seat: str
     recorder_name: str
     recorded_at: dt.datetime
+    stored: list | None = field(default=None, compare=False, repr=False)   # the row it was read from
 
     def get_trump_display(self):
         return str(_TRUMPS.get(self.trump, self.trump))
@@ -71,13 +72,16 @@ class KeptHand:
                    hand.recorder_name, hand.recorded_at)
 
     def row(self):
-        return [self.number, self.pk, self.version, self.trump, self.defender_points, self.declarer_seat,
-                self.recorder_name, self.recorded_at.isoformat()]
+        """The hand as the kept state stores it (the row it was read from, as it was: a hand never changes)."""
+        if self.stored is None:
+            self.stored = [self.number, self.pk, self.version, self.trump, self.defender_points, self.declarer_seat,
+                           self.recorder_name, self.recorded_at.isoformat()]
+        return self.stored
 
     @classmethod
     def from_row(cls, row):
         number, pk, version, trump, points, seat, name, at = row
-        return cls(number, pk, version, trump, points, seat, name, dt.datetime.fromisoformat(at))
+        return cls(number, pk, version, trump, points, seat, name, dt.datetime.fromisoformat(at), row)
 
 
 @dataclass
