@@ -3,6 +3,8 @@
     JSONText              JSON data stored as its text: written and read whole, never queried inside
     compress_with_lz4()   a migration operation: PostgreSQL compresses a column's large values with lz4
 """
+import json
+
 import orjson
 from django.db import migrations, models
 
@@ -16,18 +18,30 @@ class JSONText(models.TextField):
     same compact text, keys that are not strings written as ``json`` writes them)."""
 
     def from_db_value(self, value, expression, connection):
-        return None if value is None else orjson.loads(value)
+        return None if value is None else _loads(value)
 
     def to_python(self, value):
         if isinstance(value, str):
-            return orjson.loads(value)
+            return _loads(value)
         return value
 
     def get_prep_value(self, value):
-        return None if value is None else orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+        if value is None:
+            return None
+        try:
+            return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+        except orjson.JSONEncodeError:   # what orjson does not write (a whole number past 64 bits): as json does
+            return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
     def value_to_string(self, obj):
         return self.get_prep_value(self.value_from_object(obj))
+
+
+def _loads(text):
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:   # what json wrote and orjson refuses (NaN, Infinity)
+        return json.loads(text)
 
 
 def compress_with_lz4(table, column):

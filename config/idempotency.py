@@ -12,7 +12,8 @@ a lost connection cannot apply it twice). A retry sent while the first attempt s
 key's unique index until the first commits, then gets its stored answer (or runs, if the first rolled
 back). The claim is sent before the view runs; for a view marked ``claims_with_first_read`` (a table's hand
 and ruling POSTs, whose first statements are one ``config.rowread.first_rows`` read) on PostgreSQL it
-goes in that read's round trip instead (``rowread.leading``): one round trip less. Either way it is
+goes in that read's round trip instead (``rowread.leading``), after the session's user's read
+(``config.sessionuser``, verified there before anything is kept or answered): two round trips less. Either way it is
 sent before anything is written, and a view that stops before its read is claimed after it.
 Answers that ask for a retry (5xx, 409, 429) are rolled back with their claim: the retry runs again.
 A record still "in progress" after ``ABANDONED_AFTER`` (left by the earlier, separately committed claim)
@@ -25,7 +26,7 @@ import datetime as dt
 import functools
 import hashlib
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
@@ -101,16 +102,19 @@ class IdempotencyKeyMiddleware:
                                 status=400)
         # a table's write reads the session's user with its first read (config.sessionuser), verified there
         user = SessionUserLead.of(request) if self.claims_with_first_read(request) else None
-        owner = str(user.user.pk) if user is not None else self.owner(request)
+        owner = self.owner(request)
         fingerprint = hashlib.sha256(
             request.method.encode() + b" " + request.path.encode() + b"\n" + request.body
         ).hexdigest()
         claim = _Claim(key=key, owner=owner, method=request.method, path=request.path, fingerprint=fingerprint)
         try:
-            with request_transaction(), self.reading(user), rowread.leading(*claim.statement(), claim.taken):
-                response, stored = self.run(request, claim, user)
-            if user is not None:
-                user.verify_now()   # nothing answered nor stored for a user not verified
+            try:
+                with request_transaction(), self.reading(user), rowread.leading(*claim.statement(), claim.taken):
+                    response, stored = self.run(request, claim, user)
+            except IntegrityError:   # a last write refused at the commit (a race no lock covered): rolled back
+                response, stored = JsonResponse(error_body(None, _("Please try again.")), status=409), False
+            if user is not None and not self.verified(user, response):
+                return response
             if not stored and not self.asks_retry(response):
                 self.store_alone(key, owner, request, fingerprint, response)
             return response
@@ -137,6 +141,18 @@ class IdempotencyKeyMiddleware:
         """Does the request's view send its first statements as one ``rowread.first_rows`` read (marked
         ``claims_with_first_read``), and can the claim go in that read's round trip (PostgreSQL)?"""
         return rowread.joins() and _reads_first(request.path_info, getattr(request, "urlconf", None))
+
+    def verified(self, user, response):
+        """Verify the session's user before anything is answered or stored (raises SessionUserChanged). An
+        answer asking for a retry when the database is unreachable (503) is given as it is: it stores nothing
+        and says nothing of the user's. Returns whether the caller may go on (store, answer)."""
+        try:
+            user.verify_now()
+        except DatabaseError:
+            if not self.asks_retry(response):
+                raise
+            return False
+        return True
 
     @staticmethod
     def reading(user):

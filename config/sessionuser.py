@@ -70,6 +70,7 @@ class SessionUserLead:
             pk = model._meta.pk.to_python(user_id)
         except ValidationError:
             return None
+        # is_active as DRF reads it first (checked when the row arrives); the stand-in is never saved
         known = {model._meta.pk.attname: pk, "is_active": True}
         fields = [f.attname for f in model._meta.concrete_fields if f.attname in known]
         user = model.from_db(DEFAULT_DB_ALIAS, fields, [known[name] for name in fields])
@@ -101,7 +102,8 @@ class SessionUserLead:
                 self.check(cursor.fetchone())
 
     def forget(self):
-        """Drop the stand-in: the request's user is read as Django reads it (now)."""
+        """Drop the stand-in: the request's user is read as Django reads it, now (so that the request run again
+        finds its user read and makes no stand-in)."""
         del self.request._cached_user
         self.request.user = SimpleLazyObject(lambda: middleware_user(self.request))
         self.request.user._setup()

@@ -126,3 +126,24 @@ def test_a_failing_last_write_leaves_nothing_stored(client, match, referee, monk
     monkeypatch.setattr(rowread, "later", real)   # the retry with the same key is then recorded, once
     assert post_hand(client, match, hand_body(2, 45), HTTP_IDEMPOTENCY_KEY="k-fail").status_code == 201
     assert list(Hand.objects.filter(match=match).values_list("number", flat=True)) == [1, 2]
+
+
+def test_a_last_write_refused_at_the_commit_answers_409_and_keeps_nothing(client, match, referee, monkeypatch):
+    """A constraint that fires only when the last writes are sent (a race no lock covered) is a 409 the
+    client retries, not a 500; nothing of the attempt stays and its key is free."""
+    client.force_login(referee)
+    post_hand(client, match, hand_body(1, 45, declarer="N"))
+    real = rowread.later
+
+    def later_then_refused(sql, params):
+        real(sql, params)
+        if sql.startswith("UPDATE scoring_matchsnapshot"):
+            real("UPDATE scoring_matchsnapshot SET match_id = NULL WHERE match_id = %s", [match.pk])
+
+    monkeypatch.setattr(rowread, "later", later_then_refused)
+    response = post_hand(client, match, hand_body(2, 45), HTTP_IDEMPOTENCY_KEY="k-refused")
+    assert response.status_code == 409, response.content
+    assert list(Hand.objects.filter(match=match).values_list("number", flat=True)) == [1]
+    assert not IdempotencyRecord.objects.filter(key="k-refused").exists()
+    monkeypatch.setattr(rowread, "later", real)
+    assert post_hand(client, match, hand_body(2, 45), HTTP_IDEMPOTENCY_KEY="k-refused").status_code == 201

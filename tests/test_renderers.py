@@ -77,3 +77,10 @@ def test_the_kept_state_reads_back_what_json_wrote(data):
     earlier = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     assert field.to_python(earlier) == json.loads(earlier)
     assert field.get_prep_value(data) == earlier
+
+
+def test_the_kept_state_takes_what_orjson_refuses_as_json_does():
+    field = JSONText()
+    assert field.get_prep_value({"big": 2**70}) == '{"big":1180591620717411303424}'
+    value = field.to_python('{"x":NaN}')
+    assert value["x"] != value["x"]   # NaN, as json read it

@@ -6,10 +6,12 @@ import json
 
 import pytest
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.db import connection
+from django.db import OperationalError, connection
+from django.http import JsonResponse
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
+from config.idempotency import IdempotencyKeyMiddleware
 from config.models import IdempotencyRecord
 from config.sessionuser import SessionUserLead
 from rulings.models import Ruling
@@ -129,3 +131,35 @@ def test_no_stand_in_without_a_logged_in_session_or_once_the_user_is_read(refere
     request = _request(referee, referee.get_session_auth_hash())
     request._cached_user = referee
     assert SessionUserLead.of(request) is None
+
+
+@pytest.mark.parametrize("change", [deactivate, change_password, gone], ids=["deactivated", "password-changed", "gone"])
+@pytest.mark.parametrize("write", ["hand", "ruling"])
+def test_a_bad_body_from_a_user_no_longer_the_sessions_is_refused_without_an_error(client, match, referee, change,
+                                                                                   write):
+    """A body that does not validate makes the view read the match before the service would: the user is
+    verified first there too (the test client raises any exception the request logged). The event is not
+    published: whether the user may see the match asks for their roles (``is_superuser`` first)."""
+    event = match.round.stage.event
+    event.published = False
+    event.save(update_fields=["published"])
+    client.force_login(referee)
+    change(client, referee)
+    path = "hands" if write == "hand" else "rulings"
+    response = client.post(f"/api/matches/{match.pk}/{path}/", data=json.dumps({"number": "x", "code": 7}),
+                           content_type="application/json", HTTP_IDEMPOTENCY_KEY="bad-body")
+    assert response.status_code in (401, 403, 404), response.content
+
+
+class _Unreachable:
+    verified = False
+
+    def verify_now(self):
+        raise OperationalError("the database went away")
+
+
+def test_an_answer_asking_for_a_retry_is_given_when_the_user_cannot_be_read():
+    middleware = IdempotencyKeyMiddleware(lambda request: None)
+    assert middleware.verified(_Unreachable(), JsonResponse({}, status=503)) is False   # the 503 as it is
+    with pytest.raises(OperationalError):
+        middleware.verified(_Unreachable(), JsonResponse({}, status=201))

@@ -1,8 +1,8 @@
 """What a hand or a ruling POST costs once the match's state is kept (issue 15 item 1), and that the cheaper
 transaction keeps its promises: one commit with the stored answer, an error leaving nothing behind.
 
-In production a POST with an Idempotency-Key runs as: session, user, BEGIN, the key's claim, the Match
-lock, the match read with its kept state, the writer's roles, the row, (the match's levels), the kept
+In production a POST with an Idempotency-Key runs as: session, BEGIN, user (config.sessionuser; on SQLite
+before BEGIN), the key's claim, the Match lock, the match read with its kept state, the writer's roles, the row, (the match's levels), the kept
 state, the stored answer, COMMIT. In a test the request's transaction is a savepoint of the test's
 (+ SAVEPOINT and RELEASE), and SQLite takes its write lock with a no-op UPDATE (+ 1).
 """
