@@ -81,8 +81,15 @@ class SessionUserLead:
         return _reader().statement(self.user.pk)
 
     def check(self, row):
-        """The user's row has arrived: fill the stand-in and verify it, or stop the view."""
-        found = _reader().from_row(row)
+        """The user's row has arrived (the lead's check): fill the stand-in and verify it, or stop the view."""
+        self._verify(_reader().from_row(row))
+
+    def verify_now(self):
+        """Read and verify the user now if the write sent no read that carried it (raises SessionUserChanged)."""
+        if not self.verified:
+            self._verify(_reader().get(self.user.pk))
+
+    def _verify(self, found):
         if found is not None:
             for field in type(found)._meta.concrete_fields:
                 self.user.__dict__[field.attname] = found.__dict__[field.attname]
@@ -92,14 +99,6 @@ class SessionUserLead:
             self.failed = True
             raise SessionUserChanged
         self.verified = True
-
-    def verify_now(self):
-        """Read and verify the user now if the write sent no read that carried it (raises SessionUserChanged)."""
-        if not self.verified:
-            sql, params = self.statement()
-            with rowread.prepared_cursor() as cursor:
-                cursor.execute(sql, params)
-                self.check(cursor.fetchone())
 
     def forget(self):
         """Drop the stand-in: the request's user is read as Django reads it, now (so that the request run again

@@ -202,7 +202,6 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
     every = [*entries, entry]
     done = before
     if decided or _touches_scores(entry.ruling, before.hands):
-        rowread.flush()   # the match's result and what follows it may read the new ruling
         done = match_replay(match, every, before.hands)
         results.settle(match, replay=done, entries=every)
     snapshots.keep(match, done, every, ledger)
