@@ -156,8 +156,8 @@ class IdempotencyKeyMiddleware:
 
     @staticmethod
     def reading(user):
-        """The session's user read first with the write's first read (its check before the claim's)."""
-        return rowread.leading(*user.statement(), user.check) if user is not None else contextlib.nullcontext()
+        """The session and its user read first with the write's first read (their checks before the claim's)."""
+        return user.leading() if user is not None else contextlib.nullcontext()
 
     def run(self, request, claim, user=None):
         """Run the request inside the caller's transaction and store its answer there; an answer that

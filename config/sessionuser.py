@@ -22,15 +22,27 @@ not, :class:`~config.api_errors.SessionUserChanged` stops the view, the middlewa
 :meth:`verify_now` before it answers or stores anything, so an answer is never given for a user not
 verified. Only for the session backend's users of Django's ``ModelBackend.get_user`` (its subclasses
 that keep it, as ``config.auth.LockoutModelBackend``); any other request reads its user as before.
+
+The session itself is read the same way once the process knows it: Django reads it (its row, or Redis with
+``cached_db``) in a round trip of its own when the request first asks for it. A process remembers the sessions
+of the table writes it served (their data as read, at most ``KNOWN_MOST``); a write on a known session takes
+that data without reading it, and its row is read as the first statement of the write's first round trip,
+before the user's: the session still stored, not expired, and holding the same data, or
+:class:`~config.api_errors.SessionUserChanged` as above (the request is run again with the session read as
+Django reads it, and the process forgets it). A table's write is then two round trips, the session's
+included: the session's read, then everything else, into one, and the read's query not compiled.
 """
+import contextlib
 import functools
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model, load_backend
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.middleware import get_user as middleware_user
+from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.core.exceptions import ValidationError
 from django.db import DEFAULT_DB_ALIAS
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
 
@@ -44,18 +56,62 @@ def _reader():
     return rowread.JoinedRead(get_user_model(), ())
 
 
+KNOWN_MOST = 10_000   # sessions a process remembers (a few hundred tables' referees per event day)
+_known = {}           # session key -> [its data as last read, the stored text it was checked against or None]
+
+
+@functools.cache
+def _session_sql(model):
+    return (f"SELECT session_data FROM {model._meta.db_table} "
+            "WHERE session_key = %s AND expire_date > %s")
+
+
+def _assume_known(session):
+    """Take the session's data as this process last read it, without reading it (to be checked by the write's
+    first round trip: :meth:`SessionUserLead.check_session`): that data, or None when the session is not one
+    of Django's database sessions (``db``, ``cached_db``), is not known here, or was already read."""
+    if not isinstance(session, DatabaseSessionStore) or session.session_key is None:
+        return None
+    known = _known.get(session.session_key)
+    if known is None or hasattr(session, "_session_cache"):
+        return None
+    session._session_cache = dict(known[0])   # what SessionBase keeps of load(), read on the first access
+    return known[0]
+
+
+def _remember(session):
+    """Remember a database session just read as Django reads it, for the next write on it."""
+    if isinstance(session, DatabaseSessionStore) and session.session_key is not None:
+        if len(_known) >= KNOWN_MOST:
+            _known.pop(next(iter(_known)), None)   # the oldest remembered
+        _known[session.session_key] = [dict(session.items()), None]
+
+
 class SessionUserLead:
-    def __init__(self, request, user, backend):
-        self.request, self.user, self.backend = request, user, backend
+    def __init__(self, request, user, backend, assumed=None):
+        self.request, self.user, self.backend, self.assumed = request, user, backend, assumed
         self.verified = self.failed = False
+        self.session_checked = assumed is None
 
     @classmethod
     def of(cls, request):
         """The session's user as a stand-in whose row is read with the write's first statements (set as the
-        request's user), or None: no logged-in session, the user already read, another backend."""
+        request's user), or None: no logged-in session, the user already read, another backend. A session
+        this process knows is taken as known, its row read with the user's (else it is read now, and
+        remembered)."""
         session = getattr(request, "session", None)
         if session is None or hasattr(request, "_cached_user"):
             return None
+        assumed = _assume_known(session)
+        lead = cls._standing_in(request, session, assumed)
+        if lead is None and assumed is not None:
+            del session._session_cache   # not to be checked: read as Django reads it
+        elif lead is not None and assumed is None:
+            _remember(session)
+        return lead
+
+    @classmethod
+    def _standing_in(cls, request, session, assumed):
         try:
             user_id, backend_path = session[SESSION_KEY], session[BACKEND_SESSION_KEY]
         except KeyError:
@@ -75,7 +131,33 @@ class SessionUserLead:
         fields = [f.attname for f in model._meta.concrete_fields if f.attname in known]
         user = model.from_db(DEFAULT_DB_ALIAS, fields, [known[name] for name in fields])
         request._cached_user = user   # what AuthenticationMiddleware's lazy request.user gives
-        return cls(request, user, backend)
+        return cls(request, user, backend, assumed)
+
+    @contextlib.contextmanager
+    def leading(self):
+        """Inside the block the session's row (when taken as known) and the user's are read first with the
+        write's next first read (``config.rowread.leading``), checked in that order."""
+        with contextlib.ExitStack() as stack:
+            if not self.session_checked:
+                stack.enter_context(rowread.leading(*self.session_statement(), self.check_session))
+            stack.enter_context(rowread.leading(*self.statement(), self.check))
+            yield
+
+    def session_statement(self):
+        session = self.request.session
+        return _session_sql(session.model), [session.session_key, timezone.now()]
+
+    def check_session(self, row):
+        """The session's row has arrived: still stored, not expired (as Django's ``load`` asks) and holding
+        the data taken as known, or stop the view (raises SessionUserChanged)."""
+        known = _known.get(self.request.session.session_key)
+        if row is not None and known is not None and known[0] is self.assumed:
+            if row[0] == known[1] or self.request.session.decode(row[0]) == self.assumed:
+                known[1] = row[0]   # the next write compares the text alone
+                self.session_checked = True
+                return
+        self.failed = True
+        raise SessionUserChanged
 
     def statement(self):
         return _reader().statement(self.user.pk)
@@ -85,7 +167,10 @@ class SessionUserLead:
         self._verify(_reader().from_row(row))
 
     def verify_now(self):
-        """Read and verify the user now if the write sent no read that carried it (raises SessionUserChanged)."""
+        """Read and verify the session and the user now if the write sent no read that carried them (raises
+        SessionUserChanged)."""
+        if not self.session_checked:
+            self.check_session(rowread.first_rows([self.session_statement()])[0])
         if not self.verified:
             self._verify(_reader().get(self.user.pk))
 
@@ -101,8 +186,12 @@ class SessionUserLead:
         self.verified = True
 
     def forget(self):
-        """Drop the stand-in: the request's user is read as Django reads it, now (so that the request run again
-        finds its user read and makes no stand-in)."""
+        """Drop the stand-in: the request's user (and its session, when taken as known) is read as Django reads
+        it, now (so that the request run again finds its user read and makes no stand-in); the process
+        forgets the session."""
+        if self.assumed is not None:
+            _known.pop(self.request.session.session_key, None)
+            del self.request.session._session_cache
         del self.request._cached_user
         self.request.user = SimpleLazyObject(lambda: middleware_user(self.request))
         self.request.user._setup()

@@ -2,15 +2,21 @@
 only for a user verified as Django verifies one: a user deactivated, deleted or whose password changed since
 the login is refused as before, and nothing of the attempt is kept (issue #15: a write in three round trips).
 On SQLite the user is read as Django reads it: the same answers."""
+import datetime as dt
 import json
 
 import pytest
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.sessions.models import Session
 from django.db import OperationalError, connection
 from django.http import JsonResponse
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
+from config import sessionuser
+from config.api_errors import SessionUserChanged
 from config.idempotency import IdempotencyKeyMiddleware
 from config.models import IdempotencyRecord
 from config.sessionuser import SessionUserLead
@@ -116,8 +122,6 @@ def test_the_stand_in_reads_a_field_asked_for_early_from_the_database(referee):
 
 
 def test_a_check_against_another_hash_refuses(referee):
-    from config.api_errors import SessionUserChanged
-
     lead = SessionUserLead.of(_request(referee, "not-the-hash"))
     with pytest.raises(SessionUserChanged):
         lead.verify_now()
@@ -163,3 +167,108 @@ def test_an_answer_asking_for_a_retry_is_given_when_the_user_cannot_be_read():
     assert middleware.verified(_Unreachable(), JsonResponse({}, status=503)) is False   # the 503 as it is
     with pytest.raises(OperationalError):
         middleware.verified(_Unreachable(), JsonResponse({}, status=201))
+
+
+# -- the session taken as known (its row read in the write's first round trip) -------------------------------
+def _known_after_one_write(client, match, referee):
+    client.force_login(referee)
+    assert post_hand(client, match, hand_body(1, 45, declarer="N"), HTTP_IDEMPOTENCY_KEY="one").status_code == 201
+    key = client.session.session_key
+    if connection.vendor == "postgresql":
+        assert key in sessionuser._known   # remembered by the write that read it
+    return key
+
+
+@postgres_only
+def test_a_known_session_is_read_with_the_write_not_before_it(client, match, referee):
+    _known_after_one_write(client, match, referee)
+    with CaptureQueriesContext(connection) as ctx:
+        assert post_hand(client, match, hand_body(2, 45), HTTP_IDEMPOTENCY_KEY="two").status_code == 201
+    sql = [q["sql"] for q in ctx.captured_queries]
+    begin = sql.index("BEGIN")
+    session_reads = [n for n, text in enumerate(sql) if "django_session" in text]
+    assert session_reads == [begin + 1], sql   # the write's first statement, and the only read of the session
+    assert get_user_model()._meta.db_table in sql[begin + 2].split(" FROM ")[-1][:40]   # the user's after it
+    assert sessionuser._known[client.session.session_key][1] is not None   # its text kept: compared alone next
+
+
+def _log_out_elsewhere(client):
+    Session.objects.filter(session_key=client.session.session_key).delete()
+
+
+def _expire(client):
+    Session.objects.filter(session_key=client.session.session_key).update(
+        expire_date=timezone.now() - dt.timedelta(seconds=1))
+
+
+@pytest.mark.parametrize("end", [_log_out_elsewhere, _expire], ids=["logged-out", "expired"])
+@pytest.mark.parametrize("write", ["hand", "ruling"])
+def test_a_known_session_ended_since_is_refused_and_nothing_is_kept(client, match, referee, end, write):
+    key = _known_after_one_write(client, match, referee)
+    end(client)
+    if write == "hand":
+        response = post_hand(client, match, hand_body(2, 45), HTTP_IDEMPOTENCY_KEY="after")
+    else:
+        response = post_ruling(client, match, "after")
+    assert response.status_code in (401, 403), response.content
+    assert list(Hand.objects.filter(match=match).values_list("number", flat=True)) == [1]
+    assert not Ruling.objects.filter(match=match).exists()
+    assert not IdempotencyRecord.objects.filter(key="after").exclude(owner="").exists()
+    assert key not in sessionuser._known   # forgotten by the process
+
+
+def test_a_known_session_changed_since_is_read_again_and_the_write_kept_once(client, match, referee):
+    key = _known_after_one_write(client, match, referee)
+    session = client.session
+    session["something_else"] = "set by another page"
+    session.save()
+    response = post_hand(client, match, hand_body(2, 45), HTTP_IDEMPOTENCY_KEY="changed")
+    assert response.status_code == 201, response.content
+    assert list(Hand.objects.filter(match=match).values_list("number", flat=True)) == [1, 2]
+    assert IdempotencyRecord.objects.get(key="changed").owner == str(referee.pk)
+    # run again with the session read as Django reads it; the next write learns it anew
+    assert key not in sessionuser._known
+    assert post_hand(client, match, hand_body(3, 45), HTTP_IDEMPOTENCY_KEY="three").status_code == 201
+    if connection.vendor == "postgresql":
+        assert sessionuser._known[key][0]["something_else"] == "set by another page"
+
+
+def _session_request(session_key):
+    request = RequestFactory().post("/api/matches/1/hands/")
+    request.session = SessionStore(session_key)
+    return request
+
+
+def test_a_session_taken_as_known_but_not_standing_in_is_read_as_django_reads_it(client, match, referee, settings):
+    client.force_login(referee)
+    key = client.session.session_key
+    sessionuser._known[key] = [{**client.session.load(), "_auth_user_backend": "not.a.backend"}, None]
+    request = _session_request(key)
+    assert SessionUserLead.of(request) is None
+    assert request.session[SESSION_KEY] == str(referee.pk)   # read from the database, not taken as known
+    assert request.session["_auth_user_backend"] != "not.a.backend"
+
+
+def test_a_known_session_is_checked_before_the_user(referee, client):
+    client.force_login(referee)
+    key = client.session.session_key
+    sessionuser._known[key] = [dict(client.session.load()), None]
+    lead = SessionUserLead.of(_session_request(key))
+    assert lead.assumed is not None and not lead.session_checked
+    Session.objects.filter(session_key=key).delete()
+    with pytest.raises(SessionUserChanged):
+        lead.verify_now()
+    assert lead.failed and not lead.verified   # the user not verified on a session gone
+
+
+def test_a_process_remembers_at_most_so_many_sessions(monkeypatch):
+    monkeypatch.setattr(sessionuser, "KNOWN_MOST", 3)
+    monkeypatch.setattr(sessionuser, "_known", {})
+    stores = []
+    for _ in range(5):
+        store = SessionStore()
+        store[SESSION_KEY] = "1"
+        store.create()
+        stores.append(store)
+        sessionuser._remember(store)
+    assert list(sessionuser._known) == [store.session_key for store in stores[2:]]   # the oldest forgotten
