@@ -418,13 +418,16 @@ class MatchState:
     """The state of one match after some hands; every method returns a new state.
 
     Internally levels are ladder indexes (NS, EW); the hand history is a linked list so that
-    ``play`` is O(1). ``waived`` holds, per side, a level index whose must-play status is waived
-    (after a J-capture restart) or -1; ``policy`` is (side, under, return index) or None.
+    ``play`` is O(1), after the first hands' data when the state was read from data (``base``: what
+    :meth:`to_dict` gave for them, made HandResults only when asked for). ``waived`` holds, per side, a
+    level index whose must-play status is waived (after a J-capture restart) or -1; ``policy`` is (side,
+    under, return index) or None.
     """
-    __slots__ = ("profile", "_lv", "declarer", "winner", "_hist", "_count", "_waived", "_policy")
+    __slots__ = ("profile", "_lv", "declarer", "winner", "_hist", "_count", "_waived", "_policy", "_base")
 
-    def __init__(self, profile, lv, declarer, winner, hist, count, waived, policy):
+    def __init__(self, profile, lv, declarer, winner, hist, count, waived, policy, base=()):
         sa = object.__setattr__
+        sa(self, "_base", base)
         sa(self, "profile", profile)
         sa(self, "_lv", lv)
         sa(self, "declarer", declarer)
@@ -465,13 +468,29 @@ class MatchState:
     @property
     def hands(self) -> tuple:
         """The HandResults so far, oldest first."""
+        return (*(HandResult(**item) for item in self._base), *self._played())
+
+    @property
+    def last_hand(self) -> HandResult | None:
+        """The last hand's HandResult (None before the first)."""
+        if self._hist is not None:
+            return self._hist[0]
+        return HandResult(**self._base[-1]) if self._base else None
+
+    def hand_data(self) -> list:
+        """Every hand's result as plain data (as :meth:`to_dict` keeps it), oldest first: the data a state
+        read by :meth:`from_dict` was given for its first hands, as given (to be read, not changed)."""
+        return [*self._base, *(_result_dict(r) for r in self._played())]
+
+    def _played(self) -> list:
+        """The HandResults played on this state or those it came from, after the ``base`` hands."""
         out = []
         node = self._hist
         while node is not None:
             out.append(node[0])
             node = node[1]
         out.reverse()
-        return tuple(out)
+        return out
 
     @property
     def hand_count(self) -> int:
@@ -499,26 +518,22 @@ class MatchState:
                 f"winner={self.winner!r}, hands={self._count})")
 
     # -- keeping ---------------------------------------------------------------------------
-    def to_dict(self, known=()) -> dict:
+    def to_dict(self) -> dict:
         """The state as plain JSON-ready data (the profile excepted): :meth:`from_dict` gives it back.
 
         Used to keep a match's state between requests, so the next hand applies to it instead of
-        replaying every hand (``scoring.snapshots``). ``known``: the data of this state's first hands
-        as an earlier ``to_dict`` gave it (hands are never changed by a later one), used as it is."""
-        results = self.hands
+        replaying every hand (``scoring.snapshots``)."""
         return {"lv": list(self._lv), "declarer": self.declarer, "winner": self.winner, "count": self._count,
                 "waived": list(self._waived), "policy": list(self._policy) if self._policy else None,
-                "hands": [*known, *(_result_dict(r) for r in results[len(known):])]}
+                "hands": self.hand_data()}
 
     @classmethod
     def from_dict(cls, profile: Profile, data: dict) -> "MatchState":
-        """The state :meth:`to_dict` gave, under ``profile`` (the same profile version it was played with)."""
-        hist = None
-        for item in data["hands"]:
-            hist = (HandResult(**item), hist)
+        """The state :meth:`to_dict` gave, under ``profile`` (the same profile version it was played with).
+        The hands' data is kept as given (a hand never changes), made HandResults only when asked for."""
         policy = data["policy"]
-        return cls(profile, tuple(data["lv"]), data["declarer"], data["winner"], hist, data["count"],
-                   tuple(data["waived"]), tuple(policy) if policy else None)
+        return cls(profile, tuple(data["lv"]), data["declarer"], data["winner"], None, data["count"],
+                   tuple(data["waived"]), tuple(policy) if policy else None, data["hands"])
 
     # -- playing ---------------------------------------------------------------------------
     def _seat_for(self, declarer):
@@ -559,7 +574,7 @@ class MatchState:
         if r.policy_next is not None:
             new_pol = (side, self.profile.rank_captures[d].policy_under, idx[r.policy_next])
         return MatchState(self.profile, new_lv, r.next_declarer, SIDES[side] if r.match_won else None,
-                          (r, self._hist), self._count + 1, waived, new_pol)
+                          (r, self._hist), self._count + 1, waived, new_pol, self._base)
 
     def award(self, *, stage, gainer=None, levels=0, next_declarer=None, drop_to=None,
               reason="", first_declarer=None) -> "MatchState":
@@ -613,7 +628,7 @@ class MatchState:
                        0, levels, lost, kind="award")
         new_lv = tuple(lv)
         waived = tuple(w if w == n else -1 for w, n in zip(self._waived, new_lv))
-        return MatchState(p, new_lv, nxt, None, (r, self._hist), self._count + 1, waived, None)
+        return MatchState(p, new_lv, nxt, None, (r, self._hist), self._count + 1, waived, None, self._base)
 
     def _award_climb(self, lv, g, levels, lines):
         """Side ``g`` goes up ``levels`` by a sanction (``lv`` updated in place); return levels given back.
@@ -671,7 +686,7 @@ class MatchState:
         lines.append(f"下一副由{nxt}坐庄（{seat}的{_ROTATION_NAMES[how]}）")
         d, f = self._lv[side], self._lv[1 - side]
         r = HandResult(keep, lad[d], lad[f], None, nxt, False, lines, seat, lad[d], lad[f], kind="redeal")
-        return MatchState(p, self._lv, nxt, None, (r, self._hist), self._count + 1, self._waived, None)
+        return MatchState(p, self._lv, nxt, None, (r, self._hist), self._count + 1, self._waived, None, self._base)
 
     def _check_open(self):
         if self.winner is not None:
@@ -721,4 +736,4 @@ class MatchState:
         r = HandResult(seat is not None and SIDES[ds] == winner, lad[lv[ds]], lad[lv[1 - ds]], None,
                        None, True, lines, seat, lad[lv[ds]], lad[lv[1 - ds]], kind="forfeit")
         return MatchState(self.profile, lv, None, winner, (r, self._hist), self._count + 1,
-                          self._waived, None)
+                          self._waived, None, self._base)

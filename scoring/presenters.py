@@ -21,37 +21,38 @@ def state_payload(match, user, replayed=None, *, allowed=None):
         "policy_pending": state.policy_pending,
         "next_number": replayed.next_number,
         "hands": [_hand_state(number, rows.get(number), result, labels)
-                  for number, result in _numbered(replayed.numbers, state.hands)],
+                  for number, result in _numbered(replayed.numbers, state.hand_data())],
         "actions": {"record": allowed and not match.is_over and state.winner is None,
                     "correct": allowed and bool(replayed.hands)},
     }
 
 
 def _numbered(numbers, results):
-    """Pair each HandResult with its hand number (a forfeit result belongs to the hand before it)."""
+    """Pair each hand's result (as data: ``MatchState.hand_data``) with its hand number (a forfeit result
+    belongs to the hand before it)."""
     remaining, number = iter(numbers), 0
     for result in results:
-        if result.kind != "forfeit":
+        if result["kind"] != "forfeit":
             number = next(remaining)
         yield number, result
 
 
 def _hand_state(number, row, result, labels):
-    side = side_of(result.declarer_seat) or "NS"
+    side = side_of(result["declarer_seat"]) or "NS"
     label = None
     if row is not None:
         label = labels.get(row.trump)
         if label is None:
             label = labels[row.trump] = row.get_trump_display()
-    ns, ew = ((result.declarer_level, result.defender_level) if side == "NS"
-              else (result.defender_level, result.declarer_level))
+    declarer_level, defender_level = result["declarer_level"], result["defender_level"]
+    ns, ew = (declarer_level, defender_level) if side == "NS" else (defender_level, declarer_level)
     return {
-        "number": number, "kind": result.kind, "declarer_seat": result.declarer_seat,
+        "number": number, "kind": result["kind"], "declarer_seat": result["declarer_seat"],
         "trump": row.trump if row else None, "trump_label": label,
-        "defender_points": row.defender_points if row else None, "final_points": result.defender_points,
-        "declarer_keeps": result.declarer_keeps, "level_played": result.declarer_level_before,
-        "ns_level": ns, "ew_level": ew, "next_declarer": result.next_declarer, "match_won": result.match_won,
-        "explanation": list(result.explanation), "version": row.version if row else None,
+        "defender_points": row.defender_points if row else None, "final_points": result["defender_points"],
+        "declarer_keeps": result["declarer_keeps"], "level_played": result["declarer_level_before"],
+        "ns_level": ns, "ew_level": ew, "next_declarer": result["next_declarer"], "match_won": result["match_won"],
+        "explanation": list(result["explanation"]), "version": row.version if row else None,
         "recorded_by": row.recorder_name if row else None,
         "recorded_at": row.recorded_at if row else None,
     }

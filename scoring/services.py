@@ -122,7 +122,7 @@ def _store(match, user, number, inputs, state, adjustment, supersedes=None, *, d
     """Create the Hand row from the inputs and the engine's result of that hand (the state's last).
     ``defer`` (the next hand on the kept state, its number checked under the lock): with the id read with
     the match, the INSERT goes with the request's last writes (``config.rowread.later``)."""
-    result = state.hands[-1]
+    result = state.last_hand
     levels = state.levels
     pk = getattr(match, "next_hand_id", None) if defer else None
     hand = rowread.insert(Hand(   # no signal: written inside snapshots.applying()

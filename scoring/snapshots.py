@@ -96,7 +96,6 @@ class Kept:
     waiting: bool
     hand_id: int
     ruling_id: int
-    known: list = field(default_factory=list)   # the stored data of the state's first hands, reused as it is
 
     @property
     def replay(self) -> Replay:
@@ -145,7 +144,7 @@ def kept(match) -> Kept | None:
     data = row.data
     state = MatchState.from_dict(engine_profile(match.profile), data["state"])
     return Kept(state, [KeptHand.from_row(item) for item in data["hands"]], tuple(data["ruled"]), data["tally"],
-                data["sequence"], data["waiting"], row.hand_id, row.ruling_id, known=data["state"]["hands"])
+                data["sequence"], data["waiting"], row.hand_id, row.ruling_id)
 
 
 def waiting(entries, next_number) -> bool:
@@ -183,7 +182,7 @@ def keep_applied(match, kept_state):
 def stored_form(match, k) -> dict:
     """The fields of the MatchSnapshot row that keeps ``k`` (``data`` as JSON-ready data)."""
     tally = {**k.tally, "offences": sorted(k.tally["offences"])}
-    data = {"format": FORMAT, "state": k.state.to_dict(known=k.known), "hands": [hand.row() for hand in k.hands],
+    data = {"format": FORMAT, "state": k.state.to_dict(), "hands": [hand.row() for hand in k.hands],
             "ruled": list(k.ruled), "tally": tally, "sequence": k.sequence, "waiting": k.waiting}
     return {"profile_id": match.profile_id, "hand_id": k.hand_id, "ruling_id": k.ruling_id, "data": data}
 

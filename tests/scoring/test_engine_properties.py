@@ -106,3 +106,27 @@ def test_only_the_top_declarers_win(slug, seat, hand_list):
             assert last.declarer_level == profile.ladder[-1] and last.declarer_keeps
         else:
             assert not last.match_won
+
+
+@settings(max_examples=100, deadline=None)
+@given(**cases, split=st.integers(0, 60))
+def test_a_state_read_from_data_plays_on_as_the_state_it_was(slug, seat, hand_list, split):
+    """A match's kept state (``to_dict``/``from_dict``, issue #15) read back part way and played on gives the
+    same hands, data and state as the match played straight through; its hands read from data stay data
+    (``hand_data`` gives them as given) until asked for as HandResults."""
+    profile = load_profile(slug)
+    states = replay(profile, seat, hand_list)
+    split = min(split, len(states) - 1)
+    data = states[split].to_dict()
+    back = MatchState.from_dict(profile, data)
+    assert back.hand_data()[:split + 1] == data["hands"] and back.hand_data()[0] is data["hands"][0]
+    for kw in hand_list[split + 1:len(states)]:
+        raw = min(max(kw["defender_points"] + kw["penalty_points"], 0 if profile.clamp is not None else -200), 400)
+        trick = min(max(raw, 0), 200)
+        back = back.play(defender_points=trick, bottom_points=kw["bottom_points"], last_trick=kw["last_trick"],
+                         penalty_points=raw - trick)
+    straight = states[-1]
+    assert back.to_dict() == straight.to_dict()
+    assert back.hands == straight.hands and back.last_hand == straight.hands[-1]
+    assert back.hand_count == straight.hand_count == len(back.hand_data())
+    assert MatchState.new(profile).last_hand is None
