@@ -12,8 +12,8 @@ a lost connection cannot apply it twice). A retry sent while the first attempt s
 key's unique index until the first commits, then gets its stored answer (or runs, if the first rolled
 back). The claim is sent before the view runs; for a view marked ``claims_with_first_read`` (a table's hand
 and ruling POSTs, whose first statements are one ``config.rowread.first_rows`` read) on PostgreSQL it
-goes in that read's round trip instead (``rowread.leading``), after the session's user's read
-(``config.sessionuser``, verified there before anything is kept or answered): two round trips less. Either way it is
+goes in that read's round trip instead (``rowread.leading``), after the reads of the session and its user
+(``config.sessionuser``, verified there before anything is kept or answered): round trips less. Either way it is
 sent before anything is written, and a view that stops before its read is claimed after it.
 Answers that ask for a retry (5xx, 409, 429) are rolled back with their claim: the retry runs again.
 A record still "in progress" after ``ABANDONED_AFTER`` (left by the earlier, separately committed claim)
@@ -100,7 +100,7 @@ class IdempotencyKeyMiddleware:
         if len(key) > 200:
             return JsonResponse(error_body(None, _("The Idempotency-Key is too long (at most 200 characters).")),
                                 status=400)
-        # a table's write reads the session's user with its first read (config.sessionuser), verified there
+        # a table's write reads the session and its user with its first read (config.sessionuser), verified there
         user = SessionUserLead.of(request) if self.claims_with_first_read(request) else None
         owner = self.owner(request)
         fingerprint = hashlib.sha256(
@@ -157,7 +157,7 @@ class IdempotencyKeyMiddleware:
     @staticmethod
     def reading(user):
         """The session and its user read first with the write's first read (their checks before the claim's)."""
-        return user.leading() if user is not None else contextlib.nullcontext()
+        return rowread.leading(*user.statement(), user.check) if user is not None else contextlib.nullcontext()
 
     def run(self, request, claim, user=None):
         """Run the request inside the caller's transaction and store its answer there; an answer that

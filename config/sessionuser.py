@@ -26,13 +26,11 @@ that keep it, as ``config.auth.LockoutModelBackend``); any other request reads i
 The session itself is read the same way once the process knows it: Django reads it (its row, or Redis with
 ``cached_db``) in a round trip of its own when the request first asks for it. A process remembers the sessions
 of the table writes it served (their data as read, at most ``KNOWN_MOST``); a write on a known session takes
-that data without reading it, and its row is read as the first statement of the write's first round trip,
-before the user's: the session still stored, not expired, and holding the same data, or
-:class:`~config.api_errors.SessionUserChanged` as above (the request is run again with the session read as
-Django reads it, and the process forgets it). A table's write is then two round trips, the session's
-included: the session's read, then everything else, into one, and the read's query not compiled.
+that data without reading it, and its row is read in the user's statement, checked before the user is: the
+session still stored, not expired, and holding the same data, or :class:`~config.api_errors.SessionUserChanged`
+as above (the request is run again with the session read as Django reads it, and the process forgets it). A
+table's write is then two round trips, the session's included, and the session's query not compiled.
 """
-import contextlib
 import functools
 
 from django.conf import settings
@@ -51,24 +49,23 @@ from .api_errors import SessionUserChanged
 
 
 @functools.cache
-def _reader():
-    """The user row in one prepared statement (built once per process: the user model is known by then)."""
-    return rowread.JoinedRead(get_user_model(), ())
+def _reader(session_model=None):
+    """The user row in one prepared statement (built once per process: the user model is known by then); with
+    ``session_model``, the session's stored data beside it (``session_text``: None when gone or expired)."""
+    extra = {}
+    if session_model is not None:
+        extra["session_text"] = (f"SELECT session_data FROM {rowread.q(session_model._meta.db_table)} "
+                                 "WHERE session_key = %s AND expire_date > %s")
+    return rowread.JoinedRead(get_user_model(), (), extra=extra)
 
 
 KNOWN_MOST = 10_000   # sessions a process remembers (a few hundred tables' referees per event day)
 _known = {}           # session key -> [its data as last read, the stored text it was checked against or None]
 
 
-@functools.cache
-def _session_sql(model):
-    return (f"SELECT session_data FROM {model._meta.db_table} "
-            "WHERE session_key = %s AND expire_date > %s")
-
-
 def _assume_known(session):
     """Take the session's data as this process last read it, without reading it (to be checked by the write's
-    first round trip: :meth:`SessionUserLead.check_session`): that data, or None when the session is not one
+    first round trip: :meth:`SessionUserLead.check`): that data, or None when the session is not one
     of Django's database sessions (``db``, ``cached_db``), is not known here, or was already read."""
     if not isinstance(session, DatabaseSessionStore) or session.session_key is None:
         return None
@@ -91,7 +88,6 @@ class SessionUserLead:
     def __init__(self, request, user, backend, assumed=None):
         self.request, self.user, self.backend, self.assumed = request, user, backend, assumed
         self.verified = self.failed = False
-        self.session_checked = assumed is None
 
     @classmethod
     def of(cls, request):
@@ -133,48 +129,43 @@ class SessionUserLead:
         request._cached_user = user   # what AuthenticationMiddleware's lazy request.user gives
         return cls(request, user, backend, assumed)
 
-    @contextlib.contextmanager
-    def leading(self):
-        """Inside the block the session's row (when taken as known) and the user's are read first with the
-        write's next first read (``config.rowread.leading``), checked in that order."""
-        with contextlib.ExitStack() as stack:
-            if not self.session_checked:
-                stack.enter_context(rowread.leading(*self.session_statement(), self.check_session))
-            stack.enter_context(rowread.leading(*self.statement(), self.check))
-            yield
-
-    def session_statement(self):
+    def _read(self):
+        """The user's read and its extra parameters: the session's key and the time, when taken as known."""
+        if self.assumed is None:
+            return _reader(), ()
         session = self.request.session
-        return _session_sql(session.model), [session.session_key, timezone.now()]
-
-    def check_session(self, row):
-        """The session's row has arrived: still stored, not expired (as Django's ``load`` asks) and holding
-        the data taken as known, or stop the view (raises SessionUserChanged)."""
-        known = _known.get(self.request.session.session_key)
-        if row is not None and known is not None and known[0] is self.assumed:
-            if row[0] == known[1] or self.request.session.decode(row[0]) == self.assumed:
-                known[1] = row[0]   # the next write compares the text alone
-                self.session_checked = True
-                return
-        self.failed = True
-        raise SessionUserChanged
+        return _reader(session.model), (session.session_key, timezone.now())
 
     def statement(self):
-        return _reader().statement(self.user.pk)
+        reader, params = self._read()
+        return reader.statement(self.user.pk, *params)
 
     def check(self, row):
         """The user's row has arrived (the lead's check): fill the stand-in and verify it, or stop the view."""
-        self._verify(_reader().from_row(row))
+        self._verify(self._read()[0].from_row(row))
 
     def verify_now(self):
-        """Read and verify the session and the user now if the write sent no read that carried them (raises
-        SessionUserChanged)."""
-        if not self.session_checked:
-            self.check_session(rowread.first_rows([self.session_statement()])[0])
+        """Read and verify the user now if the write sent no read that carried it (raises SessionUserChanged)."""
         if not self.verified:
-            self._verify(_reader().get(self.user.pk))
+            reader, params = self._read()
+            self._verify(reader.get(self.user.pk, *params))
+
+    def _session_holds(self, found):
+        """The session taken as known is still stored, not expired (as Django's ``load`` asks) and holds the data
+        taken (its text compared with the text checked last, else decoded)."""
+        text = getattr(found, "session_text", None)
+        known = _known.get(self.request.session.session_key)
+        if text is None or known is None or known[0] is not self.assumed:
+            return False
+        if text != known[1] and self.request.session.decode(text) != self.assumed:
+            return False
+        known[1] = text   # the next write compares the text alone
+        return True
 
     def _verify(self, found):
+        if self.assumed is not None and not self._session_holds(found):   # the session first: its data is trusted below
+            self.failed = True
+            raise SessionUserChanged
         if found is not None:
             for field in type(found)._meta.concrete_fields:
                 self.user.__dict__[field.attname] = found.__dict__[field.attname]

@@ -187,8 +187,8 @@ def test_a_known_session_is_read_with_the_write_not_before_it(client, match, ref
     sql = [q["sql"] for q in ctx.captured_queries]
     begin = sql.index("BEGIN")
     session_reads = [n for n, text in enumerate(sql) if "django_session" in text]
-    assert session_reads == [begin + 1], sql   # the write's first statement, and the only read of the session
-    assert get_user_model()._meta.db_table in sql[begin + 2].split(" FROM ")[-1][:40]   # the user's after it
+    assert session_reads == [begin + 1], sql   # the only read of the session: the user's, the write's first
+    assert get_user_model()._meta.db_table in sql[begin + 1].split(" FROM ")[-1][:40]
     assert sessionuser._known[client.session.session_key][1] is not None   # its text kept: compared alone next
 
 
@@ -254,7 +254,7 @@ def test_a_known_session_is_checked_before_the_user(referee, client):
     key = client.session.session_key
     sessionuser._known[key] = [dict(client.session.load()), None]
     lead = SessionUserLead.of(_session_request(key))
-    assert lead.assumed is not None and not lead.session_checked
+    assert lead.assumed is not None and not lead.verified
     Session.objects.filter(session_key=key).delete()
     with pytest.raises(SessionUserChanged):
         lead.verify_now()
