@@ -100,12 +100,20 @@ class IdempotencyKeyMiddleware:
         if len(key) > 200:
             return JsonResponse(error_body(None, _("The Idempotency-Key is too long (at most 200 characters).")),
                                 status=400)
-        # a table's write reads the session and its user with its first read (config.sessionuser), verified there
-        user = SessionUserLead.of(request) if self.claims_with_first_read(request) else None
-        owner = self.owner(request)
         fingerprint = hashlib.sha256(
             request.method.encode() + b" " + request.path.encode() + b"\n" + request.body
         ).hexdigest()
+        # a table's write reads the session and its user with its first read (config.sessionuser), verified there
+        user = SessionUserLead.of(request) if self.claims_with_first_read(request) else None
+        try:
+            return self.claimed(request, key, fingerprint, user)
+        finally:
+            if user is not None:
+                user.drop_unchecked()
+
+    def claimed(self, request, key, fingerprint, user):
+        """The request run with its key claimed (see the module's note)."""
+        owner = self.owner(request)
         claim = _Claim(key=key, owner=owner, method=request.method, path=request.path, fingerprint=fingerprint)
         try:
             try:

@@ -31,7 +31,9 @@ session still stored, not expired, and holding the same data, or :class:`~config
 as above (the request is run again with the session read as Django reads it, and the process forgets it). A
 table's write is then two round trips, the session's included, and the session's query not compiled.
 """
+import copy
 import functools
+import threading
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model, load_backend
@@ -61,6 +63,7 @@ def _reader(session_model=None):
 
 KNOWN_MOST = 10_000   # sessions a process remembers (a few hundred tables' referees per event day)
 _known = {}           # session key -> [its data as last read, the stored text it was checked against or None]
+_known_lock = threading.Lock()   # gthread workers: one thread's eviction must not meet another's insertion
 
 
 def _assume_known(session):
@@ -72,21 +75,30 @@ def _assume_known(session):
     known = _known.get(session.session_key)
     if known is None or hasattr(session, "_session_cache"):
         return None
-    session._session_cache = dict(known[0])   # what SessionBase keeps of load(), read on the first access
+    # what SessionBase keeps of load(), read on the first access; a copy the request may change in place
+    session._session_cache = copy.deepcopy(known[0])
     return known[0]
 
 
 def _remember(session):
     """Remember a database session just read as Django reads it, for the next write on it."""
     if isinstance(session, DatabaseSessionStore) and session.session_key is not None:
-        if len(_known) >= KNOWN_MOST:
-            _known.pop(next(iter(_known)), None)   # the oldest remembered
-        _known[session.session_key] = [dict(session.items()), None]
+        data = copy.deepcopy(dict(session.items()))
+        with _known_lock:
+            if len(_known) >= KNOWN_MOST:
+                del _known[next(iter(_known))]   # the oldest remembered
+            _known[session.session_key] = [data, None]
+
+
+def _forget(session_key):
+    with _known_lock:
+        _known.pop(session_key, None)
 
 
 class SessionUserLead:
     def __init__(self, request, user, backend, assumed=None):
         self.request, self.user, self.backend, self.assumed = request, user, backend, assumed
+        self.session_key = request.session.session_key if assumed is not None else None
         self.verified = self.failed = False
 
     @classmethod
@@ -98,11 +110,13 @@ class SessionUserLead:
         session = getattr(request, "session", None)
         if session is None or hasattr(request, "_cached_user"):
             return None
-        assumed = _assume_known(session)
-        lead = cls._standing_in(request, session, assumed)
-        if lead is None and assumed is not None:
-            del session._session_cache   # not to be checked: read as Django reads it
-        elif lead is not None and assumed is None:
+        assumed, lead = _assume_known(session), None
+        try:
+            lead = cls._standing_in(request, session, assumed)
+        finally:
+            if lead is None and assumed is not None:
+                del session._session_cache   # not to be checked: read as Django reads it
+        if lead is not None and assumed is None:
             _remember(session)
         return lead
 
@@ -154,8 +168,8 @@ class SessionUserLead:
         """The session taken as known is still stored, not expired (as Django's ``load`` asks) and holds the data
         taken (its text compared with the text checked last, else decoded)."""
         text = getattr(found, "session_text", None)
-        known = _known.get(self.request.session.session_key)
-        if text is None or known is None or known[0] is not self.assumed:
+        known = _known.get(self.session_key)
+        if text is None or known is None or known[0] is not self.assumed:   # forgotten or replaced meanwhile
             return False
         if text != known[1] and self.request.session.decode(text) != self.assumed:
             return False
@@ -180,9 +194,21 @@ class SessionUserLead:
         """Drop the stand-in: the request's user (and its session, when taken as known) is read as Django reads
         it, now (so that the request run again finds its user read and makes no stand-in); the process
         forgets the session."""
-        if self.assumed is not None:
-            _known.pop(self.request.session.session_key, None)
-            del self.request.session._session_cache
+        self._drop_assumed()
         del self.request._cached_user
         self.request.user = SimpleLazyObject(lambda: middleware_user(self.request))
         self.request.user._setup()
+
+    def drop_unchecked(self):
+        """An attempt that ends without having checked the session taken as known (an error before its first
+        read) leaves nothing of it: the process forgets it, and it is read from its store if still asked for."""
+        if not self.verified:
+            self._drop_assumed()
+
+    def _drop_assumed(self):
+        if self.assumed is not None:
+            _forget(self.session_key)
+            session = self.request.session
+            session.__dict__.pop("_session_cache", None)
+            session.modified = False   # nothing of the attempt's session is saved
+            self.assumed = None

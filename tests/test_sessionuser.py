@@ -28,6 +28,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 postgres_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="the joined read is PostgreSQL's")
 
 
+@pytest.fixture(autouse=True)
+def no_session_known(monkeypatch):
+    """Each test starts with a process that knows no session (``sessionuser._known`` is the process's)."""
+    monkeypatch.setattr(sessionuser, "_known", {})
+
+
 def post_ruling(client, match, key):
     return client.post(f"/api/matches/{match.pk}/rulings/", data=json.dumps({"code": "delay", "side": "NS"}),
                        content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
@@ -272,3 +278,76 @@ def test_a_process_remembers_at_most_so_many_sessions(monkeypatch):
         stores.append(store)
         sessionuser._remember(store)
     assert list(sessionuser._known) == [store.session_key for store in stores[2:]]   # the oldest forgotten
+
+
+def test_a_known_session_replaced_meanwhile_is_not_taken_for_the_data_assumed(referee, client):
+    """Another thread forgot the session and remembered it anew (its stored text checked) between this attempt's
+    taking it and its check: the attempt's data is not the one that text holds, so it is refused."""
+    client.force_login(referee)
+    key = client.session.session_key
+    sessionuser._known[key] = [{**client.session.load(), "older": "data"}, None]
+    lead = SessionUserLead.of(_session_request(key))
+    text = Session.objects.get(session_key=key).session_data
+    sessionuser._known[key] = [dict(client.session.load()), text]   # what the store holds, checked by another
+    with pytest.raises(SessionUserChanged):
+        lead.verify_now()
+
+
+@pytest.mark.parametrize("engine", ["django.contrib.sessions.backends.cache",
+                                    "django.contrib.sessions.backends.signed_cookies"])
+def test_only_database_sessions_are_taken_as_known(referee, settings, engine):
+    """A session that has no row to check it against is read as Django reads it, known or not."""
+    from importlib import import_module
+
+    store = import_module(engine).SessionStore()
+    store[SESSION_KEY], store["_auth_user_backend"] = str(referee.pk), "config.auth.LockoutModelBackend"
+    store[HASH_SESSION_KEY] = referee.get_session_auth_hash()
+    store.save()
+    sessionuser._known[store.session_key] = [{SESSION_KEY: "0"}, None]
+    request = RequestFactory().post("/api/matches/1/hands/")
+    request.session = import_module(engine).SessionStore(store.session_key)
+    lead = SessionUserLead.of(request)
+    assert lead is not None and lead.assumed is None and lead.user.pk == referee.pk
+
+
+def test_an_error_before_the_check_leaves_nothing_taken_as_known(referee, client):
+    client.force_login(referee)
+    key = client.session.session_key
+    sessionuser._known[key] = [dict(client.session.load()), None]
+    request = _session_request(key)
+    lead = SessionUserLead.of(request)
+    assert lead.assumed is not None
+    lead.drop_unchecked()
+    assert key not in sessionuser._known and "_session_cache" not in request.session.__dict__
+
+
+def test_sessions_remembered_by_many_threads_at_once_stay_within_the_limit(monkeypatch):
+    import sys
+    import threading
+
+    monkeypatch.setattr(sessionuser, "KNOWN_MOST", 50)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)   # threads switch as often as they can: a race shows at once
+    errors = []
+
+    class Store(SessionStore):   # no database: only what _remember reads
+        def __init__(self, n):
+            super().__init__()
+            self._session_key, self._session_cache = f"k{n:032d}", {SESSION_KEY: str(n)}
+
+    def remember(first):
+        try:
+            for n in range(first, first + 2000):
+                sessionuser._remember(Store(n))
+        except Exception as exc:   # noqa: BLE001  (any error of one thread fails the test)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=remember, args=(i * 10_000,)) for i in range(4)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors and len(sessionuser._known) <= 50
