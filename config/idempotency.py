@@ -13,7 +13,7 @@ key's unique index until the first commits, then gets its stored answer (or runs
 back). The claim is sent before the view runs; for a view marked ``claims_with_first_read`` (a table's hand
 and ruling POSTs, whose first statements are one ``config.rowread.first_rows`` read) on PostgreSQL it
 goes in that read's round trip instead (``rowread.leading``), after the reads of the session and its user
-(``config.sessionuser``, verified there before anything is kept or answered): round trips less. Either way it is
+(``config.sessionuser``, verified there before anything is kept or answered): fewer round trips. Either way it is
 sent before anything is written, and a view that stops before its read is claimed after it.
 Answers that ask for a retry (5xx, 409, 429) are rolled back with their claim: the retry runs again.
 A record still "in progress" after ``ABANDONED_AFTER`` (left by the earlier, separately committed claim)

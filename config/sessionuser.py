@@ -147,8 +147,7 @@ class SessionUserLead:
         """The user's read and its extra parameters: the session's key and the time, when taken as known."""
         if self.assumed is None:
             return _reader(), ()
-        session = self.request.session
-        return _reader(session.model), (session.session_key, timezone.now())
+        return _reader(self.request.session.model), (self.session_key, timezone.now())
 
     def statement(self):
         reader, params = self._read()

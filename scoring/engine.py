@@ -533,7 +533,7 @@ class MatchState:
         The hands' data is kept as given (a hand never changes), made HandResults only when asked for."""
         policy = data["policy"]
         return cls(profile, tuple(data["lv"]), data["declarer"], data["winner"], None, data["count"],
-                   tuple(data["waived"]), tuple(policy) if policy else None, data["hands"])
+                   tuple(data["waived"]), tuple(policy) if policy else None, tuple(data["hands"]))
 
     # -- playing ---------------------------------------------------------------------------
     def _seat_for(self, declarer):
