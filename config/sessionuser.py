@@ -28,8 +28,9 @@ The session itself is read the same way once the process knows it: Django reads 
 of the table writes it served (their data as read, at most ``KNOWN_MOST``); a write on a known session takes
 that data without reading it, and its row is read in the user's statement, checked before the user is: the
 session still stored, not expired, and holding the same data, or :class:`~config.api_errors.SessionUserChanged`
-as above (the request is run again with the session read as Django reads it, and the process forgets it). A
-table's write is then two round trips, the session's included, and the session's query not compiled.
+as above (the request is run again with the session read as Django reads it, and the process forgets it; with
+``cached_db`` Django then reads its cached copy first, and decides as it always does). A table's write is then
+two round trips, the session's included, and the session's query not compiled.
 """
 import copy
 import functools

@@ -4,11 +4,14 @@ the login is refused as before, and nothing of the attempt is kept (issue #15: a
 On SQLite the user is read as Django reads it: the same answers."""
 import datetime as dt
 import json
+from importlib import import_module
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
+from django.core.cache import caches
 from django.db import OperationalError, connection
 from django.http import JsonResponse
 from django.test import RequestFactory
@@ -198,13 +201,21 @@ def test_a_known_session_is_read_with_the_write_not_before_it(client, match, ref
     assert sessionuser._known[client.session.session_key][1] is not None   # its text kept: compared alone next
 
 
+def _store(client):
+    """The client's session in the store the settings name (``cached_db`` with Redis: its row and its copy)."""
+    return import_module(settings.SESSION_ENGINE).SessionStore(client.session.session_key)
+
+
 def _log_out_elsewhere(client):
-    Session.objects.filter(session_key=client.session.session_key).delete()
+    _store(client).delete()   # as a logout on another phone deletes it (its row, and its cached copy)
 
 
 def _expire(client):
     Session.objects.filter(session_key=client.session.session_key).update(
         expire_date=timezone.now() - dt.timedelta(seconds=1))
+    store = _store(client)
+    if hasattr(store, "cache_key"):   # cached_db: the copy's time runs out with the session's
+        caches[settings.SESSION_CACHE_ALIAS].delete(store.cache_key)
 
 
 @pytest.mark.parametrize("end", [_log_out_elsewhere, _expire], ids=["logged-out", "expired"])
@@ -297,8 +308,6 @@ def test_a_known_session_replaced_meanwhile_is_not_taken_for_the_data_assumed(re
                                     "django.contrib.sessions.backends.signed_cookies"])
 def test_only_database_sessions_are_taken_as_known(referee, settings, engine):
     """A session that has no row to check it against is read as Django reads it, known or not."""
-    from importlib import import_module
-
     store = import_module(engine).SessionStore()
     store[SESSION_KEY], store["_auth_user_backend"] = str(referee.pk), "config.auth.LockoutModelBackend"
     store[HASH_SESSION_KEY] = referee.get_session_auth_hash()
