@@ -256,7 +256,7 @@ def _session_request(session_key):
     return request
 
 
-def test_a_session_taken_as_known_but_not_standing_in_is_read_as_django_reads_it(client, match, referee, settings):
+def test_a_session_taken_as_known_but_not_standing_in_is_read_as_django_reads_it(client, referee):
     client.force_login(referee)
     key = client.session.session_key
     sessionuser._known[key] = [{**client.session.load(), "_auth_user_backend": "not.a.backend"}, None]
@@ -306,7 +306,7 @@ def test_a_known_session_replaced_meanwhile_is_not_taken_for_the_data_assumed(re
 
 @pytest.mark.parametrize("engine", ["django.contrib.sessions.backends.cache",
                                     "django.contrib.sessions.backends.signed_cookies"])
-def test_only_database_sessions_are_taken_as_known(referee, settings, engine):
+def test_only_database_sessions_are_taken_as_known(referee, engine):
     """A session that has no row to check it against is read as Django reads it, known or not."""
     store = import_module(engine).SessionStore()
     store[SESSION_KEY], store["_auth_user_backend"] = str(referee.pk), "config.auth.LockoutModelBackend"
