@@ -125,13 +125,16 @@ def leading(sql, params, check):
     write's first statements are a :func:`first_rows` read: one round trip less. A block that sends no
     first_rows calls :func:`send_lead` before it writes; the first_rows that carries it must not run in a
     savepoint that may be rolled back (``config.db.write`` makes none inside a request's transaction).
-    Blocks may nest: their statements go together, the outer block's first (its check called first)."""
+    Blocks may nest: their statements go together, the outer block's first (its check called first). A
+    statement the block sends through Django's cursors (an ORM query before its first_rows read) sends them
+    first, in a round trip of their own (:func:`_lead_first`)."""
     lead = (sql, params, check)
     waiting = _lead.get()
     if waiting is None:
         token = _lead.set([lead])
         try:
-            yield
+            with _default().execute_wrapper(_lead_first):
+                yield
         finally:
             _lead.reset(token)
         return
@@ -146,6 +149,13 @@ def send_lead():
     """Send the :func:`leading` statements still waiting now (alone)."""
     if _lead.get():
         first_rows([])
+
+
+def _lead_first(execute, sql, params, many, context):
+    """Django's execute wrapper inside a :func:`leading` block: the waiting statements go before any other
+    (they are taken off the list as they are sent, so their own statements pass straight through)."""
+    send_lead()
+    return execute(sql, params, many, context)
 
 
 def joins() -> bool:

@@ -13,7 +13,6 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import rowread
 from config.api_errors import error_responses
 from config.plainrender import renderer
 from rulings import appeals, previews, services
@@ -75,7 +74,6 @@ class _MatchView(APIView):
     related = ("profile", "round__stage__event", "ns", "ew")
 
     def get_match(self):
-        rowread.send_lead()   # a table write's user and key first (config.sessionuser), when it reads here first
         queryset = Match.objects.select_related(*self.related_for(self.request.method))
         match = get_object_or_404(queryset, pk=self.kwargs["match_id"])
         access.load_access(self.request.user, match)

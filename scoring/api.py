@@ -17,7 +17,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import UserError, gettext_noop
-from config import rowread
 from config.api_errors import error_responses
 from scoring import services
 from scoring.engine import MAX_TRICK_PAIRS
@@ -293,7 +292,6 @@ class MatchMixin:
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     def get_match(self, match_id):
-        rowread.send_lead()   # a table write's user and key first (config.sessionuser), when it reads here first
         match = get_object_or_404(Match.objects.select_related("profile", "ns", "ew", "round__stage__event"),
                                   pk=match_id)
         if not access.may(self.request.user, access.VIEW, match=match):

@@ -67,3 +67,21 @@ def test_the_first_refusal_stops_the_checks_after_it(sent):
         with pytest.raises(LookupError):
             rowread.first_rows([("READ", [])])
     assert sent == [["USER", "CLAIM", "READ"]] and checked == []
+
+
+@pytest.mark.django_db
+def test_a_query_through_djangos_cursors_sends_the_leads_first(sent):
+    """A view that reads with the ORM before its first_rows read (a body that does not validate reads the match
+    to answer 404 first): the waiting statements go before that query, checked, and not again after it."""
+    from django.db import connection
+
+    checked = []
+    with rowread.leading("USER", [], checked.append), rowread.leading("CLAIM", [], checked.append):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            assert checked == [("USER",), ("CLAIM",)] and cursor.fetchone() == (1,)
+        assert rowread.first_rows([("READ", [])]) == [("READ",)]
+    assert sent == [["USER", "CLAIM"], ["READ"]]
+    with connection.cursor() as cursor:   # outside the block: nothing waits, nothing wrapped
+        cursor.execute("SELECT 1")
+    assert sent == [["USER", "CLAIM"], ["READ"]] and connection.execute_wrappers == []
