@@ -122,9 +122,10 @@ def leading(sql, params, check):
     """Inside the block, send this statement first with the next :func:`first_rows` (in its round trip)
     and call ``check(row)`` with its first row (``check`` may raise: the caller's rows are then not
     returned). For what every write of a request begins with, the idempotency key's claim, when the
-    write's first statements are a :func:`first_rows` read: one round trip less. A block that sends no
-    first_rows calls :func:`send_lead` before it writes; the first_rows that carries it must not run in a
-    savepoint that may be rolled back (``config.db.write`` makes none inside a request's transaction).
+    write's first statements are a :func:`first_rows` read: one round trip less. A block that may send
+    nothing calls :func:`send_lead` before it ends (the statements still go); the first_rows that carries
+    them must not run in a savepoint that may be rolled back (``config.db.write`` makes none inside a
+    request's transaction).
     Blocks may nest: their statements go together, the outer block's first (its check called first). A
     statement the block sends through Django's cursors (an ORM query before its first_rows read) sends them
     first, in a round trip of their own (:func:`_lead_first`)."""

@@ -83,8 +83,8 @@ def test_a_rulings_last_writes_go_together_before_the_commit(client, match, refe
 def test_the_keys_claim_goes_with_the_match_read(client, match, referee, monkeypatch, path):
     """On PostgreSQL a table's write sends BEGIN, the session's user, the Idempotency-Key's claim, the lock and
     the match read in one round trip (config.rowread.leading, config.sessionuser); elsewhere the claim goes
-    first on its own. The write is then three round trips, as the bare view: the session, that one, the last
-    writes with the COMMIT."""
+    first on its own. The write is then two round trips (the session, known to the process since the first
+    write, read with its user: config.sessionuser): that one, and the last writes with the COMMIT."""
     client.force_login(referee)
     post_hand(client, match, hand_body(1, 45, declarer="N"))
     batches = []
