@@ -223,7 +223,7 @@ def _create_on_kept(match, user, inputs, hand_number, declarer, note, idempotenc
     if decided or _touches_scores(entry.ruling, before.hands):
         rowread.flush()   # the new ruling is read back with the others
         full, every = ledger_and_entries(match)
-        done = match_replay(match, every, before.hands)
+        done = match_replay(match, every)   # the stored hands: the kept ones hold no bottom, last trick or outcome
         results.settle(match, replay=done, entries=every)
         snapshots.keep(match, done, every, full)
     else:

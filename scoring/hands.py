@@ -64,7 +64,9 @@ def last_trick_from(data, trump):
 def _play(state, hand_inputs, adjustment):
     """Apply one hand (a Hand row or a dict of its inputs) to ``state``, honouring a ruling's adjustment."""
     fresh = isinstance(hand_inputs, dict)   # inputs not stored yet: a given declarer is checked
-    get = hand_inputs.get if fresh else lambda key, default=None: getattr(hand_inputs, key, default)
+    # a stored row has every input: no default for it, so an object that is not a Hand fails loudly
+    # instead of playing a hand without its bottom, last trick or outcome
+    get = hand_inputs.get if fresh else lambda key, default=None: getattr(hand_inputs, key)
     award = adjustment.get("award")
     if award:
         state = state.award(**award)

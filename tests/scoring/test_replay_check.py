@@ -165,3 +165,29 @@ def test_match_state_and_ledger_counts_round_trip(match, referee):
         full.record("delay", "NS")
     resumed = PenaltyLedger.resume(source, full.tally())
     assert resumed.record("delay", "NS") == full.record("delay", "NS")
+
+
+def test_the_demo_semi_final_after_four_delays_is_its_replay():
+    """Issue 25: four delay rulings against EW on the demo's semi-final table 3 (the fourth escalates to a
+    match forfeit, 000 第十六条) left the stored levels at 4-6 while the replay gave 9-2: the ruling's fast
+    path replayed the kept hands, which hold no bottom (hand 3's capture was lost). Through the API, as
+    the demo's chief referee records them."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from demo.event import seed_demo
+
+    event = seed_demo()[0]
+    semi = Match.objects.get(round__stage__event=event, round__name="半决赛", table=3)
+    assert (semi.ns_level, semi.ew_level) == ("9", "2")
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="chief"))
+    for _ in range(4):
+        answer = client.post(f"/api/matches/{semi.pk}/rulings/", {"code": "delay", "side": "EW"},
+                             content_type="application/json")
+        assert answer.status_code == 201, answer.content
+    semi.refresh_from_db()
+    assert (semi.ns_level, semi.ew_level, semi.status) == ("9", "2", Match.Status.FORFEIT)
+    assert check_match(Match.objects.select_related("profile", "ns", "ew", "round").get(pk=semi.pk)) == []
+    code, out = verify(event.slug)
+    assert code == 0, out
