@@ -10,7 +10,7 @@ import json
 
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
-from rest_framework import exceptions, negotiation, parsers
+from rest_framework import exceptions, parsers
 
 #: Objects and arrays nested deeper than this are refused (the API's deepest input is 3 levels).
 MAX_JSON_DEPTH = 32
@@ -67,23 +67,3 @@ class SafeJSONParser(parsers.JSONParser):
         if not isinstance(data, dict):
             _refuse(_("The body must be a JSON object ({…}), not an array, a string, a number or null."))
         return data
-
-
-class RememberedNegotiation(negotiation.DefaultContentNegotiation):
-    """DRF's content negotiation with its answer remembered per Accept header, format and renderer set
-    (parsing and ranking the Accept header's media types for every request cost a table's write more
-    than its JSON rendering). A header that nothing can answer (406) is never remembered."""
-
-    KEPT = 256   # distinct (Accept, format, renderers) answers kept per process
-    _known: dict = {}
-
-    def select_renderer(self, request, renderers, format_suffix=None):
-        requested = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
-        key = (request.META.get("HTTP_ACCEPT", "*/*"), requested, tuple(type(renderer) for renderer in renderers))
-        found = self._known.get(key)
-        if found is not None:
-            return renderers[found[0]], found[1]
-        renderer, media_type = super().select_renderer(request, renderers, format_suffix)
-        if len(self._known) < self.KEPT:
-            self._known[key] = (renderers.index(renderer), media_type)
-        return renderer, media_type

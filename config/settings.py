@@ -233,7 +233,6 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.parsers.RememberedNegotiation",
 }
 # HTTP Basic for the API (a password hash per request): off by default in production, where scripts and
 # referee devices use an event's API tokens. Throttle rates ("N/second|minute|hour|day"; "" turns one off),
