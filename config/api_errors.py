@@ -61,22 +61,8 @@ def error_body(field, detail, **extra):
     return {"field": field, "detail": str(detail), **extra}
 
 
-class KeyTaken(Exception):
-    """The request's Idempotency-Key was claimed by an earlier attempt (``config.idempotency``), found when
-    the claim went with the view's first read: the view stops, and the middleware answers with the
-    stored answer instead (this handler's 409 is never sent)."""
-
-
-class SessionUserChanged(Exception):
-    """The session's user, read with the view's first read (``config.sessionuser``), is gone, inactive or no
-    longer the session's: the view stops, and the middleware runs the request again with the user read as
-    Django reads it (this handler's 409 is never sent)."""
-
-
 def api_exception_handler(exc, context):
     """DRF's EXCEPTION_HANDLER: UserError and DRF's errors as ``{"field", "detail"}`` with their status."""
-    if isinstance(exc, (KeyTaken, SessionUserChanged)):
-        return Response(error_body(None, _("Please try again.")), status=409)
     if isinstance(exc, UserError):
         return Response(error_body(exc.field, exc), status=exc.status)
     if isinstance(exc, Http404):  # Django's message names the model in English: say it in the user's language

@@ -1,33 +1,6 @@
-"""Row locks that also serialise writers on SQLite (the embedded default); a write's transaction."""
-import contextvars
-from contextlib import contextmanager
-
+"""Row locks that also serialise writers on SQLite (the embedded default)."""
 from django.db import transaction
 from django.db.models import F
-
-from config.rowread import deferring
-
-_in_request = contextvars.ContextVar("request_transaction", default=False)
-
-
-@contextmanager
-def request_transaction():
-    """The transaction of a whole request (the idempotency middleware's): inside it, :func:`write`
-    needs no savepoint, since an error there rolls the whole request back."""
-    with transaction.atomic(), deferring():   # the block's later() writes, sent together before the commit
-        token = _in_request.set(True)
-        try:
-            yield
-        finally:
-            _in_request.reset(token)
-
-
-def write():
-    """``transaction.atomic`` for a service's write: its own transaction, or a savepoint inside a caller's,
-    except directly inside a request's transaction (:func:`request_transaction`), where an error rolls
-    back the whole request anyway and two round trips are saved. The caller must not query after an
-    error inside it."""
-    return transaction.atomic(savepoint=not _in_request.get())
 
 
 def lock_row(queryset, pk):

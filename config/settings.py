@@ -113,15 +113,6 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-# The hot reads and writes of a table's hand and ruling run as prepared statements on PostgreSQL (planned
-# once per connection: config/rowread.py). Off for a connection pooler in transaction mode (PgBouncer < 1.21).
-DATABASE_PREPARED_STATEMENTS = env_bool("DJANGO_DB_PREPARE", True)
-# config/plainrender.py: render every compiled answer the DRF way too and fail on a difference (tests)
-PLAIN_RENDER_CHECK = env_bool("DJANGO_PLAIN_RENDER_CHECK", False)
-if DATABASES["default"]["ENGINE"].endswith("postgresql") and DATABASE_PREPARED_STATEMENTS:
-    # psycopg prepares only on a connection with a threshold (Django leaves none); Django's own cursors
-    # bind on the client and are never prepared, so only config.rowread's statements are.
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file-backed test database, so a real Celery worker process can see what a test wrote.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}

@@ -14,7 +14,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import error_responses
-from config.plainrender import renderer
 from rulings import appeals, previews, services
 from rulings import permissions as perms
 from rulings.ledger import entry_of, sanction_dict
@@ -35,7 +34,6 @@ from rulings.serializers import (
     RulingOutSerializer,
     RulingVoidInSerializer,
     SanctionPreviewSerializer,
-    plain_record_input,
 )
 from tournament import access
 from tournament.competition import referees
@@ -50,13 +48,9 @@ def _valid(serializer_class, request):
     return serializer.validated_data
 
 
-_RULING_OUT = RulingOutSerializer()  # one per process: its nested fields are built (deep-copied) once
-_render_ruling = renderer(_RULING_OUT)
-
-
 def ruling_out(entry):
-    """An Entry as the penalty log shows it (RulingOutSerializer's rendering, compiled once: config.plainrender)."""
-    return _render_ruling(entry_data(entry))
+    """An Entry as the penalty log shows it."""
+    return RulingOutSerializer(entry_data(entry)).data
 
 
 def _entry_response(ruling, code=status.HTTP_200_OK):
@@ -111,7 +105,6 @@ class MatchRulingsView(_MatchView):
     """GET: the match's penalty log. POST: record a ruling (a retry with the same key is applied once)."""
 
     serializer_class = RecordSerializer
-    claims_with_first_read = True   # the write's first statements are its match read (config.idempotency)
 
     def get_permissions(self):
         if self.request.method == "POST":
@@ -130,13 +123,11 @@ class MatchRulingsView(_MatchView):
     def post(self, request, match_id):
         """The service locks and reads the match once and asks this view's permission check on it."""
         self.check_permissions(request)
-        data = plain_record_input(request.data)
-        if data is None:
-            serializer = RecordSerializer(data=request.data)
-            if not serializer.is_valid():
-                self.get_match()   # a refusal comes before the body's errors (the match is read only then)
-                serializer.is_valid(raise_exception=True)
-            data = serializer.validated_data
+        serializer = RecordSerializer(data=request.data)
+        if not serializer.is_valid():
+            self.get_match()   # a refusal comes before the body's errors (the match is read only then)
+            serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
         key = request.headers.get("Idempotency-Key", "").strip()[:200]
         try:
             entry = services.record_ruling_entry(

@@ -16,7 +16,6 @@ from common.errors import UserError, gettext_noop
 from rulings.engine import Effect, Offence, PenaltyLedger, Sanction
 from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling, RulingVoid
 from scoring.models import RuleProfile
-from tournament import pagecache
 
 # Derived states of a ruling.
 PENDING = "pending"      # waits for the chief referee's approval or the other side's choice
@@ -91,13 +90,10 @@ def share_profiles(rulings, known=None):
 
 def mark_new(ruling):
     """A ruling just created has no void, approval, choice or appeal yet: say so to Django's relation
-    caches, so deriving its state and presenting it costs no query. Every new ruling passes here (the
-    console's fast write stores it without signals), so its event's public pages (the penalty log) are
-    told here too (``tournament.pagecache``)."""
+    caches, so deriving its state and presenting it costs no query."""
     for name in ("void", "approval", "choice_made"):
         getattr(Ruling, name).related.set_cached_value(ruling, None)
     ruling._prefetched_objects_cache = {"appeals": _no_appeals()}
-    pagecache.changed_match(ruling.match)
     return ruling
 
 

@@ -27,50 +27,6 @@ class RecordSerializer(OffenceSerializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
-_RECORD_KEYS = frozenset(RecordSerializer._declared_fields)
-_INTS = {"minutes": 999, "seconds": 59, "cards": 99, "hand_number": 999}
-_TEXTS = {"choice": 40, "note": 2000}
-_SIDES = frozenset(value for value, _label in SIDES)
-_ROLES = frozenset(value for value, _label in ROLES)
-
-
-def _plain_text(value, longest):
-    """A string DRF's CharField would keep as it is (no surrounding blanks, no NUL, no lone surrogate)."""
-    if type(value) is not str or len(value) > longest or value != value.strip() or "\x00" in value:
-        return False
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def plain_record_input(data):
-    """:class:`RecordSerializer`'s validated data for a body in its plain form (every value of its exact
-    JSON type, no unknown name), without the serializer's field machinery; None for any other body, which
-    the serializer validates and words the error of. Tests check the two agree on any body."""
-    if type(data) is not dict or not data.keys() <= _RECORD_KEYS:
-        return None
-    code, side = data.get("code"), data.get("side")
-    if not (code and _plain_text(code, 30) and type(side) is str and side in _SIDES):
-        return None
-    for name, most in _INTS.items():
-        value = data.get(name)
-        if value is not None and not (type(value) is int and (1 if name == "hand_number" else 0) <= value <= most):
-            return None
-    for name, longest in _TEXTS.items():
-        value = data.get(name)
-        if value is not None and not _plain_text(value, longest):
-            return None
-    if "note" in data and data["note"] is None:   # the note may be blank, not null
-        return None
-    for name, allowed in (("role", _ROLES), ("declarer", SEATS)):
-        value = data.get(name)
-        if value not in (None, "") and not (type(value) is str and value in allowed):
-            return None
-    return dict(data)
-
-
 class SanctionEffectSerializer(serializers.Serializer):
     stage = serializers.CharField(allow_null=True)
     gainer = serializers.CharField(allow_null=True)

@@ -12,9 +12,8 @@ from django.db import IntegrityError, transaction
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from common.seats import SEAT_SIDE
-from config import clock, db, rowread
+from config import clock
 from config.db import lock_row
-from config.rowread import JoinedRead
 from rulings.adjustments import TableState, _needs_seat, match_replay
 from rulings.engine import PenaltyLedger, normalise_side
 from rulings.ledger import (
@@ -138,44 +137,35 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
     """
     inputs = _inputs(code, side, minutes, cards, choice, role, seconds)
     try:
-        with db.write():
-            locked = _lock_for_record(match, user, idempotency_key)
+        with transaction.atomic():
+            locked = _lock_for_record(match, user)
             if check is not None:
                 check(locked)
-            if getattr(locked, "key_taken", False):  # a retry: the stored ruling, presented in full
-                existing = Ruling.objects.get(match_id=locked.pk, idempotency_key=idempotency_key)
+            existing = _with_key(locked, idempotency_key)
+            if existing is not None:  # a retry: the stored ruling, presented in full
                 return entry_of(locked, existing)
             kept = snapshots.kept(locked)
             if kept is not None:
                 return _create_on_kept(locked, user, inputs, hand_number, declarer, note, idempotency_key, kept)
             rulings = _match_rulings(locked, for_replay=True)
             return _create_ruling(locked, user, inputs, hand_number, declarer, note, idempotency_key, rulings)
-    except IntegrityError as exc:   # nothing is read after it: the request's transaction may be spoiled
+    except IntegrityError as exc:
         raise Conflict(gettext_noop("Another ruling was recorded at the same time; reload and try again.")) from exc
 
 
-# The match as a ruling write needs it, in one prepared statement (config.rowread): the round, the rule
-# profile (its data is the process's copy), the kept state, whether a ruling has this client key (an
-# empty key is nobody's), the writer's roles and assignment, and the new ruling's id (its INSERT then
-# goes with the request's last writes).
-_FOR_RULINGS = JoinedRead(Match, ("profile", "round", "engine_snapshot"), defer=("profile__data",), extra={
-    "key_taken": f"%s <> '' AND EXISTS (SELECT 1 FROM {Ruling._meta.db_table} k WHERE k.match_id = t0.id "
-                 "AND k.idempotency_key = %s)", **access.access_columns(),
-    "next_ruling_id": rowread.next_id_sql(Ruling)})
+def _lock_for_record(match, user):
+    """The match locked, then read with its round, rule profile (its data the process's copy) and kept
+    state, and with the event and ``user``'s assignment the permission check needs."""
+    queryset = Match.objects.select_related("profile", "round", "hand_allowance", "engine_snapshot").defer(
+        "profile__data")
+    return access.remember_access(user, snapshots.read(access.with_access(queryset, user), match.pk))
 
 
-def _lock_for_record(match, user, idempotency_key=""):
-    """The match locked and read with its kept state, whether a ruling already has this client key
-    (``key_taken``: the lock makes the answer final), and ``user``'s roles and assignment: one statement
-    after the lock."""
-    key = idempotency_key or ""
-    locked = snapshots.read(_FOR_RULINGS, match.pk, key, key, *access.access_params(user))
-    return access.apply_access(user, locked)
-
-
-def _loaded(instance, relation):
-    """True when ``instance`` already holds its ``relation`` (a forward foreign key), so reading it costs nothing."""
-    return instance._meta.get_field(relation).is_cached(instance)
+def _with_key(match, idempotency_key):
+    """The ruling of ``match`` recorded with this client key, if any (the lock makes the answer final)."""
+    if not idempotency_key:
+        return None
+    return Ruling.objects.filter(match_id=match.pk, idempotency_key=idempotency_key).first()
 
 
 def _check_table(match, note):
@@ -221,7 +211,6 @@ def _create_on_kept(match, user, inputs, hand_number, declarer, note, idempotenc
     entry, decided = _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, sanction,
                                    before, kept.sequence + 1)
     if decided or _touches_scores(entry.ruling, before.hands):
-        rowread.flush()   # the new ruling is read back with the others
         full, every = ledger_and_entries(match)
         done = match_replay(match, every)   # the stored hands: the kept ones hold no bottom, last trick or outcome
         results.settle(match, replay=done, entries=every)
@@ -237,26 +226,22 @@ def _create_on_kept(match, user, inputs, hand_number, declarer, note, idempotenc
 
 def _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, sanction, before, sequence):
     """Check the hand number against the table state ``before`` and store the Ruling (and the chief's
-    approval when the chief decides it at once); returns (its Entry, decided). With its id read with the
-    match (PostgreSQL), the Ruling's INSERT goes with the request's last writes (``config.rowread.later``):
-    a caller that reads it back flushes them first."""
+    approval when the chief decides it at once); returns (its Entry, decided)."""
     state = _with_declarer(TableState.of(before.state), declarer, sanction)
     if sanction.effect.applies_to == "first_hand":
         hand_number = 1
     hand_number = _check_hand_number(hand_number or state.hand_number, state.hand_number)
     side = normalise_side(inputs["side"])
-    pk = getattr(match, "next_ruling_id", None)
-    with snapshots.applying():
-        ruling = mark_new(rowread.insert(Ruling(   # no signal: written inside snapshots.applying()
-            pk=pk, match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side,
+    with snapshots.applying():   # the caller keeps the state itself: the signal leaves it
+        ruling = mark_new(Ruling.objects.create(
+            match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side,
             role=inputs["role"] or "", offender_role=_offender_role(side, inputs["role"], state),
             minutes=inputs["minutes"], seconds=inputs["seconds"], cards=inputs["cards"],
             choice=inputs["choice"] or "", sanction=sanction_dict(sanction), clause=sanction.clause[:120],
             table=match.table, profile=match.profile, profile_version=match.profile.version,
             context={"declarer": state.declarer, "levels": state.levels, "level_played": state.level_played,
                      "hand_number": state.hand_number},
-            note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now()),
-            defer=pk is not None))
+            note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now()))
         decided = _chief_decides(match, user, ruling, sanction)
     return Entry(ruling, sanction, ruling_state(ruling, sanction)), decided
 
@@ -270,7 +255,6 @@ def _chief_decides(match, user, ruling, sanction) -> bool:
         return False
     if not access.may(user, access.APPROVE, match=match):
         return False
-    rowread.flush()   # the ruling's deferred INSERT before the approval that names it
     row = Approval.objects.create(ruling=ruling, approved=True, decided_by=user, decided_at=ruling.recorded_at)
     Ruling.approval.related.set_cached_value(ruling, row)
     return True

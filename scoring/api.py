@@ -4,11 +4,9 @@ Thin views over :mod:`scoring.services`. Errors reach the one API handler (``con
 answer ``{"field", "detail"}``: 400 bad input, 403 not allowed, 404 not visible, 409 conflict (the hand
 number is already taken, the match is over).
 """
-import re
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -21,7 +19,7 @@ from config.api_errors import error_responses
 from scoring import services
 from scoring.engine import MAX_TRICK_PAIRS
 from scoring.hands import hand_history
-from scoring.models import OUTCOMES, SEAT_CHOICES, TRUMPS, Hand
+from scoring.models import SEAT_CHOICES, Hand
 from scoring.presenters import state_payload
 from tournament import access
 from tournament.models import Match
@@ -76,65 +74,6 @@ class HandInputSerializer(serializers.Serializer):
             if missing:
                 raise serializers.ValidationError({missing[0]: self.fields[missing[0]].error_messages["required"]})
         return attrs
-
-
-_HAND_KEYS = frozenset(HandInputSerializer._declared_fields)
-_TRICK_KEYS = frozenset(LastTrickSerializer._declared_fields)
-_SEATS = frozenset(seat for seat, _label in SEAT_CHOICES)
-_RANK = re.compile(r"[0-9A-Za-z]{0,3}")
-
-
-def _whole(value, low, high):
-    return type(value) is int and low <= value <= high
-
-
-def _plain_last_trick(trick):
-    """LastTrickSerializer's validated data for a plain object, or None (see :func:`plain_hand_input`)."""
-    if trick is None:
-        return {}
-    if type(trick) is not dict or not trick.keys() <= _TRICK_KEYS:
-        return None
-    rank, main_rank = trick.get("rank"), trick.get("main_rank")
-    out = {"by": trick.get("by"), "shape": trick.get("shape"), "pairs": trick.get("pairs", 1),
-           "trump": trick.get("trump", True), "rank": rank or None, "main_rank": main_rank,
-           "buried_by": trick.get("buried_by", "declarers")}
-    plain = (out["by"] in ("defenders", "declarers") and out["shape"] in ("single", "pair", "tractor")
-             and _whole(out["pairs"], 1, MAX_TRICK_PAIRS) and type(out["trump"]) is bool
-             and (rank is None or (type(rank) is str and _RANK.fullmatch(rank)))
-             and (main_rank is None or type(main_rank) is bool) and out["buried_by"] in ("declarers", "defenders"))
-    return out if plain else None
-
-
-def plain_hand_input(data):
-    """:class:`HandInputSerializer`'s validated data for a body in its plain form (every value of its exact
-    JSON type and in range, no unknown name), built without the serializer's field machinery; None for any
-    other body, which the serializer then validates (and words the error of). A table writes a hand
-    every few minutes from the page, always in the plain form; tests check the two agree on any body."""
-    if type(data) is not dict or not data.keys() <= _HAND_KEYS:
-        return None
-    out = {"number": data.get("number"), "declarer": data.get("declarer"),
-           "outcome": data.get("outcome", Hand.Outcome.PLAYED), "bottom_points": data.get("bottom_points", 0),
-           "reclaim": data.get("reclaim", False)}
-    declarer = out["declarer"]
-    if not (_whole(out["number"], 1, MOST_HANDS) and (declarer is None or (type(declarer) is str and declarer in _SEATS))
-            and isinstance(out["outcome"], str) and out["outcome"] in OUTCOMES
-            and _whole(out["bottom_points"], -MOST_POINTS, MOST_POINTS) and type(out["reclaim"]) is bool):
-        return None
-    if "trump" in data:
-        if type(data["trump"]) is not str or data["trump"] not in TRUMPS:
-            return None
-        out["trump"] = data["trump"]
-    if "defender_points" in data:
-        if not _whole(data["defender_points"], -MOST_POINTS, MOST_POINTS):
-            return None
-        out["defender_points"] = data["defender_points"]
-    if out["outcome"] != Hand.Outcome.REDEAL and not ("trump" in out and "defender_points" in out):
-        return None
-    trick = _plain_last_trick(data.get("last_trick"))
-    if trick is None:
-        return None
-    out["last_trick"] = trick or None
-    return out
 
 
 class SupersededBySerializer(serializers.Serializer):
@@ -194,30 +133,6 @@ class HandStateSerializer(serializers.Serializer):
     recorded_by = serializers.CharField(allow_null=True)
     recorded_at = serializers.DateTimeField(allow_null=True)
 
-    def to_representation(self, hand, at=None):
-        """The presenter's values are plain already (``scoring.presenters``): only the time is formatted
-        (``at``: :func:`time_field`, when the caller renders many). The same answer as DRF's field by field
-        rendering (a test compares), a match's every hand in every answer without its cost."""
-        out = dict(hand)
-        out["explanation"] = [str(line) for line in hand["explanation"]]
-        out["recorded_at"] = (at or time_field()).to_representation(hand["recorded_at"]) \
-            if hand["recorded_at"] else None
-        return out
-
-
-def time_field():
-    """DRF's DateTimeField for the current time zone, made once per zone: it renders as the plain field does
-    without asking for the zone (a context-local lookup) again for every value of an answer listing every
-    hand of a match."""
-    zone = timezone.get_current_timezone()
-    field = _TIME_FIELDS.get(zone)
-    if field is None:
-        field = _TIME_FIELDS[zone] = serializers.DateTimeField(default_timezone=zone)
-    return field
-
-
-_TIME_FIELDS = {}
-
 
 class ActionsSerializer(serializers.Serializer):
     record = serializers.BooleanField(help_text="may record the next hand")
@@ -246,42 +161,6 @@ class RecordedSerializer(serializers.Serializer):
     state = MatchStateSerializer()
 
 
-_RECORDED_OUT = RecordedSerializer()  # one per process: its nested (model) fields are built once, used read-only
-_HAND_STATE = HandStateSerializer()
-
-
-def recorded_data(hand, state):
-    """:class:`RecordedSerializer`'s answer for a hand version just stored (so current) and the state
-    payload, built from plain values without DRF's field by field rendering (a test compares the two)."""
-    at = time_field()
-    return {
-        "hand": {
-            "id": hand.pk, "number": hand.number, "version": hand.version, "current": True,
-            "declarer_seat": str(hand.declarer_seat), "trump": str(hand.trump),
-            "trump_label": str(hand.get_trump_display()), "defender_points": hand.defender_points,
-            "bottom_points": hand.bottom_points, "last_trick": hand.last_trick, "reclaim": hand.reclaim,
-            "penalty_points": hand.penalty_points, "outcome": str(hand.outcome), "level_played": str(hand.level_played),
-            "final_points": hand.final_points, "declarer_keeps": hand.declarer_keeps, "ns_level": str(hand.ns_level),
-            "ew_level": str(hand.ew_level), "next_declarer": str(hand.next_declarer), "match_won": hand.match_won,
-            "explanation": hand.explanation, "recorded_by": hand.recorded_by.get_username(),
-            "recorded_at": at.to_representation(hand.recorded_at), "superseded_by": None,
-        },
-        "state": {
-            "match": state["match"], "status": str(state["status"]), "profile": str(state["profile"]),
-            "ns": _text(state["ns"]), "ew": _text(state["ew"]),
-            "levels": {str(side): str(level) for side, level in state["levels"].items()},
-            "declarer": _text(state["declarer"]), "winner": _text(state["winner"]),
-            "policy_pending": _text(state["policy_pending"]), "next_number": state["next_number"],
-            "hands": [_HAND_STATE.to_representation(row, at) for row in state["hands"]],
-            "actions": {"record": bool(state["actions"]["record"]), "correct": bool(state["actions"]["correct"])},
-        },
-    }
-
-
-def _text(value):
-    return None if value is None else str(value)
-
-
 ERRORS = error_responses(400, 403, 404, 409)
 
 
@@ -308,16 +187,14 @@ class MatchMixin:
         data = self.request.data
         if number is not None:
             data = {**(data.dict() if hasattr(data, "dict") else data), "number": number}
-        validated = plain_hand_input(data)
-        if validated is None:
-            serializer = HandInputSerializer(data=data)
-            if not serializer.is_valid():
-                self.get_match(match_id)   # a match the user may not see is a 404 before the body's errors
-                serializer.is_valid(raise_exception=True)
-            validated = serializer.validated_data
-        written = service(Match(pk=match_id), self.request.user, **validated)
+        serializer = HandInputSerializer(data=data)
+        if not serializer.is_valid():
+            self.get_match(match_id)   # a match the user may not see is a 404 before the body's errors
+            serializer.is_valid(raise_exception=True)
+        written = service(Match(pk=match_id), self.request.user, **serializer.validated_data)
         state = state_payload(written.match, self.request.user, written.replay, allowed=True)
-        return Response(recorded_data(written.hand, state), status=status.HTTP_201_CREATED)
+        return Response(RecordedSerializer({"hand": written.hand, "state": state}).data,
+                        status=status.HTTP_201_CREATED)
 
 
 class MatchStateView(MatchMixin, APIView):
@@ -331,8 +208,6 @@ class MatchStateView(MatchMixin, APIView):
 
 class HandListView(MatchMixin, APIView):
     """The hand history (every version, superseded ones with who and when), and recording the next hand."""
-
-    claims_with_first_read = True   # the write's first statements are its match read (config.idempotency)
 
     @extend_schema(responses={200: HandSerializer(many=True), 404: ERRORS[404]},
                    summary="hand history, corrections included")
@@ -348,8 +223,6 @@ class HandListView(MatchMixin, APIView):
 
 class HandCorrectView(MatchMixin, APIView):
     """Correct the last hand: a new version supersedes it and the match is replayed."""
-
-    claims_with_first_read = True
 
     @extend_schema(request=HandInputSerializer, responses={201: RecordedSerializer, **ERRORS},
                    summary="correct the last hand")

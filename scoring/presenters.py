@@ -13,14 +13,13 @@ def state_payload(match, user, replayed=None, *, allowed=None):
     replayed = replayed or match_replay(match)
     state, rows = replayed.state, {hand.number: hand for hand in replayed.hands}
     allowed = access.may(user, access.RECORD, match=match) if allowed is None else allowed
-    labels = {}   # trump -> its label, translated once per answer
     return {
         "match": match.pk, "status": match.status, "profile": str(match.profile),
         "ns": str(match.ns) if match.ns else None, "ew": str(match.ew) if match.ew else None,
         "levels": state.levels, "declarer": state.declarer, "winner": state.winner,
         "policy_pending": state.policy_pending,
         "next_number": replayed.next_number,
-        "hands": [_hand_state(number, rows.get(number), result, labels)
+        "hands": [_hand_state(number, rows.get(number), result)
                   for number, result in _numbered(replayed.numbers, state.hand_data())],
         "actions": {"record": allowed and not match.is_over and state.winner is None,
                     "correct": allowed and bool(replayed.hands)},
@@ -37,18 +36,13 @@ def _numbered(numbers, results):
         yield number, result
 
 
-def _hand_state(number, row, result, labels):
+def _hand_state(number, row, result):
     side = side_of(result["declarer_seat"]) or "NS"
-    label = None
-    if row is not None:
-        label = labels.get(row.trump)
-        if label is None:
-            label = labels[row.trump] = row.get_trump_display()
     declarer_level, defender_level = result["declarer_level"], result["defender_level"]
     ns, ew = (declarer_level, defender_level) if side == "NS" else (defender_level, declarer_level)
     return {
         "number": number, "kind": result["kind"], "declarer_seat": result["declarer_seat"],
-        "trump": row.trump if row else None, "trump_label": label,
+        "trump": row.trump if row else None, "trump_label": row.get_trump_display() if row else None,
         "defender_points": row.defender_points if row else None, "final_points": result["defender_points"],
         "declarer_keeps": result["declarer_keeps"], "level_played": result["declarer_level_before"],
         "ns_level": ns, "ew_level": ew, "next_declarer": result["next_declarer"], "match_won": result["match_won"],

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 
 from common.errors import ConflictError, ForbiddenError, NotFoundError, UserError, gettext_noop
-from config import clock, db, rowread
-from config.rowread import JoinedRead
+from config import clock
 from rulings.adjustments import adjustments_for
 from rulings.ledger import ledger_and_entries
 from scoring import snapshots
@@ -49,27 +48,22 @@ class HandWritten:
     replay: Replay
 
 
-# The match as a hand write needs it, in one prepared statement (config.rowread): the pairs, the round,
-# the rule profile (its data is the process's copy), the clock state hands_left needs, the kept state,
-# and the writer's roles and assignment.
-_FOR_HANDS = JoinedRead(Match, ("profile", "ns", "ew", "round", "hand_allowance", "engine_snapshot"),
-                        defer=("profile__data",),
-                        extra={"clock_started": clock_services.CLOCK_STARTED_SQL, **access.access_columns(),
-                               "next_hand_id": rowread.next_id_sql(Hand)})
+def _for_hands(writer):
+    """The match as a hand write reads it after the lock: the pairs, the round, the rule profile (its data
+    is the process's copy), the kept state, the clock state :func:`tournament.clocks.services.hands_left`
+    needs, and the event and the writer's assignment the permission check needs."""
+    related = Match.objects.select_related("profile", "ns", "ew", "round", "engine_snapshot")
+    return access.with_access(clock_services.with_clock_state(related).defer("profile__data"), writer)
 
 
 def _lock_match(match, writer):
     """Lock the Match row for this transaction and return it fresh, with its kept state
-    (:func:`scoring.snapshots.read`), the clock state :func:`tournament.clocks.services.hands_left` needs,
-    and the writer's roles and assignment (:func:`tournament.access.apply_access`), all in one statement
-    after the lock. The lock also serialises writers on SQLite (:func:`config.db.lock_row`).
+    (:func:`scoring.snapshots.read`). The lock also serialises writers on SQLite (:func:`config.db.lock_row`).
     """
     try:
-        locked = snapshots.read(_FOR_HANDS, match.pk, *clock_services.clock_started_params(),
-                                *access.access_params(writer))
+        return access.remember_access(writer, snapshots.read(_for_hands(writer), match.pk))
     except Match.DoesNotExist as exc:
         raise NotFoundError(gettext_noop("No such match."), field="match") from exc
-    return access.apply_access(writer, locked)
 
 
 def _taken(number):
@@ -118,15 +112,12 @@ def _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_t
     return _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
 
 
-def _store(match, user, number, inputs, state, adjustment, supersedes=None, *, defer=False):
-    """Create the Hand row from the inputs and the engine's result of that hand (the state's last).
-    ``defer`` (the next hand on the kept state, its number checked under the lock): with the id read with
-    the match, the INSERT goes with the request's last writes (``config.rowread.later``)."""
+def _store(match, user, number, inputs, state, adjustment, supersedes=None):
+    """Create the Hand row from the inputs and the engine's result of that hand (the state's last)."""
     result = state.last_hand
     levels = state.levels
-    pk = getattr(match, "next_hand_id", None) if defer else None
-    hand = rowread.insert(Hand(   # no signal: written inside snapshots.applying()
-        pk=pk, match=match, number=number, supersedes=supersedes,
+    return Hand.objects.create(
+        match=match, number=number, supersedes=supersedes,
         version=supersedes.version + 1 if supersedes else 1,
         declarer_seat=result.declarer_seat or inputs["declarer_seat"] or "",
         trump=inputs["trump"], defender_points=inputs["defender_points"],
@@ -137,9 +128,7 @@ def _store(match, user, number, inputs, state, adjustment, supersedes=None, *, d
         declarer_keeps=result.declarer_keeps, ns_level=levels["NS"], ew_level=levels["EW"],
         next_declarer=result.next_declarer or "", match_won=result.match_won,
         explanation=list(result.explanation), recorded_by=user, recorded_at=clock.now(),
-    ), defer=pk is not None)
-    Hand.superseded_by.related.set_cached_value(hand, None)  # a new version is current: no query to ask
-    return hand
+    )
 
 
 def _check_open(match, number, *, correcting):
@@ -156,11 +145,9 @@ def _check_open(match, number, *, correcting):
 
 
 def _write(match, user, number, inputs, *, correcting) -> HandWritten:
-    """Lock, check, apply the hand to the kept state (or replay once), store it, settle the result.
-
-    No savepoint inside a request's own transaction (:func:`config.db.write`): an error rolls the whole
-    request back, and nothing is read after one (an IntegrityError becomes a 409)."""
-    with db.write():
+    """Lock, check, apply the hand to the kept state (or replay once), store it, settle the result, all
+    in one transaction (an IntegrityError becomes a 409)."""
+    with transaction.atomic():
         match = _lock_match(match, user)
         if not access.may(user, access.RECORD, match=match):   # who may record may see (a role in the event)
             if not access.may(user, access.VIEW, match=match):   # the event read only for a refusal
@@ -182,8 +169,8 @@ def _apply(match, user, number, inputs, kept) -> HandWritten:
     _check_number(number, kept.next_number)
     _check_open(match, number, correcting=False)
     state = apply_hand(kept.state, inputs)
-    with snapshots.applying():
-        hand = _store(match, user, number, inputs, state, {}, defer=True)
+    with snapshots.applying():   # this write keeps the state itself: the signal leaves it
+        hand = _store(match, user, number, inputs, state, {})
     kept.state, kept.hand_id = state, hand.pk
     kept.hands.append(snapshots.KeptHand.of(hand))
     done = kept.replay

@@ -29,11 +29,7 @@ import datetime as dt
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from django.db import connection
-
-from config import rowread
 from config.db import lock_row
-from config.rowread import prepared_cursor
 from rulings.ledger import LIVE_STATES
 from scoring.engine import MatchState
 from scoring.hands import Replay
@@ -107,26 +103,15 @@ class Kept:
         return self.replay.next_number
 
 
-def read(reader, match_id, *params):
-    """Lock the Match row ``match_id`` for the transaction, then read it with ``reader`` (a
-    :class:`config.rowread.JoinedRead` of Match that joins ``engine_snapshot`` and ``profile`` without its
-    ``data``; ``params``: its extra columns' parameters) with its kept state: two statements (see the
-    module's note), sent in one round trip on PostgreSQL (``config.rowread.first_rows``). The rule-profile
-    version is the process's shared copy (:func:`scoring.profile_store.shared_profile`), its JSON not read
-    again. Raises Match.DoesNotExist."""
-    if connection.vendor == "postgresql":
-        locked, row = rowread.first_rows([(_LOCK_SQL, [match_id]), reader.statement(match_id, *params)])
-        match = reader.from_row(row) if locked is not None else None
-    else:   # SQLite: config.db.lock_row takes the database's write lock first
-        lock_row(Match.objects.only("pk"), match_id)
-        match = reader.get(match_id, *params)
-    if match is None:
-        raise Match.DoesNotExist(f"no match {match_id}")
+def read(queryset, match_id):
+    """Lock the Match row ``match_id`` for the transaction, then read it from ``queryset`` (Match rows with
+    ``engine_snapshot`` and ``profile`` selected, the profile's ``data`` deferred) with its kept state: two
+    statements (see the module's note). The rule-profile version is the process's shared copy
+    (:func:`scoring.profile_store.shared_profile`), its JSON not read again. Raises Match.DoesNotExist."""
+    lock_row(Match.objects.only("pk"), match_id)
+    match = queryset.get(pk=match_id)
     match.profile = shared_profile(match.profile)
     return match
-
-
-_LOCK_SQL = f"SELECT 1 FROM {Match._meta.db_table} WHERE id = %s FOR UPDATE"
 
 
 def _row(match):
@@ -175,7 +160,7 @@ def keep(match, replay, entries, ledger):
 
 
 def keep_applied(match, kept_state):
-    """Store the kept state a fast write moved on (one UPDATE)."""
+    """Store the kept state a fast write moved on."""
     _store(match, kept_state)
 
 
@@ -187,24 +172,10 @@ def stored_form(match, k) -> dict:
     return {"profile_id": match.profile_id, "hand_id": k.hand_id, "ruling_id": k.ruling_id, "data": data}
 
 
-_UPDATE_SQL = (f"UPDATE {MatchSnapshot._meta.db_table} SET profile_id = %s, hand_id = %s, ruling_id = %s, "
-               "data = %s WHERE match_id = %s")
-
-
 def _store(match, k):
-    """One plain UPDATE of the row, sent with the request's other last writes (``config.rowread.later``)
-    when the match was read with its kept state; else UPDATE, or INSERT on the match's first write."""
+    """Update the match's row, or create it on the match's first write (the caller holds the match's lock)."""
     fields = stored_form(match, k)
-    data = MatchSnapshot._meta.get_field("data").get_db_prep_value(fields["data"], connection)
-    params = [fields["profile_id"], fields["hand_id"], fields["ruling_id"], data, match.pk]
-    relation = Match.engine_snapshot.related
-    if relation.is_cached(match) and relation.get_cached_value(match) is not None:
-        rowread.later(_UPDATE_SQL, params)
-        return
-    with prepared_cursor() as cursor:
-        cursor.execute(_UPDATE_SQL, params)
-        updated = cursor.rowcount
-    if not updated:
+    if not MatchSnapshot.objects.filter(match_id=match.pk).update(**fields):
         MatchSnapshot.objects.create(match_id=match.pk, **fields)
 
 

@@ -47,12 +47,6 @@ def _no_throttles(settings):
 
 
 @pytest.fixture(autouse=True)
-def _check_plain_rendering(settings):
-    """Every answer rendered by a compiled renderer (config.plainrender) is compared with DRF's rendering."""
-    settings.PLAIN_RENDER_CHECK = True
-
-
-@pytest.fixture(autouse=True)
 def _no_page_cache(settings):
     """A test reads the public pages fresh (it may change rows behind the services' back); the page cache's own
     tests (tests/tournament/test_page_cache.py) turn it on."""

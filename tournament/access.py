@@ -2,9 +2,8 @@
 
     may(user, action, *, event=None, match=None) -> bool
     visible_events(user) -> QuerySet of the events the user may read
-    load_access(user, match) -> match      roles and the table assignment in one query, kept for the request
-    access_columns(), access_params(user), apply_access(user, match)
-                                           the same read as columns of a write's match read (config.rowread)
+    with_access(queryset, user) -> QuerySet   matches read with their event and ``user``'s assignment
+    load_access(user, match) -> match      the user's roles and table assignment read once, kept for the request
 
 Actions (constants below): reading an event (anonymous visitors: published events only), managing it
 (organisers), running the hall clock, approving rulings, deciding first-instance appeals and results the
@@ -21,10 +20,8 @@ role everywhere. A user's roles are read once per request and kept on the user o
 """
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import Exists, F, OuterRef, Q
 
-from config.rowread import JoinedRead
 from tournament import roles
 from tournament.models import Event, EventRole, Match
 
@@ -143,80 +140,40 @@ def appeal_match(appeal_id):
     return Match.objects.filter(rulings__appeals__pk=appeal_id).select_related("round").first()
 
 
-def load_access(user, match):
-    """Read ``user``'s roles and whether ``user`` referees ``match`` in one query, kept for this request's
-    checks (the roles on the user, the assignment on the match). Returns ``match``. (A write reads the
-    same columns with its locked match: :func:`access_columns`.)"""
-    if not user.is_authenticated or user.is_superuser:
-        return match
-    read = _ACCESS_READ.get(match.pk, *access_params(user))   # the columns alone, not the match again
-    if read is None:
-        return match
-    for name in _ACCESS_ATTRIBUTES:
-        setattr(match, name, getattr(read, name))
-    return apply_access(user, match)
+def with_access(queryset, user):
+    """Matches read with what the checks of ``user`` need besides the roles: the event's id
+    (``access_event``) and whether ``user`` referees the match (``access_assigned``); keep them for the
+    request with :func:`remember_access`."""
+    assigned = Match.referees.through.objects.filter(match_id=OuterRef("pk"), user_id=user.pk or 0)
+    return queryset.annotate(access_event=F("round__stage__event_id"), access_assigned=Exists(assigned))
 
 
-def _list_of(vendor, expression):
-    """A subquery's values as one comma-separated string (role and group names hold no comma)."""
-    return f"string_agg({expression}, ',')" if vendor == "postgresql" else f"group_concat({expression}, ',')"
-
-
-def access_columns() -> dict:
-    """:func:`load_access`'s read as columns of a match's read (``config.rowread.JoinedRead``, the match
-    is ``t0``): {attribute: a function of the database vendor giving its SQL}; each takes the user's id
-    (:func:`access_params`), and :func:`apply_access` keeps what they read."""
-    memberships = get_user_model().groups.through
-    group = memberships._meta.get_field("group").related_model
-    referees = Match.referees.through
-    round_model = Match.round.field.related_model
-    stage_model = round_model.stage.field.related_model
-    return {
-        "access_site": lambda vendor: (
-            f"SELECT {_list_of(vendor, 'g.name')} FROM {group._meta.db_table} g "
-            f"JOIN {memberships._meta.db_table} m ON m.group_id = g.id WHERE m.user_id = %s"),
-        "access_event": lambda vendor: (
-            f"SELECT s.event_id FROM {round_model._meta.db_table} r JOIN {stage_model._meta.db_table} s "
-            f"ON s.id = r.stage_id WHERE r.id = t0.round_id"),
-        "access_roles": lambda vendor: (
-            f"SELECT {_list_of(vendor, 'er.role')} FROM {EventRole._meta.db_table} er "
-            f"JOIN {stage_model._meta.db_table} s ON s.event_id = er.event_id "
-            f"JOIN {round_model._meta.db_table} r ON r.stage_id = s.id WHERE r.id = t0.round_id AND er.user_id = %s"),
-        "access_assigned": lambda vendor: (
-            f"EXISTS (SELECT 1 FROM {referees._meta.db_table} a WHERE a.match_id = t0.id AND a.user_id = %s)"),
-    }
-
-
-def access_params(user) -> list:
-    """The parameters of :func:`access_columns` for ``user`` (an anonymous user reads nothing)."""
-    return [user.pk, user.pk, user.pk]
-
-
-def apply_access(user, match):
-    """Keep for this request what :func:`access_columns` read with ``match``, as :func:`load_access`
-    does. Returns ``match``."""
+def remember_access(user, match):
+    """Keep for this request what :func:`with_access` read with ``match``. Returns ``match``."""
     match._event_id = match.access_event
-    if not user.is_authenticated or user.is_superuser:
-        return match
-    user._tournament_roles = set(filter(None, (match.access_site or "").split(","))) & set(roles.ROLE_PERMISSIONS)
-    user.__dict__.setdefault("_event_roles", {})[match.access_event] = set(
-        filter(None, (match.access_roles or "").split(",")))
     match._assigned_referees = {user.pk: bool(match.access_assigned)}
     return match
 
 
-_ACCESS_ATTRIBUTES = tuple(access_columns())
-_ACCESS_READ = JoinedRead(Match, (), defer=[f.name for f in Match._meta.concrete_fields], extra=access_columns())
+def load_access(user, match):
+    """Read ``user``'s roles in ``match``'s event and whether ``user`` referees it, kept for this request's
+    checks (the roles on the user, the assignment on the match). Returns ``match``."""
+    if not user.is_authenticated or user.is_superuser:
+        return match
+    read = with_access(Match.objects.filter(pk=match.pk), user).values("access_event", "access_assigned").first()
+    if read is None:
+        return match
+    match.access_event, match.access_assigned = read["access_event"], read["access_assigned"]
+    remember_access(user, match)
+    roles_of(user, match=match)
+    return match
 
 
 def _assigned(user, match) -> bool:
-    """Does ``user`` referee ``match``? From the request's read (:func:`load_access`) or the lock's
-    annotation (``writer_assigned``) when there is one, else one query."""
+    """Does ``user`` referee ``match``? From the request's read (:func:`with_access`), else one query."""
     known = getattr(match, "_assigned_referees", {})
     if user.pk in known:
         return known[user.pk]
-    if getattr(match, "writer_id", None) == user.pk and hasattr(match, "writer_assigned"):
-        return match.writer_assigned
     return match.referees.filter(pk=user.pk).exists()
 
 

@@ -160,8 +160,7 @@ def changed_round(round_id) -> None:
 
 
 def changed_match(match) -> None:
-    rnd = match._state.fields_cache.get("round")  # read with the match on the write paths: its stage then
-    changed(event_of("stage", rnd.stage_id) if rnd is not None else event_of("round", match.round_id))
+    changed(event_of("round", match.round_id))
 
 
 # model -> how its row names its event: an attribute holding the event id, or (kind, attribute) to look up

@@ -34,8 +34,6 @@ from tournament.clocks import cache as display_cache
 from tournament.clocks import safety, tables
 from tournament.clocks.records import clock_rule, live_matches_without_allowance, marks_of, round_with_event
 from tournament.clocks.tables import (  # noqa: F401 (the scoring layer's, kept here)
-    CLOCK_STARTED_SQL,
-    clock_started_params,
     hands_left,
     with_clock_state,
 )

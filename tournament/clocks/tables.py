@@ -5,13 +5,12 @@ hand (reading the match with :func:`with_clock_state`); :func:`tournament.clocks
 ``tournament.clocks.services`` too.
 
     with_clock_state(queryset)                  the matches read with what hands_left needs
-    CLOCK_STARTED_SQL, clock_started_params()   its clock_started for a hand-written read (config.rowread)
     hands_left(match) -> int | None             None: no limit yet; 0: no more hands
     fire_table(rule, marks, now, match) -> bool  fix one table's allowance (at the end: settle its result)
 """
 from __future__ import annotations
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 
 from config import clock
@@ -70,17 +69,6 @@ def with_clock_state(queryset):
     moved = ClockEvent.objects.filter(round_id=OuterRef("round_id"), at__lte=clock.now(),
                                       kind__in=(clocks.START, clocks.PAUSE, clocks.RESUME))
     return queryset.select_related("hand_allowance").annotate(clock_started=Exists(moved))
-
-
-# with_clock_state's ``clock_started`` for a hand-written read (config.rowread.JoinedRead: the match is
-# ``t0``); its parameter: clock_started_params().
-CLOCK_STARTED_SQL = (
-    f"EXISTS (SELECT 1 FROM {ClockEvent._meta.db_table} c WHERE c.round_id = t0.round_id AND c.at <= %s "
-    f"AND c.kind IN ({', '.join(repr(kind) for kind in (clocks.START, clocks.PAUSE, clocks.RESUME))}))")
-
-
-def clock_started_params():
-    return [connection.ops.adapt_datetimefield_value(clock.now())]
 
 
 def _allowance(match):

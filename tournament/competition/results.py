@@ -32,7 +32,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
-from config import clock, rowread
+from config import clock
 from config.db import lock_row
 from rulings.adjustments import approved_forfeit, match_replay
 from rulings.ledger import match_entries
@@ -83,7 +83,7 @@ def decide(state, forfeit, allowance, decision=None) -> Verdict:
 
 
 _STATUS = {(FORFEIT, ""): Match.Status.FORFEIT, (DECISION, "walkover"): Match.Status.WALKOVER}
-# what settle() writes, in one UPDATE (config.rowread: Match has no save signal)
+# what settle() writes, in one UPDATE
 _SETTLED = ("ns_level", "ew_level", "status", "winner", "finished_at", "result_note", "started_at")
 
 
@@ -132,11 +132,8 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
         match.status = Match.Status.PLAYING
     if state.hand_count and match.started_at is None:
         match.started_at = now
-    moves_on = (match.is_over, match.winner_id) != before
-    if moves_on:   # moving on reads the match (and maybe its hands): every deferred write is sent first
-        rowread.flush()
-    rowread.update(match, _SETTLED, defer=not moves_on)
-    if moves_on:
+    match.save(update_fields=_SETTLED)
+    if (match.is_over, match.winner_id) != before:
         move_on(match, was_over=before[0])
     # the pages show a result (and the standings its levels) at once; a level of a match in play within
     # pagecache.PAGE_TTL (the live parts of the pages follow it within seconds)
