@@ -103,25 +103,13 @@ def changed(event_id) -> None:
     outside one). Within a transaction the generation is also bumped at once if this process stored a copy
     since it last did so: a page read in the same transaction (a test) or an id reused after a rolled-back
     one never meets an old copy, while a table's write (a server that stores no pages) costs one cache
-    write, on commit, and an import of thousands of rows bumps once, not per row."""
+    write, on commit."""
     if event_id is None:
         return
-    connection = transaction.get_connection()
-    if not connection.in_atomic_block:
-        _bump(event_id)
-        return
-    # Django replaces its list of commit callbacks on every commit and rollback, so what is kept beside that
-    # very list never outlives the callbacks it stands for
-    hooks, pending = getattr(connection, "_pagecache_pending", (None, None))
-    if hooks is not connection.run_on_commit:
-        pending = {}
-    if _bumped_at.get(event_id) != _stored:
+    if transaction.get_connection().in_atomic_block and _bumped_at.get(event_id) != _stored:
         _bump(event_id)
         _bumped_at[event_id] = _stored
-    if event_id not in pending:
-        transaction.on_commit(lambda: _bump(event_id))
-    pending[event_id] = _stored
-    connection._pagecache_pending = (connection.run_on_commit, pending)
+    transaction.on_commit(lambda: _bump(event_id))
 
 
 # The event of a stage, round, match, ruling, ... never changes: kept per process once read.
