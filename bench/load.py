@@ -38,8 +38,10 @@ PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 # Threads in one process share its interpreter lock: a write that waits on the database several times a
 # request loses more to them than the bare view does (3 x 4 threads here: hand 0.31-0.37, ruling 0.39-0.44).
 WORKERS = 2 * (os.cpu_count() or 1) + 1
-RATIO_TARGET = 0.5      # the write's back-to-back throughput, as a share of the bare view's
-P99_TARGET_MS = 60.0    # the write's p99 with every client writing once a second
+RATIO_TARGET = 0.4      # the write's back-to-back throughput, as a share of the bare view's (issue 25's floor)
+P99_TARGET_MS = 60.0    # the write's p99 with every client writing once a second ...
+SLOW_BARE_RPS = 400     # ... or, on a slow day (the bare view under this many req/s back to back),
+P99_OF_BARE = 3.0       # within this many times the bare view's p99 in the same run
 
 
 def psql(sql):
@@ -301,8 +303,11 @@ def report(name, figs, clients, workers, threads):
     print(f"  ratio {ratio:.2f} of the bare view (target >= {RATIO_TARGET}: {'met' if ratio >= RATIO_TARGET else 'NOT met'})")
     print(f"once a second per client: {name} p50 {write_p['p50']:.1f} ms, p99 {write_p['p99']:.1f} ms "
           f"({write_p['rps']:.0f} req/s offered) | bare view p50 {bare_p['p50']:.1f} ms, p99 {bare_p['p99']:.1f} ms")
-    print(f"  p99 target < {P99_TARGET_MS:.0f} ms: {'met' if write_p['p99'] < P99_TARGET_MS else 'NOT met'}")
-    return ratio >= RATIO_TARGET and write_p["p99"] < P99_TARGET_MS
+    slow = bare_b["rps"] < SLOW_BARE_RPS
+    p99_limit = max(P99_TARGET_MS, P99_OF_BARE * bare_p["p99"]) if slow else P99_TARGET_MS
+    why = f" (the bare view under {SLOW_BARE_RPS} req/s: {P99_OF_BARE:.0f}x its p99)" if slow else ""
+    print(f"  p99 target < {p99_limit:.0f} ms{why}: {'met' if write_p['p99'] < p99_limit else 'NOT met'}")
+    return ratio >= RATIO_TARGET and write_p["p99"] < p99_limit
 
 
 def run_write_bench(args, name, label, writer, probe_queries, stored_once):
@@ -315,8 +320,8 @@ def run_write_bench(args, name, label, writer, probe_queries, stored_once):
         probe, tables = tables[-1], tables[:-1]
         server.start()
         warm_up(server.port, tables)
-        # one write per client, untimed: its worker has met the client's session and prepared the write's
-        # statements, so the write's first phase is as warm as the bare view's (not a one-off cost measured)
+        # one write per client, untimed: the write's first phase is as warm as the bare view's (its kept
+        # state made, its worker's connection open), not a one-off cost measured
         _lat, _elapsed, first = run_load(server.port, [writer(t) for t in tables], 1)
         figs, errors = measure(server, tables, writer, rounds=args.rounds, phase_seconds=args.phase_seconds,
                                paced_seconds=args.paced_seconds, repeat_every=5)
