@@ -133,6 +133,16 @@ class HandStateSerializer(serializers.Serializer):
     recorded_by = serializers.CharField(allow_null=True)
     recorded_at = serializers.DateTimeField(allow_null=True)
 
+    def to_representation(self, hand):
+        """The presenter's values are plain already (``scoring.presenters``): only the explanation's lazy
+        texts and the time are converted. The same answer as DRF's field by field rendering (a test compares),
+        for an answer that lists every hand of the match on every hand recorded."""
+        out = dict(hand)
+        out["explanation"] = [str(line) for line in hand["explanation"]]
+        at = hand["recorded_at"]
+        out["recorded_at"] = None if at is None else self.fields["recorded_at"].to_representation(at)
+        return out
+
 
 class ActionsSerializer(serializers.Serializer):
     record = serializers.BooleanField(help_text="may record the next hand")

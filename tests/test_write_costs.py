@@ -144,3 +144,21 @@ def test_a_worker_freezes_what_it_loaded_so_full_collections_skip_it():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"})
     assert int(out.stdout.strip()) > 10_000   # Django and the apps: tens of thousands of objects
+
+
+def test_a_hand_state_renders_as_drfs_own_field_by_field_rendering(client, match, referee):
+    """HandStateSerializer renders the presenter's plain values itself: the same answer DRF's generic
+    rendering gives, for every kind of hand."""
+    from rest_framework import serializers
+
+    from rulings.adjustments import match_replay
+    from scoring.api import HandStateSerializer
+    from scoring.presenters import state_payload
+
+    played(match, referee, 3)
+    services.record_hand(match, referee, number=4, outcome="redeal")
+    payload = state_payload(match, referee, match_replay(match))
+    field = HandStateSerializer()
+    assert len(payload["hands"]) == 4
+    for hand in payload["hands"]:
+        assert field.to_representation(hand) == serializers.Serializer.to_representation(field, hand)
