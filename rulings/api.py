@@ -48,15 +48,15 @@ def _valid(serializer_class, request):
     return serializer.validated_data
 
 
-def ruling_out(entry):
-    """An Entry as the penalty log shows it."""
-    return RulingOutSerializer(entry_data(entry)).data
+def ruling_out(entry, viewer):
+    """An Entry as the penalty log shows it to ``viewer`` (``rulings.presenters`` decides what they read)."""
+    return RulingOutSerializer(entry_data(entry, viewer)).data
 
 
-def _entry_response(ruling, code=status.HTTP_200_OK):
-    """The ruling as the log shows it, replayed with the match's other rulings."""
+def _entry_response(ruling, viewer, code=status.HTTP_200_OK):
+    """The ruling as the log shows it to ``viewer``, replayed with the match's other rulings."""
     entry = entry_of(ruling.match, ruling)
-    return Response(ruling_out(entry), status=code)
+    return Response(ruling_out(entry, viewer), status=code)
 
 
 class _MatchView(APIView):
@@ -117,7 +117,7 @@ class MatchRulingsView(_MatchView):
 
     @extend_schema(responses={200: MatchLogSerializer, **error_responses(404)}, operation_id="match_penalty_log")
     def get(self, request, match_id):
-        return Response(MatchLogSerializer(match_log(self.get_match())).data)
+        return Response(MatchLogSerializer(match_log(self.get_match(), request.user)).data)
 
     @extend_schema(request=RecordSerializer, responses={201: RulingOutSerializer, **ERRORS}, operation_id="ruling_record")
     def post(self, request, match_id):
@@ -135,7 +135,7 @@ class MatchRulingsView(_MatchView):
                 check=lambda match: self.check_object_permissions(request, match), **data)
         except Match.DoesNotExist as exc:
             raise Http404 from exc
-        return Response(ruling_out(entry), status=status.HTTP_201_CREATED)
+        return Response(ruling_out(entry, request.user), status=status.HTTP_201_CREATED)
 
 
 class VoidLastView(_MatchView):
@@ -149,7 +149,7 @@ class VoidLastView(_MatchView):
         match = self.get_match()
         data = _valid(RulingVoidInSerializer, request)
         row = services.void_last_ruling(match, request.user, data.get("reason", ""))
-        return _entry_response(row.ruling)
+        return _entry_response(row.ruling, request.user)
 
 
 class VoidView(_RulingView):
@@ -163,7 +163,7 @@ class VoidView(_RulingView):
         ruling = self.get_ruling()
         data = _valid(RulingVoidInSerializer, request)
         services.void_ruling(ruling, request.user, data.get("reason", ""))
-        return _entry_response(ruling)
+        return _entry_response(ruling, request.user)
 
 
 class ApprovalView(_RulingView):
@@ -177,7 +177,7 @@ class ApprovalView(_RulingView):
         ruling = self.get_ruling()
         data = _valid(ApprovalInSerializer, request)
         services.approve(ruling, request.user, approved=data["approved"], note=data.get("note", ""))
-        return _entry_response(ruling)
+        return _entry_response(ruling, request.user)
 
 
 class ChoiceView(_RulingView):
@@ -191,7 +191,7 @@ class ChoiceView(_RulingView):
         ruling = self.get_ruling()
         data = _valid(ChoiceInSerializer, request)
         services.record_choice(ruling, request.user, data["side"], data["option"])
-        return _entry_response(ruling)
+        return _entry_response(ruling, request.user)
 
 
 class AppealView(_RulingView):
@@ -205,13 +205,13 @@ class AppealView(_RulingView):
         ruling = self.get_ruling()
         data = _valid(AppealInSerializer, request)
         appeal = appeals.file_appeal(ruling, request.user, data["side"], data.get("grounds", ""))
-        return Response(AppealOutSerializer(_appeal_data(appeal)).data, status=status.HTTP_201_CREATED)
+        return Response(AppealOutSerializer(_appeal_data(appeal, request.user)).data, status=status.HTTP_201_CREATED)
 
 
-def _appeal_data(appeal):
+def _appeal_data(appeal, viewer):
     appeal = Appeal.objects.select_related("ruling__match__round", "filed_by").get(pk=appeal.pk)
     entry = entry_of(appeal.ruling.match, appeal.ruling)
-    return next(a for a in entry_data(entry)["appeals"] if a["id"] == appeal.pk)
+    return next(a for a in entry_data(entry, viewer)["appeals"] if a["id"] == appeal.pk)
 
 
 class DecisionView(APIView):
@@ -226,7 +226,7 @@ class DecisionView(APIView):
         data = _valid(DecisionInSerializer, request)
         appeals.decide_appeal(appeal, request.user, instance=int(data["instance"]), outcome=data["outcome"],
                                reason=data.get("reason", ""), amendment=data.get("amendment"))
-        return Response(AppealOutSerializer(_appeal_data(appeal)).data, status=status.HTTP_201_CREATED)
+        return Response(AppealOutSerializer(_appeal_data(appeal, request.user)).data, status=status.HTTP_201_CREATED)
 
 
 class EventRulingsView(APIView):
@@ -239,7 +239,7 @@ class EventRulingsView(APIView):
     def get(self, request, slug):
         event = get_object_or_404(Event, slug=slug)
         self.check_object_permissions(request, event)
-        return Response(EventLogSerializer(event_log(event)).data)
+        return Response(EventLogSerializer(event_log(event, request.user)).data)
 
 
 class AssignRefereeView(_MatchView):

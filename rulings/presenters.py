@@ -1,4 +1,9 @@
-"""Plain dicts for the API and the pages: a ruling with its derived state, a match's and an event's log."""
+"""Plain dicts for the API and the pages: a ruling with its derived state, a match's and an event's log.
+
+The one place that decides what a viewer may read (:func:`sees_private`): the referees' own words (a ruling's
+note, the void's and the approval's notes, an appeal's grounds) are for the event's staff; everybody else
+gets the same keys with empty strings. The API, the log pages and penalties.xlsx all read these dicts.
+"""
 from django.core.paginator import Paginator
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
@@ -10,6 +15,7 @@ from rulings.appeals import appeal_deadline_for, deadline_after
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 from rulings.models import Ruling
 from scoring.profile_store import shared_profile
+from tournament import access
 from tournament.models import Match
 
 # The engine's words for a sanction that waits for the chief referee, and what they become once decided.
@@ -29,13 +35,28 @@ def in_force_text(explanation):
     return explanation.replace(AWAITING, "（已核准）")
 
 
+def sees_private(viewer, *, event=None, match=None) -> bool:
+    """May ``viewer`` read the referees' own words about ``event`` (or ``match``'s event)? Staff of that
+    event (``tournament.access.is_staff``: a role there, or a site-wide role); an API token only in its own
+    event. ``None`` is the public (anonymous visitors, printouts)."""
+    if viewer is None or not viewer.is_authenticated:
+        return False
+    token = access.token_event(viewer)
+    if token is not None and token != (event.pk if event is not None else match.round.stage.event_id):
+        return False
+    if access.site_roles(viewer):  # staff everywhere, known without a query (the permission check read them)
+        return True
+    return access.is_staff(viewer, event) if event is not None else bool(access.roles_of(viewer, match=match))
+
+
 def _act(by, at, note=""):
     return {"by": display_name(by), "at": at, "note": note or ""}
 
 
-def _appeal(appeal, deadline):
+def _appeal(appeal, deadline, private):
     return {
-        "id": appeal.pk, "ruling": appeal.ruling_id, "side": appeal.side, "grounds": appeal.grounds,
+        "id": appeal.pk, "ruling": appeal.ruling_id, "side": appeal.side,
+        "grounds": appeal.grounds if private else "",
         "by": display_name(appeal.filed_by), "at": appeal.filed_at, "deadline": deadline,
         "decisions": [{"id": d.pk, "instance": d.instance, "outcome": d.outcome, "reason": d.reason,
                        "outcome_label": _(OUTCOME_LABELS.get(d.outcome, d.outcome)),
@@ -51,8 +72,20 @@ def _appeal_deadline(ruling):
     return appeal_deadline_for(ruling)
 
 
-def entry_data(entry):
-    """One ruling (a Entry) as the API and the log pages show it."""
+def entry_data(entry, viewer=None):
+    """One ruling (an Entry) as the API and the log pages show it to ``viewer`` (None: the public)."""
+    return _entry_data(entry, sees_private(viewer, match=entry.ruling.match))
+
+
+def entries_data(match, entries, viewer=None):
+    """The match's entries (``rulings.ledger.match_entries``) as :func:`entry_data` shows them to ``viewer``
+    (who may read what is decided once for the match)."""
+    private = sees_private(viewer, match=match)
+    return [_entry_data(e, private) for e in entries]
+
+
+def _entry_data(entry, private):
+    """One ruling; ``private``: with the referees' own words (else empty strings, the same keys)."""
     ruling, sanction = entry.ruling, entry.sanction
     void = related_row(ruling, "void")
     approval = related_row(ruling, "approval")
@@ -66,18 +99,19 @@ def entry_data(entry):
         "offender_role": ruling.offender_role, "minutes": ruling.minutes, "seconds": ruling.seconds,
         "cards": ruling.cards,
         "choice": ruling.choice, "clause": ruling.clause, "profile": ruling.profile.slug,
-        "profile_version": ruling.profile_version, "note": ruling.note, "amends": ruling.amends_id,
+        "profile_version": ruling.profile_version, "note": ruling.note if private else "",
+        "amends": ruling.amends_id,
         "recorded_by": display_name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
         "state": entry.state, "state_label": gettext(STATE_LABELS[entry.state]),
         "explanation": decided_text((current or ruling.sanction).get("explanation", ""), approval),
         "proposer": display_name(ruling.recorded_by),
         "sanction": current, "sanction_as_shown": ruling.sanction,
-        "void": _act(void.voided_by, void.voided_at, void.reason) if void else None,
-        "approval": ({**_act(approval.decided_by, approval.decided_at, approval.note), "approved": approval.approved}
-                     if approval else None),
+        "void": _act(void.voided_by, void.voided_at, void.reason if private else "") if void else None,
+        "approval": ({**_act(approval.decided_by, approval.decided_at, approval.note if private else ""),
+                      "approved": approval.approved} if approval else None),
         "choice_made": ({"side": made.side, "option": made.option, "by": display_name(made.recorded_by),
                          "at": made.recorded_at} if made else None),
-        "appeals": [_appeal(appeal, deadline) for appeal in appeals],
+        "appeals": [_appeal(appeal, deadline, private) for appeal in appeals],
     }
 
 
@@ -91,19 +125,20 @@ def match_info(match, state=None):
     }
 
 
-def match_log(match):
-    """The match's penalty log: the table and every ruling in order, with its state (one replay)."""
+def match_log(match, viewer=None):
+    """The match's penalty log as ``viewer`` may read it: the table and every ruling in order, with its
+    state (one replay)."""
     entries = match_entries(match)
-    return {"match": match_info(match, table_state(match, entries)),
-            "rulings": [entry_data(e) for e in entries]}
+    return {"match": match_info(match, table_state(match, entries)), "rulings": entries_data(match, entries, viewer)}
 
 
 LOG_ORDER = ("match__round__stage__order", "match__round__number", "match__table", "match_id", "sequence")
 LOG_PAGE_SIZE = 100  # rulings per page of the public penalty log
 
 
-def _logged(rulings):
-    """The rulings' entries, table by table: each match's rulings replayed once, in one set of queries."""
+def _logged(rulings, private=False):
+    """The rulings' entries, table by table: each match's rulings replayed once, in one set of queries;
+    ``private``: with the referees' own words (the caller asked :func:`sees_private` for the event)."""
     query = (rulings.select_related("void", "approval", "choice_made", "recorded_by", "profile", "match__profile",
                                     "match__round")
              .defer("profile__data", "match__profile__data")
@@ -115,30 +150,33 @@ def _logged(rulings):
         by_match.setdefault(ruling.match_id, []).append(ruling)
     out = []
     for group in by_match.values():
-        out.extend(entry_data(e) for e in match_entries(group[0].match, group))
+        out.extend(_entry_data(e, private) for e in match_entries(group[0].match, group))
     return out
 
 
-def event_log(event):
-    """Every ruling of the event, table by table (one replay per match)."""
-    return {"event": event.slug, "rulings": _logged(Ruling.objects.filter(match__round__stage__event=event))}
+def event_log(event, viewer=None):
+    """Every ruling of the event as ``viewer`` may read it, table by table (one replay per match)."""
+    return {"event": event.slug, "rulings": _logged(Ruling.objects.filter(match__round__stage__event=event),
+                                                    sees_private(viewer, event=event))}
 
 
 def matches_log(match_ids):
-    """The rulings of these matches (ids), table by table: only their own rulings are read and replayed (a
-    ruling's state depends on its match's earlier rulings alone), whatever the rest of the event holds."""
+    """The rulings of these matches (ids) as the public reads them (the printouts), table by table: only
+    their own rulings are read and replayed (a ruling's state depends on its match's earlier rulings alone),
+    whatever the rest of the event holds."""
     return _logged(Ruling.objects.filter(match_id__in=match_ids)) if match_ids else []
 
 
-def event_log_page(event, page_number, per_page=None):
-    """One page of the event's log: ``(page, rulings on it)``, in a fixed number of queries whatever the
-    event's size. The matches on the page are replayed whole (a ruling's state depends on the earlier ones)."""
+def event_log_page(event, page_number, per_page=None, viewer=None):
+    """One page of the event's log as ``viewer`` may read it: ``(page, rulings on it)``, in a fixed number
+    of queries whatever the event's size. The matches on the page are replayed whole (a ruling's state depends on the earlier ones)."""
     ids = (Ruling.objects.filter(match__round__stage__event=event).order_by(*LOG_ORDER)
            .values_list("pk", "match_id"))
     per_page = per_page or LOG_PAGE_SIZE
     page = Paginator(ids, per_page).get_page(page_number)
     shown = {pk for pk, _match in page.object_list}
-    rows = _logged(Ruling.objects.filter(match_id__in={match for _pk, match in page.object_list}))
+    rows = _logged(Ruling.objects.filter(match_id__in={match for _pk, match in page.object_list}),
+                   sees_private(viewer, event=event))
     return page, [row for row in rows if row["id"] in shown]
 
 

@@ -81,12 +81,17 @@ class SanctionPreviewSerializer(serializers.Serializer):
     impact = ImpactSerializer()
 
 
+# The referees' own words are for the event's staff (rulings.presenters.sees_private): everybody else gets the
+# same keys with an empty string, so the answer has one shape for every reader.
+STAFF_ONLY = " Staff of the event only: an empty string for everybody else."
+
+
 class RulingActSerializer(serializers.Serializer):
     """Who did something to a ruling, and when."""
 
     by = serializers.CharField()
     at = serializers.DateTimeField()
-    note = serializers.CharField(allow_blank=True)
+    note = serializers.CharField(allow_blank=True, help_text="the void's reason or the approval's note." + STAFF_ONLY)
 
 
 class DecisionOutSerializer(serializers.Serializer):
@@ -104,7 +109,7 @@ class AppealOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     ruling = serializers.IntegerField()
     side = serializers.CharField()
-    grounds = serializers.CharField(allow_blank=True)
+    grounds = serializers.CharField(allow_blank=True, help_text="the appeal's grounds." + STAFF_ONLY)
     by = serializers.CharField()
     at = serializers.DateTimeField()
     deadline = serializers.DateTimeField(allow_null=True)
@@ -142,7 +147,7 @@ class RulingOutSerializer(serializers.Serializer):
     clause = serializers.CharField(allow_blank=True)
     profile = serializers.CharField()
     profile_version = serializers.IntegerField()
-    note = serializers.CharField(allow_blank=True)
+    note = serializers.CharField(allow_blank=True, help_text="the recording referee's note." + STAFF_ONLY)
     recorded_by = serializers.CharField()
     proposer = serializers.CharField(help_text="who recorded (proposed) it: full name, else username")
     recorded_at = serializers.DateTimeField()

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from rulings import presenters, public_log
 from rulings.exports import penalty_log_workbook
 from rulings.ledger import match_entries
-from rulings.presenters import entry_data, match_info, offence_menu
+from rulings.presenters import entries_data, match_info, offence_menu
 from tournament import access, pagecache
 from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Event, Match
@@ -59,7 +59,7 @@ def console(request, match_id):
     data = {
         "match": match_info(match),
         "offences": offence_menu(match.profile),
-        "rulings": [entry_data(e) for e in entries],
+        "rulings": entries_data(match, entries, request.user),
         "chief": access.may(request.user, access.APPROVE, match=match),
     }
     return render(request, "rulings/console.html", {"match": match, "console": data, "entries": entries,
@@ -78,7 +78,7 @@ def match_log_page(request, match_id):
     """The match's penalty log: staff always, the public once the event is published."""
     match = _match(match_id)
     _readable(request, match.round.stage.event)
-    rows = public_log.log_rows([entry_data(e) for e in match_entries(match)], request.user)
+    rows = public_log.log_rows(entries_data(match, match_entries(match), request.user), request.user)
     return render(request, "rulings/match_log.html", {"match": match, "rows": rows})
 
 
@@ -88,13 +88,14 @@ def event_log_page(request, slug):
     event = get_object_or_404(Event, slug=slug)
     _readable(request, event)
     pagecache.seen(request, event)
-    page, rulings = presenters.event_log_page(event, request.GET.get("page"))
+    page, rulings = presenters.event_log_page(event, request.GET.get("page"), viewer=request.user)
     rows = public_log.log_rows(rulings, request.user)
     return render(request, "rulings/event_log.html", {"event": event, "rows": rows, "page": page})
 
 
 def event_log_xlsx(request, slug):
-    """The event's penalty log as .xlsx (the page's columns; the referees' notes only for staff)."""
+    """The event's penalty log as .xlsx (the page's columns; the referees' own words as the presenter lets
+    the reader see them: for the event's staff only)."""
     event = get_object_or_404(Event, slug=slug)
     _readable(request, event)
     with translation.override("zh-hans"):
