@@ -29,12 +29,22 @@ class ProfileInUseError(Exception):
         return gettext(self.message) % {"profile": self.profile}
 
 
+class RuleProfileQuerySet(models.QuerySet):
+    def offered(self):
+        """The versions an event may pick (a new event, an event's settings): the shipped files' and those an
+        organiser made on purpose, never the frozen copy an imported event brought with it."""
+        return self.filter(imported=False)
+
+
 class RuleProfile(models.Model):
     """One version of a rule profile: the whole profile file as JSON.
 
     Versions are never edited once an event uses them; an organiser's change is a new version
     (``based_on`` points at the version it was copied from). An event keeps the version it started with.
     The JSON is validated with :func:`scoring.profiles.validate_profile_dict` on every save.
+
+    ``imported``: the frozen copy of a version an imported event file brought (anyone can write such a file):
+    its event plays under it, and it is never offered to another event nor counted as its slug's latest.
     """
 
     slug = models.SlugField(_("slug"), max_length=80)
@@ -49,6 +59,10 @@ class RuleProfile(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, verbose_name=_("created by")
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    imported = models.BooleanField(_("imported"), default=False, help_text=_(
+        "A frozen copy an imported event file brought: only that event uses it; never offered to another event."))
+
+    objects = RuleProfileQuerySet.as_manager()
 
     EDITABLE = ("slug", "version", "name", "data", "source")
 
@@ -103,7 +117,8 @@ class RuleProfile(models.Model):
 
     @classmethod
     def add_version(cls, slug, *, name, data, source, based_on=None, created_by=None):
-        """Store the next version of ``slug`` (the one writer of new versions; existing ones never change)."""
+        """Store the next version of ``slug`` (the one writer of new versions; existing ones never change). The
+        number follows every stored version, imported copies included, so a slug and a number name one row."""
         latest = cls.objects.filter(slug=slug).order_by("-version").values_list("version", flat=True).first()
         return cls.objects.create(slug=slug, version=(latest or 0) + 1, name=name, data=data, source=source,
                                   based_on=based_on, created_by=created_by)

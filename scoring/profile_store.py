@@ -2,7 +2,7 @@
 
     read_profile_files() -> {slug: (data, file name)}
     sync_profiles() -> [RuleProfile]        a changed file becomes a new version; versions are never edited
-    latest_profile(slug) -> RuleProfile
+    latest_profile(slug) -> RuleProfile     the newest version an event may pick (never an imported copy)
     engine_profile(rule_profile) -> scoring.profiles.Profile   built once per stored version (cached)
     shared_profile(rule_profile) -> RuleProfile   the process's copy of a version (its JSON read once)
 """
@@ -38,11 +38,12 @@ def sync_profiles():
     """Store each profile file as a RuleProfile version; a changed file becomes a new version.
 
     Returns the list of RuleProfile rows created. Existing versions are never modified, so events
-    that froze an older version keep it.
+    that froze an older version keep it. A file is compared with the newest version an event may pick (an
+    imported event's frozen copy is none).
     """
     created = []
     for slug, (data, filename) in read_profile_files().items():
-        latest = RuleProfile.objects.select_for_update().filter(slug=slug).order_by("-version").first()
+        latest = RuleProfile.objects.offered().select_for_update().filter(slug=slug).order_by("-version").first()
         if latest is not None and latest.data == data:
             continue
         created.append(RuleProfile.add_version(slug, name=data["name"], data=data,
@@ -51,11 +52,13 @@ def sync_profiles():
 
 
 def latest_profile(slug):
-    """The newest stored version of a profile (loading the files first if none is stored)."""
-    profile = RuleProfile.objects.filter(slug=slug).order_by("-version").first()
+    """The newest version of a profile a new event may pick: a shipped file's or one an organiser made, never
+    the frozen copy an imported event brought (loading the files first if none is stored)."""
+    offered = RuleProfile.objects.offered().filter(slug=slug).order_by("-version")
+    profile = offered.first()
     if profile is None:
         sync_profiles()
-        profile = RuleProfile.objects.filter(slug=slug).order_by("-version").first()
+        profile = offered.first()
     if profile is None:
         raise UserError(gettext_noop("Unknown rule profile: %(slug)s."), field="profile", slug=slug)
     return profile

@@ -322,11 +322,13 @@ def test_an_upload_creates_the_event_and_a_bad_file_is_refused_in_chinese(demo, 
 
     bad = client.post(url, {"file": SimpleUploadedFile("e.json", text[:-200]), "slug": "moved"})
     assert bad.status_code == 400 and "不是赛事导出文件" in bad.content.decode()
-    taken = client.post(url, {"file": SimpleUploadedFile("e.json", text)})
+    people = client.post(url, {"file": SimpleUploadedFile("e.json", text)})  # then who its people are here
+    assert people.status_code == 200 and "李裁判长" in people.content.decode()
+    taken = client.post(url, {"people": "1"})
     assert taken.status_code == 400 and "新的网址" in taken.content.decode()
     assert not Event.objects.filter(slug="moved").exists()
 
-    done = client.post(url, {"file": SimpleUploadedFile("e.json", text), "slug": "moved"}, follow=True)
+    done = client.post(url, {"people": "1", "slug": "moved"}, follow=True)
     moved = Event.objects.get(slug="moved")
     assert done.redirect_chain[-1][0] == moved.get_absolute_url()
     assert _counts(moved) == _counts(demo)
@@ -348,10 +350,13 @@ def test_the_upload_page_on_a_390px_phone(transactional_db, live_server, page, m
     page.click("text=导入赛事")
     page.set_input_files("input[name=file]", str(path))
     page.click("button[type=submit].primary")
+    assert "李裁判长" in page.content() and page.locator("select[name^=account-]").count() >= 8  # the file's people
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(Path(settings_var_dir()) / "transfer-import-people.png"), full_page=True)
+    page.click("button[type=submit].primary")
     assert "新的网址" in page.locator(".error").first.inner_text()  # the demo's address is taken here
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(Path(settings_var_dir()) / "transfer-import-refused.png"), full_page=True)
-    page.set_input_files("input[name=file]", str(path))
     page.fill("input[name=slug]", "demo-laptop2")
     page.click("button[type=submit].primary")
     page.wait_for_url(f"**{reverse('event_detail', args=['demo-laptop2'])}")

@@ -18,15 +18,16 @@ FORM_FIELDS = ("name", "organising_body", "start_date", "end_date", "venue", "pr
                "slug")
 
 
-def _profiles():
-    """Every profile's latest version with its title, source document, versions and organiser choices."""
-    return [{"profile": p, "source": services.source_text(p), "versions": services.profile_versions(p.slug),
-             "choices": services.organiser_choices(p)} for p in services.profile_choices()]
+def _profiles(event=None):
+    """Every profile's latest version with its title, source document, versions and organiser choices (with the
+    event's own version, which may be an imported event's copy offered to no other event)."""
+    return [{"profile": p, "source": services.source_text(p), "versions": services.profile_versions(p.slug, event),
+             "choices": services.organiser_choices(p)} for p in services.profile_choices(event)]
 
 
 def _form_page(request, *, event, values, error, title):
     return render(request, "tournament/events/form.html", {
-        "event": event, "values": values, "error": error, "title": title, "profiles": _profiles(),
+        "event": event, "values": values, "error": error, "title": title, "profiles": _profiles(event),
         "formats": Event.Format.choices, "drawn": event is not None and services.drawn(event),
         "started": event is not None and services.play_started(event),
         "choices": services.organiser_choices(event.profile) if event is not None else None,

@@ -3,7 +3,8 @@
 Every refusal is a :class:`EventError` naming its field, with an English msgid translated when shown.
 The slug is made from the name's pinyin (made unique) unless one is given. The creator becomes the
 event's organiser. The format cannot change after a draw; an event whose play has started keeps its rule
-profile version.
+profile version. An event picks a version a shipped file or an organiser made (``RuleProfile.objects.offered()``),
+never the frozen copy an imported event brought; an imported event keeps its own.
 """
 from __future__ import annotations
 
@@ -42,18 +43,26 @@ def make_slug(name: str, *, exclude_pk=None) -> str:
     return slug
 
 
-def profile_choices():
-    """Every rule profile's newest version, with its Chinese title and the document it comes from."""
-    if not RuleProfile.objects.exists():
+def profile_choices(event=None):
+    """Every rule profile's newest version an event may pick (the shipped files' and those organisers made, never
+    an imported event's frozen copy), and ``event``'s own version when it is none of them."""
+    offered = RuleProfile.objects.offered()
+    if not offered.exists():
         sync_profiles()  # a fresh database: the shipped profiles
     latest = {}
-    for profile in RuleProfile.objects.order_by("slug", "-version"):
+    for profile in offered.order_by("slug", "-version"):
         latest.setdefault(profile.slug, profile)
+    if event is not None:
+        latest.setdefault(event.profile.slug, event.profile)
     return list(latest.values())
 
 
-def profile_versions(slug):
-    return list(RuleProfile.objects.filter(slug=slug).order_by("-version"))
+def profile_versions(slug, event=None):
+    """The versions of ``slug`` an event may pick, newest first, with ``event``'s own one (e.g. its imported copy)."""
+    versions = list(RuleProfile.objects.offered().filter(slug=slug))
+    if event is not None and event.profile.slug == slug and event.profile_id not in {v.pk for v in versions}:
+        versions.append(event.profile)
+    return sorted(versions, key=lambda v: -v.version)
 
 
 def source_text(profile) -> str:
@@ -90,7 +99,9 @@ def _date(value, field):
     return parsed
 
 
-def _profile(slug, version=None):
+def _profile(slug, version=None, current=None):
+    """The version an event is given: the latest of ``slug`` or the one numbered ``version`` among those an
+    event may pick (the shipped files' and those organisers made), or the event's ``current`` one unchanged."""
     if not slug:
         raise EventError(gettext_noop("Choose a rule profile."), field="profile")
     if version in (None, ""):
@@ -98,7 +109,10 @@ def _profile(slug, version=None):
             return latest_profile(slug)
         except UserError:
             raise EventError(gettext_noop("Unknown rule profile: %(slug)s."), field="profile", slug=slug) from None
-    found = RuleProfile.objects.filter(slug=slug, version=version).first() if whole(version) is not None else None
+    number = whole(version)
+    if current is not None and (current.slug, current.version) == (slug, number):
+        return current
+    found = RuleProfile.objects.offered().filter(slug=slug, version=number).first() if number is not None else None
     if found is None:
         raise EventError(gettext_noop("Rule profile %(slug)s has no version %(version)s."), field="profile_version",
                          slug=slug, version=version)
@@ -135,7 +149,7 @@ def _clean(values: dict, event: Event | None) -> dict:
         out["format"] = fmt
     if "profile" in values or "profile_version" in values or event is None:
         slug = values.get("profile") or (event.profile.slug if event is not None else "")
-        out["profile"] = _profile(slug, values.get("profile_version"))
+        out["profile"] = _profile(slug, values.get("profile_version"), event.profile if event is not None else None)
     if values.get("slug") not in (None, ""):
         slug = str(values["slug"]).strip().lower()
         if not SLUG_RE.match(slug) or slug in RESERVED_SLUGS:

@@ -14,11 +14,15 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 
 from common.errors import UserError, gettext_noop
 
 FORMAT = "tractor-event"
 VERSION = 1
+
+# No database stores a NUL in text, and no UTF-8 text holds a lone surrogate (a "\ud800" escape unpaired).
+NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
 
 
 class TransferError(UserError):
@@ -51,23 +55,45 @@ def dumps(payload: dict) -> str:
 
 
 def parse(raw: bytes | str) -> dict:
-    """The file's ``data``, checked: the format, a version this code reads, the checksum."""
+    """The file's ``data``, checked: the format, text only (no NUL, no lone surrogate), a version this code
+    reads, the checksum."""
     try:
         payload = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise TransferError(gettext_noop("This file is not an event export: it is not JSON."), field="file") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise TransferError(gettext_noop("This file is not an event export."), field="file")
+    if not_text(payload):  # before any of it is hashed or shown
+        raise TransferError(gettext_noop("The export file holds a character that is not text (a NUL or a lone "
+                                         "surrogate): nothing was imported."), field="file")
     version = payload.get("version")
     if version != VERSION:
         raise TransferError(gettext_noop("This export is format version %(version)s; this installation reads "
                                          "version %(supported)s."), field="file", version=version,
                             supported=VERSION)
     data = payload.get("data")
-    if not isinstance(data, dict) or payload.get("sha256") != checksum(data):
+    if not isinstance(data, dict):
+        raise TransferError(gettext_noop("This file is not an event export."), field="file")
+    if payload.get("sha256") != checksum(data):
         raise TransferError(gettext_noop("The export file is damaged or was edited (its checksum does not "
                                          "match): nothing was imported."), field="file")
     return data
+
+
+def not_text(data) -> bool:
+    """Whether a key or a text anywhere in ``data`` holds a NUL or a lone surrogate (iteratively)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if any(NOT_TEXT.search(key) for key in value if isinstance(key, str)):
+                return True
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and NOT_TEXT.search(value):
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- ids inside a draw's JSON

@@ -1,4 +1,8 @@
-"""``python manage.py import_event event.json [--slug NEW]``: create the event of an export file."""
+"""``python manage.py import_event event.json [--slug NEW]``: create the event of an export file.
+
+The installation's own tool (restoring a backup): the file's people are found by login name (a missing one is
+created without a usable password), and a file giving a role to a site administrator's login name is refused.
+An organiser's upload page instead maps each person to an account they may give roles, or a new one."""
 import sys
 from pathlib import Path
 
