@@ -1,12 +1,14 @@
 # The two commands: `make run` (set up, migrate, demo data, serve with a worker) and `make test`.
+# `make run DEMO=0`: a real event's start: no demo data (any left by an earlier `make run` is removed).
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
+DEMO ?= 1
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint setup migrate demo worker serve messages bench clean
+.PHONY: run test lint setup migrate demo nodemo worker serve messages bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +27,13 @@ migrate: setup
 demo: migrate
 	$(BIN)/python manage.py seed_demo
 
+# No demo: its events and accounts (published passwords) removed; refused while a demo account works at a real event.
+nodemo: migrate
+	$(BIN)/python manage.py remove_demo
+
 # Serve on http://$(HOST):$(PORT) with a Celery worker (and beat) beside it; Ctrl-C stops both.
-run: demo
+# With DEMO=0 the database gets no demo data (nodemo) instead of the demo (demo).
+run: $(if $(filter 0,$(DEMO)),nodemo,demo)
 	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker; Ctrl-C stops both."
 	@trap 'kill 0' INT TERM; \
 	$(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2 & \

@@ -6,35 +6,62 @@ and Basic authentication that can be switched off.
   memory (:class:`UserThrottle`); the rates are the
   settings ``API_THROTTLE_RATES`` (``DJANGO_THROTTLE_ANON``, ``..._USER``, ``..._LOGIN``), read per
   request (``None`` turns one off).
+* **The client's address** (:func:`client_address`, for the throttles and the lockout alike): ``REMOTE_ADDR``,
+  or with ``TRUSTED_PROXY_COUNT`` = N proxies in front (``DJANGO_TRUSTED_PROXY_COUNT``, default 0) the address
+  the N-th proxy from this server put in ``X-Forwarded-For`` (what DRF's ``NUM_PROXIES`` does). A header a
+  client sends itself is never believed while the count is 0.
 * **Lockout**: ``LOGIN_FAILURE_LIMIT`` failed logins for one login name from one address lock that name
   from that address for ``LOGIN_LOCKOUT_SECONDS``; while locked no password is even checked.
-  :class:`LockoutModelBackend` counts for every path (the login page, Basic authentication).
+  :class:`LockoutModelBackend` counts for every path (the login page, Basic authentication). A name locked
+  from one address still logs in from any other, and an organiser unlocks it everywhere at once from the
+  event's staff page (:func:`unlock`).
+* **One-time passwords** (``tournament.staff.passwords``): an account whose password someone else set logs in
+  only on the login page, which then asks for a new password (:class:`FirstPasswordView`, Django's
+  ``SetPasswordForm`` and password validators) before the session is logged in; until then the account is
+  anonymous everywhere (:meth:`LockoutModelBackend.get_user`) and Basic authentication refuses it.
 * **Basic authentication** (``API_BASIC_AUTH``, ``DJANGO_API_BASIC_AUTH``; off by default when
   ``DJANGO_DEBUG=0``): when off, a Basic header is ignored before any password hash is computed.
 """
 import hashlib
+import secrets
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib import messages
+from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth import login as auth_login
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
 from django.contrib.auth.views import LoginView
 from django.core.cache import cache
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.forms.utils import ErrorDict
+from django.http import HttpResponseRedirect
+from django.shortcuts import redirect
+from django.utils.crypto import constant_time_compare
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.generic.edit import FormView
 from drf_spectacular.authentication import BasicScheme
 from rest_framework import authentication, exceptions, throttling
+
+from config import clock
+from tournament.staff import passwords
 
 
 # --------------------------------------------------------------------------- throttles
 class _SettingsRate:
-    """Read the rate from ``settings.API_THROTTLE_RATES`` at each request (not at import)."""
+    """Read the rate from ``settings.API_THROTTLE_RATES`` at each request (not at import); the client is
+    :func:`client_address` (the one rule of which forwarded address to believe)."""
 
     def get_rate(self):
         return getattr(settings, "API_THROTTLE_RATES", {}).get(self.scope)
+
+    def get_ident(self, request):
+        return client_address(request)
 
 
 class AnonThrottle(_SettingsRate, throttling.AnonRateThrottle):
@@ -61,12 +88,38 @@ class LoginThrottle(_SettingsRate, throttling.SimpleRateThrottle):
 
 # --------------------------------------------------------------------------- lockout
 def client_address(request) -> str:
-    return (request.META.get("REMOTE_ADDR") or "") if request is not None else ""
+    """The client's address: ``REMOTE_ADDR``, or behind ``TRUSTED_PROXY_COUNT`` proxies the address the
+    outermost trusted one saw (the N-th from the right of ``X-Forwarded-For``, as DRF's ``NUM_PROXIES``).
+    Behind nginx's ``$proxy_add_x_forwarded_for`` a client's own header stays on the left, never read."""
+    if request is None:
+        return ""
+    remote = request.META.get("REMOTE_ADDR") or ""
+    proxies = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR") or ""
+    if proxies <= 0 or not forwarded.strip():
+        return remote
+    addresses = [part.strip() for part in forwarded.split(",")]
+    return addresses[-min(proxies, len(addresses))] or remote
+
+
+def _name_id(username: str) -> str:
+    return hashlib.sha256((username or "").lower().encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _epoch_key(username: str) -> str:
+    return f"login-epoch:{_name_id(username)}"
+
+
+def _locked_name_key(username: str) -> str:
+    return f"login-locked-name:{_name_id(username)}"
 
 
 def _keys(username: str, address: str) -> tuple[str, str]:
-    ident = hashlib.sha256(f"{(username or '').lower()}\x00{address}".encode("utf-8", "surrogatepass")).hexdigest()
-    return f"login-failures:{ident}", f"login-locked:{ident}"
+    """The failure count's and the lock's keys for a name from an address, in the name's current epoch
+    (:func:`unlock` starts a new one: every earlier count and lock of the name is then forgotten)."""
+    epoch = cache.get(_epoch_key(username)) or "0"
+    ident = hashlib.sha256(f"{(username or '').lower()}\x00{address}\x00{epoch}".encode("utf-8", "surrogatepass"))
+    return f"login-failures:{ident.hexdigest()}", f"login-locked:{ident.hexdigest()}"
 
 
 def locked(username: str, address: str) -> bool:
@@ -84,12 +137,24 @@ def record_failure(username: str, address: str) -> None:
         cache.set(count_key, 1, timeout=period)
         count = 1
     if count >= settings.LOGIN_FAILURE_LIMIT:
-        cache.set(lock_key, 1, timeout=period)
+        cache.set_many({lock_key: 1, _locked_name_key(username): 1}, timeout=period)
         cache.delete(count_key)
 
 
 def clear_failures(username: str, address: str) -> None:
     cache.delete_many(list(_keys(username, address)))
+
+
+def locked_names(usernames) -> set[str]:
+    """Which of these login names are locked from some address now (for the staff page's unlock)."""
+    keys = {_locked_name_key(name): name for name in usernames}
+    return {keys[key] for key in cache.get_many(list(keys))}
+
+
+def unlock(username: str) -> None:
+    """Lift every lock and failure count of this login name, from every address (an organiser's unlock)."""
+    cache.set(_epoch_key(username), secrets.token_hex(8), timeout=2 * settings.LOGIN_LOCKOUT_SECONDS + 60)
+    cache.delete(_locked_name_key(username))
 
 
 def lockout_message() -> str:
@@ -102,9 +167,13 @@ def lockout_message() -> str:
 
 class LockoutModelBackend(ModelBackend):
     """Django's ModelBackend behind the lockout: a locked name is refused without a password check; each
-    failure is counted, a success clears the count. A NUL in the name or password fails at once."""
+    failure is counted, a success clears the count. A NUL in the name or password fails at once.
 
-    def authenticate(self, request, username=None, password=None, **kwargs):
+    A right one-time password authenticates only when the caller says it then asks for a new password
+    (``one_time_password_ok``: the login page, and Basic authentication to refuse it with its reason); a
+    session of an account that still has one is anonymous (:meth:`get_user`)."""
+
+    def authenticate(self, request, username=None, password=None, one_time_password_ok=False, **kwargs):
         if username is None:
             username = kwargs.get(get_user_model().USERNAME_FIELD)
         if username is None or password is None:
@@ -117,26 +186,144 @@ class LockoutModelBackend(ModelBackend):
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is None:
             record_failure(username, address)
-        else:
-            clear_failures(username, address)
+            return None
+        clear_failures(username, address)
+        if not one_time_password_ok and passwords.has_one_time_password(user):
+            return None  # the admin's login, a test client's login(): a new password first, on the login page
+        return user
+
+    def get_user(self, user_id):
+        """The session's user (one query, as Django's), or None while the account has a one-time password."""
+        user = passwords.with_one_time_flag(get_user_model().objects.filter(pk=user_id)).first()
+        if user is None or not self.user_can_authenticate(user) or user.one_time_password_pending:
+            return None
         return user
 
 
 class LockoutAuthenticationForm(AuthenticationForm):
-    """The login form: says so when the name is locked out, instead of "wrong password"."""
+    """The login form: says so when the name is locked out, instead of "wrong password"; takes a one-time
+    password (the view then asks for a new one before logging in)."""
 
     def clean(self):
         username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
         if username and locked(username, client_address(self.request)):
             raise ValidationError(lockout_message(), code="locked")
-        return super().clean()
+        if username is not None and password:
+            self.user_cache = authenticate(self.request, username=username, password=password,
+                                           one_time_password_ok=True)
+            if self.user_cache is None:
+                raise self.get_invalid_login_error()
+            self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data
+
+
+# --------------------------------------------------------------------------- the first login's new password
+def _own_words(error: ValidationError) -> ValidationError:
+    if error.code == "password_too_short" and error.params:
+        minimum = error.params.get("min_length", 8)
+        return ValidationError(ngettext("This password is too short: it needs at least %(min)s character.",
+                                        "This password is too short: it needs at least %(min)s characters.",
+                                        minimum) % {"min": minimum}, code=error.code)
+    return error
+
+
+FIRST_PASSWORD_KEY = "first-password"
+FIRST_PASSWORD_SECONDS = 900  # a right one-time password opens the new-password page for 15 minutes
+
+
+def begin_first_password(request, user, next_url: str) -> None:
+    """The one-time password was right: remember (in the not yet logged-in session) whose new password the
+    next page sets, and where to go after it."""
+    request.session[FIRST_PASSWORD_KEY] = {
+        "user": user.pk, "hash": user.get_session_auth_hash(), "next": next_url,
+        "until": clock.now().timestamp() + FIRST_PASSWORD_SECONDS}
+
+
+def first_password_user(request):
+    """The account whose one-time password this session gave, while it still has it (None otherwise)."""
+    data = request.session.get(FIRST_PASSWORD_KEY)
+    if not isinstance(data, dict):
+        return None
+    user = None
+    if data.get("until", 0) > clock.now().timestamp():
+        user = get_user_model().objects.filter(pk=data.get("user"), is_active=True).first()
+    if (user is None or not constant_time_compare(user.get_session_auth_hash(), str(data.get("hash")))
+            or not passwords.has_one_time_password(user)):
+        del request.session[FIRST_PASSWORD_KEY]
+        return None
+    return user
+
+
+class FirstPasswordForm(SetPasswordForm):
+    """Django's own form and password validators; the new password is not the one-time password."""
+
+    def validate_password_for_user(self, user, password_field_name="new_password2"):
+        """Django's validators; their one message Django 5.2's Chinese catalogue misses (its msgid changed)
+        in the site's own words."""
+        password = self.cleaned_data.get(password_field_name)
+        if not password:
+            return
+        try:
+            password_validation.validate_password(password, user)
+        except ValidationError as error:
+            self.add_error(password_field_name, [_own_words(e) for e in error.error_list])
+
+    def clean(self):
+        cleaned = super().clean()
+        password = cleaned.get("new_password2")
+        if password and "new_password2" not in self.errors and self.user.check_password(password):
+            self.add_error("new_password2", ValidationError(
+                _("Choose a new password: not the one-time password you were given."), code="password_unchanged"))
+        return cleaned
+
+
+@method_decorator([sensitive_post_parameters(), never_cache], name="dispatch")
+class FirstPasswordView(FormView):
+    """After a one-time password: the owner sets their own password, and only then is logged in."""
+
+    template_name = "registration/first_password.html"
+    form_class = FirstPasswordForm
+
+    def dispatch(self, request, *args, **kwargs):
+        self.user = first_password_user(request)
+        if self.user is None:
+            return redirect("login")
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "user": self.user}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(username=self.user.username, **kwargs)
+
+    def form_valid(self, form):
+        user = form.save()
+        passwords.password_set_by_owner(user)
+        next_url = self.request.session.pop(FIRST_PASSWORD_KEY)["next"]
+        auth_login(self.request, user)
+        messages.success(self.request, _("Your new password is set. Use it from now on."))
+        return HttpResponseRedirect(next_url)
 
 
 class ThrottledLoginView(LoginView):
-    """The login page: POSTs are throttled per address (``API_THROTTLE_RATES["login"]``)."""
+    """The login page: POSTs are throttled per address (``API_THROTTLE_RATES["login"]``); a one-time
+    password leads to the new-password page instead of logging in."""
 
     template_name = "registration/login.html"
     form_class = LockoutAuthenticationForm
+
+    def get(self, request, *args, **kwargs):
+        if first_password_user(request) is not None:
+            return redirect("first_password")
+        return super().get(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        user = form.get_user()
+        if passwords.has_one_time_password(user):
+            begin_first_password(self.request, user, self.get_success_url())
+            return redirect("first_password")
+        return super().form_valid(form)
 
     def post(self, request, *args, **kwargs):
         throttle = LoginThrottle()
@@ -169,7 +356,16 @@ class SwitchableBasicAuthentication(authentication.BasicAuthentication):
             raise exceptions.AuthenticationFailed(_("The login name or password holds a character that is not allowed."))
         if locked(userid, client_address(request)):
             raise exceptions.AuthenticationFailed(lockout_message())
-        return super().authenticate_credentials(userid, password, request)
+        user = authenticate(request=request, one_time_password_ok=True,
+                            **{get_user_model().USERNAME_FIELD: userid, "password": password})
+        if user is None:
+            raise exceptions.AuthenticationFailed(_("Invalid username/password."))
+        if not user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        if passwords.has_one_time_password(user):
+            raise exceptions.AuthenticationFailed(_("This account still has its one-time password: log in on the "
+                                                    "site and set a new password first."))
+        return (user, None)
 
 
 class SwitchableBasicScheme(BasicScheme):

@@ -204,6 +204,10 @@ PERMISSIONS_POLICY = ("camera=(), microphone=(), geolocation=(), payment=(), usb
                       "magnetometer=(), gyroscope=(), accelerometer=(), interest-cohort=()")
 if env_bool("DJANGO_BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many reverse proxies (nginx) stand in front and append the client's address to X-Forwarded-For: the one
+# rule for the client's address of the login lockout and of every throttle (config.auth.client_address, DRF's
+# NUM_PROXIES). 0 (the default): X-Forwarded-For is never believed, REMOTE_ADDR is the client.
+TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0"))
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
@@ -214,6 +218,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_THROTTLE_CLASSES": ["config.auth.AnonThrottle", "config.auth.UserThrottle"],
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",

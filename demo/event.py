@@ -18,7 +18,7 @@ from scoring.profile_store import latest_profile
 from tournament.competition.referees import assign_referee
 from tournament.models import Event, Match, Pair, Player, Unit
 
-DEMO_SLUG = "demo"
+DEMO_SLUG = "demo"  # the demo events' slugs: DEMO_SLUGS in demo.remove
 DEMO_UNITS = ["莲花社区", "福田社区", "南山社区", "罗湖社区"]
 DEMO_SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾"
 DEMO_GIVEN = ["伟", "芳", "娜", "敏", "静", "丽", "强", "磊", "军", "洋", "勇", "艳"]
@@ -51,15 +51,15 @@ def ensure_event():
                 p2 = Player.objects.create(event=event, unit=unit, name=next(names), gender="F" if i == 0 else "M")
                 Pair.objects.create(event=event, unit=unit, player1=p1, player2=p2,
                                     name=f"{unit_name}{i + 1}队", seed=number if number <= 4 else None)
-    if get_user_model().objects.filter(username__in=[a[0] for a in DEMO_ACCOUNTS]).count() == len(DEMO_ACCOUNTS):
-        ensure_event_roles(event)  # the demo accounts' roles are this event's
+    ensure_event_roles(event)  # the demo accounts' roles are this event's
     return event
 
 
 def assign_demo_referees(event):
     """Give each open table of the demo a table referee (referee1..4 in turn), once."""
 
-    referees = list(get_user_model().objects.filter(username__startswith="referee").order_by("username"))
+    referees = list(get_user_model().objects.filter(username__startswith="referee", staff_account__demo=True)
+                    .order_by("username"))
     open_matches = event_matches(event).filter(referees__isnull=True, ns__isnull=False, ew__isnull=False).exclude(
         status__in=[Match.Status.FINISHED, Match.Status.WALKOVER, Match.Status.FORFEIT, Match.Status.BYE])
     for referee, match in zip(itertools.cycle(referees), open_matches):

@@ -9,10 +9,12 @@ import time
 from unittest import mock
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.urls import reverse
 
+from config import auth
 from scoring.profile_store import latest_profile
 from tests.conftest import TEST_PASSWORD
 from tournament.models import ApiToken, Event, EventRole
@@ -224,3 +226,75 @@ def test_a_revoked_or_wrong_token_is_refused_with_a_reason(client, staffed):
         response = client.get(f"/api/events/{event.slug}/", **header)
         assert response.status_code in (401, 403), header
         assert "令牌" in response.json()["detail"]
+
+
+# --------------------------------------------------------------------------- the client's address (issue 26 item 3)
+NGINX = "10.0.0.5"  # the reverse proxy: every request behind it comes from this address
+
+
+def test_a_client_sent_forwarded_for_is_ignored_by_the_throttles(client, db, settings):
+    settings.TRUSTED_PROXY_COUNT = 0  # the default: no proxy in front
+    settings.API_THROTTLE_RATES = {"anon": "2/min", "user": None, "login": "2/min"}
+    codes = [client.get("/api/events/", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}").status_code for i in range(3)]
+    assert codes == [200, 200, 429]  # one client, whatever it claims to be
+    logins = [login_post(client, "nobody", "x", address="10.0.0.9").status_code
+              for _ in range(2)] + [client.post(reverse("login"), {"username": "nobody", "password": "x"},
+                                                REMOTE_ADDR="10.0.0.9", HTTP_X_FORWARDED_FOR="203.0.113.77").status_code]
+    assert logins == [200, 200, 429]
+
+
+def test_a_client_sent_forwarded_for_does_not_move_the_lockout(client, make_user, settings):
+    settings.TRUSTED_PROXY_COUNT = 0
+    user = make_user()
+    for i in range(10):
+        client.post(reverse("login"), {"username": user.username, "password": "wrong"}, REMOTE_ADDR="10.0.0.1",
+                    HTTP_X_FORWARDED_FOR=f"198.51.100.{i}")
+    response = client.post(reverse("login"), {"username": user.username, "password": TEST_PASSWORD},
+                           REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="192.0.2.200")
+    assert response.status_code == 200 and "锁定" in response.content.decode()
+
+
+def _behind_nginx(client, username, password, real, sent=None):
+    """A login through nginx (``proxy_add_x_forwarded_for``): the client's own header, then its real address."""
+    forwarded = f"{sent}, {real}" if sent else real
+    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=NGINX,
+                       HTTP_X_FORWARDED_FOR=forwarded)
+
+
+def test_behind_the_trusted_proxy_a_stranger_cannot_lock_the_referee_out(client, make_user, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    referee = make_user()
+    for i in range(12):  # a stranger, changing the header it sends itself
+        _behind_nginx(client, referee.username, "wrong", real="203.0.113.9", sent=f"198.51.100.{i}")
+    assert "锁定" in _behind_nginx(client, referee.username, TEST_PASSWORD, real="203.0.113.9").content.decode()
+    # the referee's phone has its own address: in at once
+    assert _behind_nginx(client, referee.username, TEST_PASSWORD, real="192.0.2.44").status_code == 302
+
+
+def test_behind_the_trusted_proxy_the_throttles_count_each_real_client(client, db, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    settings.API_THROTTLE_RATES = {"anon": "2/min", "user": None, "login": None}
+
+    def get(real, sent=None):
+        forwarded = f"{sent}, {real}" if sent else real
+        return client.get("/api/events/", REMOTE_ADDR=NGINX, HTTP_X_FORWARDED_FOR=forwarded).status_code
+
+    assert [get("203.0.113.9", sent=f"198.51.100.{i}") for i in range(3)] == [200, 200, 429]
+    assert get("192.0.2.44") == 200  # another client behind the same proxy
+
+
+def test_the_proxy_setting_is_drfs_too():
+    assert django_settings.REST_FRAMEWORK["NUM_PROXIES"] == django_settings.TRUSTED_PROXY_COUNT == 0
+
+
+def test_an_unlock_lets_the_owner_in_from_the_locked_address(client, make_user):
+    user = make_user()
+    for _ in range(10):
+        login_post(client, user.username, "wrong", address="10.0.0.7")
+        login_post(client, user.username, "wrong", address="10.0.0.8")
+    assert auth.locked_names([user.username, "someone"]) == {user.username}
+    auth.unlock(user.username)
+    assert auth.locked_names([user.username]) == set()
+    assert login_post(client, user.username, TEST_PASSWORD, address="10.0.0.7").status_code == 302
+    client.logout()
+    assert login_post(client, user.username, TEST_PASSWORD, address="10.0.0.8").status_code == 302

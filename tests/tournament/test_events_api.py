@@ -4,6 +4,7 @@ import json
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.urls import reverse
 
 from scoring.profile_store import latest_profile
 from tournament import access
@@ -11,6 +12,7 @@ from tournament.competition import draws
 from tournament.competition.stages import create_stages_from_format
 from tournament.events.services import make_slug
 from tournament.models import Event, EventRole, Pair, Player, Unit
+from tournament.staff.passwords import password_set_by_owner
 from tournament.staff.services import create_organiser_account, unique_username
 
 
@@ -29,6 +31,7 @@ NEW = {"name": "2026 区职工拖拉机赛", "start_date": "2026-12-05", "end_da
 @pytest.fixture
 def organiser(db):
     user, _password = create_organiser_account("王主任")
+    password_set_by_owner(user)  # the first login set a password of their own (tests/tournament/test_staff_accounts.py)
     return user
 
 
@@ -108,7 +111,10 @@ def test_staff_api(client, organiser, make_user):
     body = made.json()
     assert body["username"] == "zhangcaipan" and body["display_name"] == "张裁判" and body["role"] == "chief_referee"
     assert len(body["password"]) >= 8 and {"id", "user_id"} <= set(body)
-    assert client.login(username="zhangcaipan", password=body["password"])
+    client.logout()  # a one-time password: the login page asks for a new one before logging in
+    first = client.post(reverse("login"), {"username": "zhangcaipan", "password": body["password"]})
+    assert first.status_code == 302 and first["Location"] == reverse("first_password")
+    assert not client.login(username="zhangcaipan", password=body["password"])
     client.force_login(organiser)
     again = post(client, f"/api/events/{slug}/staff/", {"username": "zhangcaipan", "role": "table_referee"})
     assert again.status_code == 201 and "password" not in again.json()

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.models.event import Event
 
-__all__ = ["ApiToken", "EventRole"]
+__all__ = ["ApiToken", "EventRole", "StaffAccount"]
 
 
 class EventRole(models.Model):
@@ -61,3 +61,30 @@ class ApiToken(models.Model):
 
     def __str__(self):
         return f"{self.event} · {self.name}"
+
+
+class StaffAccount(models.Model):
+    """What the site knows of an account beside Django's own fields (one row per account that needs one).
+
+    * ``made_for``: the event on whose staff page (or API) the account was made: that event's organisers may
+      give it a new one-time password while it works at that event only (nobody else's account).
+    * ``one_time_password``: its password was set by someone else (an organiser, a site administrator) and
+      handed over on a card: the next login sets a new one before anything else (``config.auth``); cleared
+      when the owner sets their own.
+    * ``demo``: one of the demo's accounts (``seed_demo``), removed by ``manage.py remove_demo``.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="staff_account", verbose_name=_("user"))
+    made_for = models.ForeignKey(Event, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                                 verbose_name=_("made for event"))
+    one_time_password = models.BooleanField(_("one-time password"), default=False)
+    demo = models.BooleanField(_("demo account"), default=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("staff account")
+        verbose_name_plural = _("staff accounts")
+
+    def __str__(self):
+        return str(self.user)

@@ -1,5 +1,6 @@
 """REST API for an event's staff (its organisers only): list, add (an existing login name gets the role
-added; a new person gets an account and a one-time password returned once), remove a role."""
+added and nothing else of the account changes; a new person gets an account and a one-time password
+returned once, replaced at its first login), remove a role."""
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
@@ -31,7 +32,10 @@ class StaffInputSerializer(serializers.Serializer):
     username = serializers.CharField(required=False, allow_blank=True)
     display_name = serializers.CharField(required=False, allow_blank=True)
     role = serializers.CharField(help_text="organiser | chief_referee | table_referee | arbitration")
-    password = serializers.CharField(required=False, allow_blank=True)
+    password = serializers.CharField(
+        required=False, allow_blank=True,
+        help_text="A new person's one-time password (made when empty; replaced at the first login). Refused (400) "
+                  "with the login name of an existing account: its password stays its owner's.")
 
 
 def _event(request, slug):

@@ -2,6 +2,11 @@
 name, a username made from its pinyin and a one-time password), removing a role, resetting a password, and
 the accounts a site superuser makes for organisers. The display name (``User.first_name``) is how a
 person is named everywhere; the login name is never shown.
+
+An account belongs to its owner: adding an existing login name to an event gives it the role and changes
+nothing of the account (password, name, flags). Only the owner (or a superuser) sets a password; what an
+organiser hands over is a one-time password (``tournament.staff.passwords``): for an account made for
+their event, never for one that works elsewhere or holds a site-wide power.
 """
 from __future__ import annotations
 
@@ -11,12 +16,15 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import transaction
+from django.db.models import Q
 from pypinyin import lazy_pinyin
 
 from common.errors import ForbiddenError, NotFoundError, UserError, gettext_noop
 from common.names import display_name  # also services.display_name for the staff pages and API
+from config import auth
 from tournament import roles
-from tournament.models import Event, EventRole
+from tournament.models import Event, EventRole, StaffAccount
+from tournament.staff import passwords
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_.@+-]{1,150}$")
 PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read off a printed card
@@ -62,8 +70,9 @@ def _check_password(password):
         raise StaffError(gettext_noop("A password needs at least 6 characters."), field="password")
 
 
-def _new_account(display: str, username: str = "", password: str | None = None):
-    """Create an account; returns (user, the password to show once)."""
+def _new_account(display: str, username: str = "", password: str | None = None, *, made_for: Event | None = None):
+    """Create an account with a one-time password (its first login sets a new one); returns (user, the
+    password to show once)."""
     display = (display or "").strip()
     if not display:
         raise StaffError(gettext_noop("Enter the person's name as it should be shown (e.g. 张裁判)."),
@@ -78,37 +87,31 @@ def _new_account(display: str, username: str = "", password: str | None = None):
         raise StaffError(gettext_noop("The login name %(name)s is taken."), field="username", name=username)
     password = password or new_password()
     user = get_user_model().objects.create_user(username=username, password=password, first_name=display)
+    passwords.mark_one_time(user, made_for=made_for)
     return user, password
 
 
 @transaction.atomic
 def add_staff(event: Event, role: str, *, username: str = "", display: str = "", password: str | None = None):
-    """Give a person a role in the event. An existing login name gets the role added (its password is not
-    touched unless one is given); otherwise a new account is made (the login name from the display name's
-    pinyin when none is given, a generated password when none is given).
+    """Give a person a role in the event. An existing login name gets the role added and nothing else: its
+    password, name and flags stay its owner's (a password given with it is refused). Otherwise a new account
+    is made for the event (the login name from the display name's pinyin when none is given), with a
+    one-time password (generated when none is given) that its first login replaces.
 
-    Returns ``(EventRole, password or None)``: the password only when it was set now.
+    Returns ``(EventRole, password or None)``: the password only when a new account was made.
     """
     _check_role(role)
     username = (username or "").strip()
     user = get_user_model().objects.filter(username__iexact=username).first() if username else None
     shown = None
     if user is None:
-        user, shown = _new_account(display, username, password)
+        user, shown = _new_account(display, username, password, made_for=event)
     else:
         if user.is_superuser:
             raise StaffError(gettext_noop("A site administrator cannot be given event roles."), field="username")
-        if display and not user.first_name:
-            user.first_name = display.strip()[:150]
-            user.save(update_fields=["first_name"])
         if password:
-            _check_password(password)
-            if EventRole.objects.filter(user=user).exclude(event=event).exists():
-                raise StaffError(gettext_noop("This person also works at other events: their password can only "
-                                              "be changed by themselves or a site administrator."), field="password")
-            user.set_password(password)
-            user.save(update_fields=["password"])
-            shown = password
+            raise StaffError(gettext_noop("This login name is an existing account: its password stays its owner's. "
+                                          "Leave the password empty to give it the role."), field="password")
     row, _ = EventRole.objects.get_or_create(event=event, user=user, role=role)
     return row, shown
 
@@ -125,19 +128,59 @@ def remove_staff(event: Event, role_id) -> None:
     row.delete()
 
 
+def resettable(event: Event, users) -> set:
+    """The ids of the accounts among ``users`` whose password the event's organisers may reset: accounts of
+    this event only, made on its staff page (or ones nobody can log in to, as an imported person's), working
+    at no other event, with no site-wide power (superuser, the Django admin, a site-wide role or permission
+    such as creating events). Three queries whatever the number."""
+    users = list(users)
+    ids = [user.pk for user in users]
+    powers = set(get_user_model().objects.filter(pk__in=ids).filter(
+        Q(is_superuser=True) | Q(is_staff=True) | Q(groups__isnull=False) | Q(user_permissions__isnull=False))
+        .values_list("pk", flat=True))
+    elsewhere = set(EventRole.objects.filter(user_id__in=ids).exclude(event=event).values_list("user_id", flat=True))
+    made_here = set(StaffAccount.objects.filter(user_id__in=ids, made_for=event, demo=False)
+                    .values_list("user_id", flat=True))
+    return {user.pk for user in users if user.pk not in powers | elsewhere
+            and (user.pk in made_here or not user.has_usable_password())}
+
+
+def may_reset_password(event: Event, user) -> bool:
+    """May the event's organisers give ``user`` a new one-time password (:func:`resettable`)?"""
+    return user.pk in resettable(event, [user])
+
+
 @transaction.atomic
 def reset_password(event: Event, user_id) -> tuple:
-    """A new one-time password for a person on this event's staff only; returns (user, password)."""
-    user = get_user_model().objects.filter(pk=user_id, event_roles__event=event).distinct().first()
+    """A new one-time password for an account of this event (:func:`may_reset_password`); returns (user,
+    password). Its next login sets a new one."""
+    on_staff = EventRole.objects.filter(event=event).values("user_id")
+    user = get_user_model().objects.select_for_update().filter(pk=user_id, pk__in=on_staff).first()
     if user is None:
         raise NotFoundError(gettext_noop("This person is not on the event's staff."), field="user")
-    if user.is_superuser or user.is_staff or EventRole.objects.filter(user=user).exclude(event=event).exists():
-        raise ForbiddenError(gettext_noop("This person also works at other events: their password can only be "
-                                          "reset by a site administrator."), field="user")
+    if not may_reset_password(event, user):
+        raise ForbiddenError(gettext_noop("This account was not made for this event, or it works elsewhere too: "
+                                          "only its owner or a site administrator may set its password."),
+                             field="user")
     password = new_password()
     user.set_password(password)
     user.save(update_fields=["password"])
+    passwords.mark_one_time(user)
     return user, password
+
+
+def unlock_login(event: Event, user_id, *, by=None):
+    """Lift a login lockout of a person on this event's staff (from every address); returns the user. Only for
+    an account of this event (:func:`resettable`: the event's organisers hold its keys anyway) or by a
+    superuser: anyone else's lockout is no organiser's to lift (it keeps nobody out of their own device)."""
+    user = get_user_model().objects.filter(pk=user_id, event_roles__event=event).distinct().first()
+    if user is None:
+        raise NotFoundError(gettext_noop("This person is not on the event's staff."), field="user")
+    if not (by is not None and by.is_superuser) and not may_reset_password(event, user):
+        raise ForbiddenError(gettext_noop("This account works elsewhere too: only a site administrator may lift "
+                                          "its lock (it still logs in from another device)."), field="user")
+    auth.unlock(user.username)
+    return user
 
 
 @transaction.atomic
@@ -156,13 +199,19 @@ def organiser_accounts():
 
 
 def staff_rows(event: Event) -> list:
-    """The event's staff as rows (role order, then the order they were added), with the heads marked."""
+    """The event's staff as rows (role order, then the order they were added), with the heads marked and,
+    for the staff page, whether the person's login is locked (``locked``) and whether the event's organisers
+    may give them a new password (``resettable``)."""
     rows = list(EventRole.objects.filter(event=event).select_related("user").order_by("id"))
+    locked = auth.locked_names({row.user.username for row in rows})
+    may_reset = resettable(event, {row.user_id: row.user for row in rows}.values())
     seen, out = set(), []
     for row in sorted(rows, key=lambda r: (ROLE_ORDER.index(r.role), r.pk)):
         row.is_head = row.role in HEADED_ROLES and row.role not in seen
         seen.add(row.role)
         row.name = display_name(row.user)
+        row.locked = row.user.username in locked
+        row.resettable = row.user_id in may_reset
         out.append(row)
     return out
 

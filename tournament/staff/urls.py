@@ -1,12 +1,15 @@
 """URLs of the staff pages and the staff API."""
 from django.urls import path
 
+from config.auth import FirstPasswordView
 from tournament.staff import api, views
 
 urlpatterns = [
+    path("accounts/password/first/", FirstPasswordView.as_view(), name="first_password"),
     path("events/<slug:slug>/staff/", views.staff_page, name="event_staff"),
     path("events/<slug:slug>/staff/<int:pk>/remove/", views.staff_remove, name="event_staff_remove"),
     path("events/<slug:slug>/staff/reset/<int:user_id>/", views.staff_reset, name="event_staff_reset"),
+    path("events/<slug:slug>/staff/unlock/<int:user_id>/", views.staff_unlock, name="event_staff_unlock"),
     path("events/<slug:slug>/staff/card/", views.staff_card, name="event_staff_card"),
     path("events/<slug:slug>/staff/tokens/", views.token_create, name="event_token_create"),
     path("events/<slug:slug>/staff/tokens/<int:pk>/revoke/", views.token_revoke, name="event_token_revoke"),

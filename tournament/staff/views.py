@@ -106,6 +106,19 @@ def staff_reset(request, event, user_id):
 
 @organiser_required
 @require_POST
+def staff_unlock(request, event, user_id):
+    """Lift the login lockout of a person on the staff (from every device)."""
+    try:
+        user = services.unlock_login(event, user_id, by=request.user)
+    except UserError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("%(name)s can log in again.") % {"name": services.display_name(user)})
+    return redirect("event_staff", slug=event.slug)
+
+
+@organiser_required
+@require_POST
 def staff_card(request, event):
     """A staff card PDF for a person on the staff; the password comes with the request and is not kept."""
     rows = [r for r in services.staff_rows(event) if str(r.user_id) == request.POST.get("user_id", "")]
