@@ -48,9 +48,14 @@ def _valid(serializer_class, request):
     return serializer.validated_data
 
 
+# One instance per process renders every ruling answer: a serializer builds (deep-copies) its nested fields
+# on every instantiation; rendering reads them only.
+_RULING_OUT = RulingOutSerializer()
+
+
 def ruling_out(entry, viewer):
     """An Entry as the penalty log shows it to ``viewer`` (``rulings.presenters`` decides what they read)."""
-    return RulingOutSerializer(entry_data(entry, viewer)).data
+    return _RULING_OUT.to_representation(entry_data(entry, viewer))
 
 
 def _entry_response(ruling, viewer, code=status.HTTP_200_OK):

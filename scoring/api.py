@@ -171,6 +171,10 @@ class RecordedSerializer(serializers.Serializer):
     state = MatchStateSerializer()
 
 
+# The write's answer renders through one serializer instance per process: a serializer builds (deep-copies)
+# its nested fields, the ModelSerializer's from the model, on every instantiation; rendering reads them only.
+_RECORDED = RecordedSerializer()
+
 ERRORS = error_responses(400, 403, 404, 409)
 
 
@@ -203,7 +207,7 @@ class MatchMixin:
             serializer.is_valid(raise_exception=True)
         written = service(Match(pk=match_id), self.request.user, **serializer.validated_data)
         state = state_payload(written.match, self.request.user, written.replay, allowed=True)
-        return Response(RecordedSerializer({"hand": written.hand, "state": state}).data,
+        return Response(_RECORDED.to_representation({"hand": written.hand, "state": state}),
                         status=status.HTTP_201_CREATED)
 
 
