@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from common.errors import ConflictError, ForbiddenError, gettext_noop
 from config import clock
 from rulings import appeal_route
-from rulings.engine import appeal_deadline, normalise_side
+from rulings.engine import appeal_deadline, normalise_side, offending_seat
 from rulings.ledger import _match_rulings, _replay_rulings, ledger_for, mark_new, related_row, sanction_dict
 from rulings.models import Appeal, AppealDecision, Approval, Ruling
 from rulings.services import (
@@ -135,10 +135,12 @@ def _replacement(match, ruling, user, amendment, reason):
                           name=", ".join(sorted(unknown)))
     inputs = {key: amendment.get(key) for key in AMENDMENT_FIELDS}
     inputs["code"] = inputs["code"] or ruling.code
-    inputs["side"] = engine_call(lambda side: normalise_side(side), side=inputs["side"] or ruling.side)
+    named = inputs["side"] or ruling.seat or ruling.side   # the appealed ruling's player unless another is named
+    inputs["side"] = engine_call(lambda side: normalise_side(side), side=named)
+    seat = offending_seat(named)
     inputs["choice"], inputs["role"] = inputs["choice"] or None, inputs["role"] or None
     earlier = [r for r in _match_rulings(match) if r.sequence < ruling.sequence]
-    sanction = engine_call(_replay_rulings(match, earlier)[0].preview, **inputs)
+    sanction = engine_call(_replay_rulings(match, earlier)[0].preview, **{**inputs, "side": seat or inputs["side"]})
     context = ruling.context or {}
     declaring = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}.get(context.get("declarer"))
     offender_role = inputs["role"] or (ruling.offender_role if inputs["side"] == ruling.side else "") or (
@@ -147,7 +149,7 @@ def _replacement(match, ruling, user, amendment, reason):
     sequence = (Ruling.objects.filter(match=match).order_by("-sequence").values_list("sequence", flat=True).first()
                 or 0) + 1
     new = mark_new(Ruling.objects.create(
-        match=match, sequence=sequence, hand_number=ruling.hand_number, code=inputs["code"], side=inputs["side"],
+        match=match, sequence=sequence, hand_number=ruling.hand_number, code=inputs["code"], side=inputs["side"], seat=seat,
         role=inputs["role"] or "", offender_role=offender_role, minutes=inputs["minutes"], seconds=inputs["seconds"],
         cards=inputs["cards"], choice=inputs["choice"] or "", sanction=sanction_dict(sanction),
         clause=sanction.clause[:120], table=ruling.table, profile=match.profile, profile_version=match.profile.version,

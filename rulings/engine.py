@@ -43,6 +43,12 @@ def normalise_side(side):
                     field="side", value=side)
 
 
+def offending_seat(side) -> str:
+    """The seat letter (N/E/S/W) an offence names, or "" when it names a side (or nothing valid)."""
+    text = side.strip().upper() if isinstance(side, str) else ""
+    return text if text in SEAT_SIDE else ""
+
+
 def _other(side):
     return OTHER_SIDE[side]
 
@@ -546,7 +552,7 @@ class PenaltyLedger:
         if role is not None and role not in ROLES:
             raise UserError(gettext_noop("The role must be declarers or defenders, not %(value)r."),
                             field="role", value=role)
-        seat = side.strip().upper() if isinstance(side, str) and side.strip().upper() in SEAT_SIDE else None
+        seat = offending_seat(side) or None
         return Offence(code=code, side=normalise_side(side), minutes=_count(minutes, "minutes"),
                        cards=_count(cards, "cards"), role=role,
                        choice=None if choice is None else str(choice),

@@ -30,6 +30,9 @@ class Ruling(AppendOnlyModel):
     hand_number = models.PositiveSmallIntegerField(_("hand number"))
     code = models.CharField(_("offence"), max_length=30)
     side = models.CharField(_("offending side"), max_length=2, choices=SIDE_CHOICES)
+    # the offending player's seat when the referee named one: a table counting per player
+    # (``sanctions.escalation.counted_per: player``) replays the ruling against that seat's count
+    seat = models.CharField(_("offending seat"), max_length=1, blank=True, default="")
     role = models.CharField(_("role given"), max_length=10, choices=ROLE_CHOICES, blank=True)
     offender_role = models.CharField(_("offender's role in the hand"), max_length=10, choices=ROLE_CHOICES,
                                      blank=True)

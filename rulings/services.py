@@ -15,7 +15,7 @@ from common.seats import SEAT_SIDE
 from config import clock
 from config.db import lock_row
 from rulings.adjustments import TableState, _needs_seat, match_replay
-from rulings.engine import PenaltyLedger, normalise_side
+from rulings.engine import PenaltyLedger, normalise_side, offending_seat
 from rulings.ledger import (
     AMENDED,
     REVERSED,
@@ -231,10 +231,10 @@ def _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_
     if sanction.effect.applies_to == "first_hand":
         hand_number = 1
     hand_number = _check_hand_number(hand_number or state.hand_number, state.hand_number)
-    side = normalise_side(inputs["side"])
+    side, seat = normalise_side(inputs["side"]), offending_seat(inputs["side"])
     with snapshots.applying():   # the caller keeps the state itself: the signal leaves it
         ruling = mark_new(Ruling.objects.create(
-            match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side,
+            match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side, seat=seat,
             role=inputs["role"] or "", offender_role=_offender_role(side, inputs["role"], state),
             minutes=inputs["minutes"], seconds=inputs["seconds"], cards=inputs["cards"],
             choice=inputs["choice"] or "", sanction=sanction_dict(sanction), clause=sanction.clause[:120],
