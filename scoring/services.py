@@ -202,8 +202,11 @@ def _replay_and_write(match, user, number, inputs, *, correcting) -> HandWritten
         _check_open(match, number, correcting=False)
         old, kept = None, hands
     state = replay(match, kept, adjustments, {number: inputs})
+    # the row stores this hand's own result: a corrected hand may have hands decided by a ruling after it
+    through = state if not correcting else replay(
+        match, kept, {n: adjustment for n, adjustment in adjustments.items() if n <= number}, {number: inputs})
     with snapshots.applying():
-        hand = _store(match, user, number, inputs, state, adjustments.get(number, {}), supersedes=old)
+        hand = _store(match, user, number, inputs, through, adjustments.get(number, {}), supersedes=old)
     after_hands = [*kept, hand]
     # a ruling may depend on the hand's declarer or score (e.g. one waiting for this hand's points):
     # the adjustments are recomputed for the new hands and the match replayed again only if they changed
