@@ -154,10 +154,9 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
 
 
 def _lock_for_record(match, user):
-    """The match locked, then read with its round, rule profile (its data the process's copy) and kept
-    state, and with the event and ``user``'s assignment the permission check needs."""
-    queryset = Match.objects.select_related("profile", "round", "hand_allowance", "engine_snapshot").defer(
-        "profile__data")
+    """The match locked, then read with its round and kept state (its rule profile the process's copy), and
+    with the event and ``user``'s assignment the permission check needs."""
+    queryset = Match.objects.select_related("round", "hand_allowance", "engine_snapshot")
     return access.remember_access(user, snapshots.read(access.with_access(queryset, user), match.pk))
 
 

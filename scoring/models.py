@@ -204,7 +204,9 @@ class Hand(AppendOnlyModel):
 
     @property
     def is_current(self):
-        """False once a later version supersedes this one."""
+        """False once a later version supersedes this one (a version just stored is the newest)."""
+        if getattr(self, "stored_current", False):
+            return True
         try:
             return self.superseded_by is None
         except Hand.DoesNotExist:

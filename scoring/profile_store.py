@@ -5,6 +5,7 @@
     latest_profile(slug) -> RuleProfile     the newest version an event may pick (never an imported copy)
     engine_profile(rule_profile) -> scoring.profiles.Profile   built once per stored version (cached)
     shared_profile(rule_profile) -> RuleProfile   the process's copy of a version (its JSON read once)
+    shared_version(profile_id) -> RuleProfile     the same, by id
 """
 from __future__ import annotations
 
@@ -84,12 +85,24 @@ _shared: dict = {}
 
 def shared_profile(rule_profile: RuleProfile) -> RuleProfile:
     """The process's copy of the RuleProfile version ``rule_profile`` (which may be read without its
-    ``data``): a version a match plays under is never changed, so its JSON is read and decoded once per
-    process, not on every write. Keyed by id and creation time (a test database reuses ids)."""
-    key = (rule_profile.pk, rule_profile.created_at)
-    found = _shared.get(key)
+    ``data``): see :func:`shared_version`."""
+    return shared_version(rule_profile.pk)
+
+
+def shared_version(profile_id: int) -> RuleProfile:
+    """The process's copy of the RuleProfile version ``profile_id``: a version a match plays under is never
+    changed, so it is read and its JSON decoded once per process, not on every write (a hand's write reads
+    the match without joining its profile). Forgotten when any version is saved or deleted
+    (:func:`forget_shared`: a test database reuses ids)."""
+    found = _shared.get(profile_id)
     if found is None:
-        found = rule_profile if "data" in rule_profile.__dict__ else RuleProfile.objects.get(pk=rule_profile.pk)
+        found = RuleProfile.objects.get(pk=profile_id)
         with _profile_lock:
-            _shared[key] = found
+            _shared[profile_id] = found
     return found
+
+
+def forget_shared(**_signal):
+    """Signal receiver (RuleProfile saved or deleted): the process's copies are read again when next asked."""
+    with _profile_lock:
+        _shared.clear()

@@ -49,11 +49,11 @@ class HandWritten:
 
 
 def _for_hands(writer):
-    """The match as a hand write reads it after the lock: the pairs, the round, the rule profile (its data
-    is the process's copy), the kept state, the clock state :func:`tournament.clocks.services.hands_left`
-    needs, and the event and the writer's assignment the permission check needs."""
-    related = Match.objects.select_related("profile", "ns", "ew", "round", "engine_snapshot")
-    return access.with_access(clock_services.with_clock_state(related).defer("profile__data"), writer)
+    """The match as a hand write reads it after the lock: the pairs, the round, the kept state, the clock
+    state :func:`tournament.clocks.services.hands_left` needs, and the event and the writer's assignment the
+    permission check needs (the rule profile is the process's copy: :func:`scoring.snapshots.read`)."""
+    related = Match.objects.select_related("ns", "ew", "round", "engine_snapshot")
+    return access.with_access(clock_services.with_clock_state(related), writer)
 
 
 def _lock_match(match, writer):
@@ -116,7 +116,7 @@ def _store(match, user, number, inputs, state, adjustment, supersedes=None):
     """Create the Hand row from the inputs and the engine's result of that hand (the state's last)."""
     result = state.last_hand
     levels = state.levels
-    return Hand.objects.create(
+    hand = Hand.objects.create(
         match=match, number=number, supersedes=supersedes,
         version=supersedes.version + 1 if supersedes else 1,
         declarer_seat=result.declarer_seat or inputs["declarer_seat"] or "",
@@ -129,6 +129,8 @@ def _store(match, user, number, inputs, state, adjustment, supersedes=None):
         next_declarer=result.next_declarer or "", match_won=result.match_won,
         explanation=list(result.explanation), recorded_by=user, recorded_at=clock.now(),
     )
+    hand.stored_current = True   # the newest version, known without asking (Hand.is_current)
+    return hand
 
 
 def _check_open(match, number, *, correcting):

@@ -34,7 +34,7 @@ from rulings.ledger import LIVE_STATES
 from scoring.engine import MatchState
 from scoring.hands import Replay
 from scoring.models import Hand, MatchSnapshot
-from scoring.profile_store import engine_profile, shared_profile
+from scoring.profile_store import engine_profile, shared_version
 from tournament.models import Match
 
 FORMAT = 1
@@ -105,12 +105,12 @@ class Kept:
 
 def read(queryset, match_id):
     """Lock the Match row ``match_id`` for the transaction, then read it from ``queryset`` (Match rows with
-    ``engine_snapshot`` and ``profile`` selected, the profile's ``data`` deferred) with its kept state: two
-    statements (see the module's note). The rule-profile version is the process's shared copy
-    (:func:`scoring.profile_store.shared_profile`), its JSON not read again. Raises Match.DoesNotExist."""
+    ``engine_snapshot`` selected, not the profile) with its kept state: two statements (see the module's
+    note). The rule-profile version is the process's shared copy
+    (:func:`scoring.profile_store.shared_version`), not read again. Raises Match.DoesNotExist."""
     lock_row(Match.objects.only("pk"), match_id)
     match = queryset.get(pk=match_id)
-    match.profile = shared_profile(match.profile)
+    match.profile = shared_version(match.profile_id)
     return match
 
 

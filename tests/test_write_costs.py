@@ -3,8 +3,8 @@ issue 25), and that its transaction keeps its promises: one commit with the stor
 nothing behind.
 
 A POST with an Idempotency-Key runs as: the session, the user (Django's), BEGIN, the key's claim, the
-service's SAVEPOINT, the Match lock, the match read with its kept state, the writer's roles, the row, (the
-match's levels), the kept state, RELEASE, the stored answer, COMMIT. In a test the request's transaction is a
+service's SAVEPOINT, the Match lock, the match read with its kept state (not its rule profile: the process's
+copy), the writer's roles, the row, (the match's levels), the kept state, RELEASE, the stored answer, COMMIT. In a test the request's transaction is a
 savepoint of the test's, and SQLite takes its write lock with a no-op UPDATE (+ 1).
 """
 import json
@@ -25,9 +25,9 @@ from tests.scoring.test_hands_support import hand_body, match, post_hand, refere
 
 pytestmark = pytest.mark.django_db
 IN_TEST = 2 + (connection.vendor == "sqlite")
-# session, user, claim, SAVEPOINT, lock, read, roles, insert, match update, kept state, RELEASE, whether the new
-# hand is current (the answer says), the answer
-HAND_QUERIES = 13 + IN_TEST
+# session, user, claim, SAVEPOINT, lock, read, roles, insert, match update, kept state, RELEASE, the answer (the
+# new hand is current without asking)
+HAND_QUERIES = 12 + IN_TEST
 # session, user, claim, SAVEPOINT, lock, read, roles, a ruling with the client's key, insert, kept state, RELEASE,
 # the answer (a ruling on the hand in play: no match update)
 RULING_QUERIES = 12 + IN_TEST
@@ -55,6 +55,7 @@ def test_a_hand_post_costs_the_same_few_queries_however_long_the_match(client, m
     assert len(queries) <= HAND_QUERIES, "\n".join(queries)
     hands_read = [q for q in queries if re.search(r'(?:FROM|JOIN) "?scoring_hand\b', q)]
     assert not any('"scoring_hand"."match_id" = ' in q for q in hands_read), hands_read   # the match's hands are not read
+    assert not any(q.startswith("SELECT") and "scoring_ruleprofile" in q for q in queries), queries
 
 
 @pytest.mark.parametrize("rulings", [1, 20])

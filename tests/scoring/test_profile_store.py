@@ -120,3 +120,16 @@ def test_admin_shows_profile_errors_on_the_data_field(admin_client, shenzhen):
         "slug": row.slug, "version": row.version, "name": row.name,
         "data": json.dumps(data, ensure_ascii=False), "source": ""})
     assert response.status_code == 200 and "ladder.start" in response.content.decode()
+
+
+def test_the_shared_copy_is_read_once_and_forgotten_when_a_version_is_saved(shenzhen, django_assert_num_queries):
+    """A hand's write reads the match without its rule profile: the process's copy answers (one read per
+    process), and a version saved (an unused one edited, a new one stored) makes the copies be read again."""
+    other = unused_copy(shenzhen)
+    first = profile_store_.shared_version(other.pk)
+    with django_assert_num_queries(0):
+        assert profile_store_.shared_version(other.pk) is first
+    other.name = "改过的规则"
+    other.save()
+    with django_assert_num_queries(1):
+        assert profile_store_.shared_version(other.pk).name == "改过的规则"
