@@ -7,6 +7,8 @@ results_published_at`` mirrors the latest and is written here only.
                                                          public pages ("成绩已公布 <time>")
     stage_published_at(stage) -> datetime | None        when the last round of a stage was published, once
                                                          every round of it is
+    round_status(rnd, clock_started, matches) -> str     not_started / in_progress / closed: the one status
+                                                         of a round
 """
 from __future__ import annotations
 
@@ -21,6 +23,19 @@ from config.db import lock_row
 from tournament import access
 from tournament.clocks import cache as display_cache
 from tournament.models import Match, Round, RoundClosure
+
+NOT_STARTED, IN_PROGRESS, CLOSED = "not_started", "in_progress", "closed"
+ROUND_STATUSES = [NOT_STARTED, IN_PROGRESS, CLOSED]
+
+
+def round_status(rnd, *, clock_started: bool, matches) -> str:
+    """A round's one status: closed once its results are published (by the chief), in progress once its
+    clock started or a table began (a hand recorded, a result given), not started before."""
+    if rnd.results_published_at is not None:
+        return CLOSED
+    if clock_started or any(m.started_at is not None or m.status in Match.PLAYED for m in matches):
+        return IN_PROGRESS
+    return NOT_STARTED
 
 
 def undecided_tables(rnd) -> list:

@@ -1,0 +1,97 @@
+"""The reads a program needs to find its way (issue 29 item 1): the event's rounds with their ids (the clock,
+close and reopen operations take them), the event's matches with filters, one match with its stage, round,
+table and planned start; visible as the pages are."""
+import datetime as dt
+
+import pytest
+from rest_framework.test import APIClient
+
+from demo.event import seed_demo
+from tournament.competition import rounds
+from tournament.models import ClockEvent, Event, Match, Round
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo(db, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    return seed_demo()[0]
+
+
+def test_the_rounds_carry_the_ids_the_clock_and_the_close_take(demo):
+    answer = APIClient().get(f"/api/events/{demo.slug}/rounds/")
+    assert answer.status_code == 200, answer.content
+    rows = answer.json()
+    stored = Round.objects.filter(stage__event=demo)
+    assert sorted(r["id"] for r in rows) == sorted(stored.values_list("pk", flat=True))
+    by_id = {r["id"]: r for r in rows}
+    for rnd in stored.select_related("stage"):
+        row = by_id[rnd.pk]
+        assert (row["stage"], row["stage_name"], row["number"]) == (rnd.stage_id, rnd.stage.name, rnd.number)
+        assert row["tables"] == rnd.matches.count()
+        assert row["status"] == ("closed" if rnd.results_published_at else row["status"])
+    assert {r["status"] for r in rows} <= set(rounds.ROUND_STATUSES)
+    # the clock operation answers for a listed id
+    first = rows[0]["id"]
+    assert APIClient().get(f"/api/rounds/{first}/clock/").status_code == 200
+
+
+def test_the_match_list_filters_by_round_stage_status_and_table(demo):
+    client = APIClient()
+    matches = Match.objects.filter(round__stage__event=demo)
+    one = matches.filter(table__isnull=False).order_by("pk").first()
+    every = client.get(f"/api/events/{demo.slug}/matches/").json()
+    assert len(every) == matches.count()
+    by_round = client.get(f"/api/events/{demo.slug}/matches/", {"round": one.round_id}).json()
+    assert {m["id"] for m in by_round} == set(matches.filter(round=one.round).values_list("pk", flat=True))
+    by_stage = client.get(f"/api/events/{demo.slug}/matches/", {"stage": one.round.stage_id}).json()
+    assert len(by_stage) == matches.filter(round__stage=one.round.stage).count()
+    finished = client.get(f"/api/events/{demo.slug}/matches/", {"status": "finished"}).json()
+    assert finished and all(m["status"] == "finished" for m in finished)
+    assert len(finished) == matches.filter(status="finished").count()
+    table = client.get(f"/api/events/{demo.slug}/matches/", {"round": one.round_id, "table": one.table}).json()
+    assert [m["id"] for m in table] == [one.pk]
+
+
+@pytest.mark.parametrize("query, field", [({"status": "won"}, "status"), ({"round": "abc"}, "round"),
+                                          ({"table": "-1"}, "table")])
+def test_a_bad_filter_is_a_400_naming_it_in_chinese(demo, query, field):
+    answer = APIClient().get(f"/api/events/{demo.slug}/matches/", query, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body["field"] == field and any("\u4e00" <= ch <= "\u9fff" for ch in body["detail"]), body
+
+
+def test_one_match_says_its_stage_round_table_and_planned_start(demo):
+    match = Match.objects.filter(round__stage__event=demo, ns__isnull=False).select_related(
+        "round__stage", "ns").order_by("pk").first()
+    Round.objects.filter(pk=match.round_id).update(scheduled_start=dt.datetime(2026, 12, 5, 9, tzinfo=dt.UTC))
+    body = APIClient().get(f"/api/matches/{match.pk}/").json()
+    assert (body["stage"], body["round"], body["round_number"], body["table"]) == (
+        match.round.stage_id, match.round_id, match.round.number, match.table)
+    assert body["scheduled_start"].startswith("2026-12-05") and body["ns_name"] == match.ns.name
+
+
+def test_an_unpublished_event_is_not_found_for_visitors(demo):
+    Event.objects.filter(pk=demo.pk).update(published=False)
+    match = Match.objects.filter(round__stage__event=demo).first()
+    client = APIClient()
+    assert client.get(f"/api/events/{demo.slug}/rounds/").status_code == 404
+    assert client.get(f"/api/events/{demo.slug}/matches/").status_code == 404
+    assert client.get(f"/api/matches/{match.pk}/").status_code == 404
+
+
+def test_a_round_has_one_status_from_its_clock_its_tables_and_its_close(demo):
+    rnd = Round.objects.filter(stage__event=demo, results_published_at__isnull=True).order_by("pk").first()
+    Match.objects.filter(round=rnd).update(status=Match.Status.SCHEDULED, started_at=None)
+    fresh = Round.objects.create(stage=rnd.stage, number=99)
+    assert rounds.round_status(fresh, clock_started=False, matches=[]) == rounds.NOT_STARTED
+    assert rounds.round_status(fresh, clock_started=True, matches=[]) == rounds.IN_PROGRESS
+    playing = Match(status=Match.Status.PLAYING)
+    assert rounds.round_status(fresh, clock_started=False, matches=[playing]) == rounds.IN_PROGRESS
+    fresh.results_published_at = dt.datetime(2026, 12, 5, 12, tzinfo=dt.UTC)
+    assert rounds.round_status(fresh, clock_started=True, matches=[playing]) == rounds.CLOSED
+    listed = {r["id"]: r for r in APIClient().get(f"/api/events/{demo.slug}/rounds/").json()}
+    assert listed[rnd.pk]["status"] == ("in_progress" if ClockEvent.objects.filter(
+        round=rnd, kind__in=["start", "pause", "resume"]).exists() else "not_started")

@@ -1,0 +1,152 @@
+"""REST reads a program needs to find its way (issue 29 item 1): an event's rounds with their ids, stage,
+planned start, status and clock; the event's matches filtered by round, stage, status and table; one match
+with its stage, round, table and planned start.
+
+Visible as the pages are (``tournament.access.visible_events``): published events for everybody, the
+event's own for its staff. A round's status is :func:`tournament.competition.rounds.round_status`.
+"""
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from common.errors import UserError, gettext_noop
+from config.api_errors import error_responses
+from tournament.access import visible_events
+from tournament.clocks.arithmetic import status_of
+from tournament.competition.rounds import ROUND_STATUSES, round_status
+from tournament.models import ClockEvent, Match, Round
+
+CLOCK_STATUSES = ["not_started", "running", "paused"]
+
+
+class RoundReadSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    stage = serializers.IntegerField(source="stage_id")
+    stage_name = serializers.CharField(source="stage.name")
+    number = serializers.IntegerField()
+    name = serializers.CharField(help_text="the round's name; empty when it has none")
+    scheduled_start = serializers.DateTimeField(allow_null=True, help_text="planned start (null: none set)")
+    status = serializers.ChoiceField(choices=ROUND_STATUSES,
+                                     help_text="not_started, in_progress (the clock started or a table began) "
+                                               "or closed (its results published by the chief)")
+    clock = serializers.ChoiceField(source="clock_status", choices=CLOCK_STATUSES,
+                                    help_text="the hall clock of the round")
+    results_published_at = serializers.DateTimeField(allow_null=True)
+    tables = serializers.IntegerField(source="table_count", help_text="how many matches the round has")
+
+
+class MatchReadSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    stage = serializers.IntegerField(source="round.stage_id")
+    stage_name = serializers.CharField(source="round.stage.name")
+    round = serializers.IntegerField(source="round_id")
+    round_number = serializers.IntegerField(source="round.number")
+    round_name = serializers.CharField(source="round.name")
+    scheduled_start = serializers.DateTimeField(source="round.scheduled_start", allow_null=True)
+    group_name = serializers.CharField(source="group.name", default=None, allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    bracket_key = serializers.CharField()
+    ns = serializers.IntegerField(source="ns_id", allow_null=True)
+    ns_name = serializers.CharField(source="ns.name", default=None, allow_null=True)
+    ew = serializers.IntegerField(source="ew_id", allow_null=True)
+    ew_name = serializers.CharField(source="ew.name", default=None, allow_null=True)
+    ns_source = serializers.CharField()
+    ew_source = serializers.CharField()
+    status = serializers.ChoiceField(choices=Match.Status.values)
+    winner = serializers.IntegerField(source="winner_id", allow_null=True, help_text="the winning pair's id")
+    ns_level = serializers.CharField()
+    ew_level = serializers.CharField()
+    result_note = serializers.CharField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    referees = serializers.SlugRelatedField(many=True, read_only=True, slug_field="username")
+
+
+def _event(request, slug):
+    return get_object_or_404(visible_events(request.user), slug=slug)
+
+
+def _matches():
+    return (Match.objects.select_related("round__stage", "group", "ns", "ew").prefetch_related("referees")
+            .order_by("round__stage__order", "round__number", "table", "pk"))
+
+
+def _whole_number(params, name):
+    raw = params.get(name)
+    if raw in (None, ""):
+        return None
+    if not raw.isdigit():
+        raise UserError(gettext_noop("Enter a whole number of at least 0 for %(name)s."), field=name, name=name)
+    return int(raw)
+
+
+class EventRoundList(APIView):
+    """The event's rounds, in play order, with the ids the clock, close and reopen operations need."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: RoundReadSerializer(many=True), **error_responses(404)},
+                   summary="the event's rounds")
+    def get(self, request, slug):
+        event = _event(request, slug)
+        marks = Prefetch("clock_events", queryset=ClockEvent.objects.order_by("at", "pk"), to_attr="marks")
+        played = Prefetch("matches", queryset=Match.objects.only("pk", "round_id", "status", "started_at"),
+                          to_attr="tables_read")
+        rows = []
+        for rnd in (Round.objects.filter(stage__event=event).select_related("stage")
+                    .prefetch_related(marks, played).order_by("stage__order", "number")):
+            clock = status_of(rnd.marks)
+            rnd.clock_status, rnd.table_count = clock, len(rnd.tables_read)
+            rnd.status = round_status(rnd, clock_started=clock != "not_started", matches=rnd.tables_read)
+            rows.append(rnd)
+        return Response(RoundReadSerializer(rows, many=True).data)
+
+
+FILTERS = [
+    OpenApiParameter("round", OpenApiTypes.INT, description="a round's id"),
+    OpenApiParameter("stage", OpenApiTypes.INT, description="a stage's id"),
+    OpenApiParameter("status", OpenApiTypes.STR, enum=Match.Status.values, description="the match's status"),
+    OpenApiParameter("table", OpenApiTypes.INT, description="the table number"),
+]
+
+
+class EventMatchList(APIView):
+    """The event's matches (every stage and round), filtered by round, stage, status and table."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=FILTERS, responses={200: MatchReadSerializer(many=True), **error_responses(400, 404)},
+                   summary="the event's matches")
+    def get(self, request, slug):
+        event = _event(request, slug)
+        found = _matches().filter(round__stage__event=event)
+        params = request.query_params
+        for name, lookup in (("round", "round_id"), ("stage", "round__stage_id"), ("table", "table")):
+            value = _whole_number(params, name)
+            if value is not None:
+                found = found.filter(**{lookup: value})
+        status = params.get("status")
+        if status:
+            if status not in Match.Status.values:
+                raise UserError(gettext_noop("Unknown match status: choose one of %(choices)s."), field="status",
+                                choices="/".join(Match.Status.values))
+            found = found.filter(status=status)
+        return Response(MatchReadSerializer(found, many=True).data)
+
+
+class MatchRead(APIView):
+    """One match with its stage, round, table, planned start, entries and result."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: MatchReadSerializer, **error_responses(404)}, summary="one match")
+    def get(self, request, match_id):
+        match = get_object_or_404(_matches(), pk=match_id, round__stage__event__in=visible_events(request.user))
+        return Response(MatchReadSerializer(match).data)
