@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -66,7 +66,11 @@ class MatchReadSerializer(serializers.Serializer):
     result_note = serializers.CharField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
-    referees = serializers.SlugRelatedField(many=True, read_only=True, slug_field="username")
+    referees = serializers.SerializerMethodField(help_text="the table referees' login names")
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_referees(self, match):
+        return [user.username for user in match.referees.all()]
 
 
 def _event(request, slug):
