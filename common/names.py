@@ -1,5 +1,8 @@
 """A person's name as the pages and printouts show it. Pure Python (a user is read through its attributes).
 
+``clean_name(text)``: a name as typed or imported, its spaces normalised: every run of spaces (the full-width
+space 　 included) one space, none at the ends, none between two Chinese characters ("杜　军" -> "杜军").
+
 ``display_name(user)``: a Chinese (or Japanese, Korean) name is written family name first with no space
 (last_name="王", first_name="明" -> "王明"), where Django's ``get_full_name()`` gives "明 王"; any other
 name is "first last"; an account without a name is shown by its login name; no user gives "".
@@ -15,6 +18,15 @@ _CJK = re.compile("[\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u
 def has_cjk(text: str) -> bool:
     """Whether the text holds a Chinese, Japanese or Korean character."""
     return bool(_CJK.search(text or ""))
+
+
+_CJK_SPACE = re.compile(f"(?<={_CJK.pattern}) (?={_CJK.pattern})")
+
+
+def clean_name(text) -> str:
+    """A name with its spaces normalised (see the module's note); "" for None."""
+    spaced = " ".join(str(text or "").split())
+    return _CJK_SPACE.sub("", spaced)
 
 
 def full_name(first: str, last: str) -> str:

@@ -27,7 +27,7 @@ def test_a_300_character_name_is_refused_by_the_import_as_by_the_form(event):
     rows = [[long, *GOOD[0][1:]], [GOOD[1][0], long, *GOOD[1][2:]]]
     errors = failed(event, xlsx(rows), "e.xlsx")
     assert [(e.row, e.column) for e in errors] == [(2, "单位"), (3, "对名")]
-    assert all("最多200字" in e.message and "300" in e.message for e in errors)
+    assert all("最多100字" in e.message and "300" in e.message for e in errors)
     form = PairForm({"unit": long, "player1": "甲", "gender1": "M", "player2": "乙", "gender2": "F"})
     assert not form.is_valid() and "unit" in form.errors
     assert event.pairs.count() == 0

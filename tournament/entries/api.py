@@ -13,12 +13,12 @@ from tournament import access
 from tournament.access import visible_events
 from tournament.entries import pairs as entry_pairs
 from tournament.entries import services as svc
-from tournament.entries.limits import MAX_SEED
+from tournament.entries.limits import LIMITS, MAX_SEED
 from tournament.models import Pair
 
 
 class EntryPlayerSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
+    name = serializers.CharField(max_length=LIMITS["player1"])
     gender = serializers.ChoiceField(choices=["M", "F"])
     phone = serializers.CharField(max_length=30, required=False, allow_blank=True, write_only=True)
 
@@ -27,12 +27,12 @@ class EntrySerializer(serializers.Serializer):
     """A pair as read (``id``, ``status``) and as written (everything else)."""
 
     id = serializers.IntegerField(read_only=True)
-    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    unit = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=LIMITS["name"], required=False, allow_blank=True)
+    unit = serializers.CharField(max_length=LIMITS["unit"])
     player1 = EntryPlayerSerializer()
     player2 = EntryPlayerSerializer()
     seed = serializers.IntegerField(min_value=1, max_value=MAX_SEED, required=False, allow_null=True)
-    team = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    team = serializers.CharField(max_length=LIMITS["team"], required=False, allow_blank=True)
     reserve = serializers.BooleanField(required=False, default=False)
     status = serializers.CharField(read_only=True)
 

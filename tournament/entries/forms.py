@@ -22,11 +22,11 @@ class PairForm(forms.Form):
     unit = forms.CharField(label=_("Unit"), max_length=LIMITS["unit"])
     name = forms.CharField(label=_("Pair name"), max_length=LIMITS["name"], required=False,
                            help_text=_("Leave empty to use the two players' names."))
-    player1 = forms.CharField(label=_("Player 1"), max_length=100)
+    player1 = forms.CharField(label=_("Player 1"), max_length=LIMITS["player1"])
     gender1 = forms.ChoiceField(label=_("Gender of player 1"), choices=GENDERS)
     phone1 = forms.CharField(label=_("Phone of player 1"), max_length=30, required=False,
                              widget=forms.TextInput(attrs=TEL))
-    player2 = forms.CharField(label=_("Player 2"), max_length=100)
+    player2 = forms.CharField(label=_("Player 2"), max_length=LIMITS["player2"])
     gender2 = forms.ChoiceField(label=_("Gender of player 2"), choices=GENDERS)
     phone2 = forms.CharField(label=_("Phone of player 2"), max_length=30, required=False,
                              widget=forms.TextInput(attrs=TEL))
@@ -52,7 +52,7 @@ class ReplacePlayerForm(forms.Form):
     """Which player leaves the pair and who comes in."""
 
     slot = forms.TypedChoiceField(label=_("Player to replace"), coerce=int, choices=[])
-    player = forms.CharField(label=_("New player"), max_length=100)
+    player = forms.CharField(label=_("New player"), max_length=LIMITS["player1"])
     gender = forms.ChoiceField(label=_("Gender"), choices=GENDERS)
     phone = forms.CharField(label=_("Phone"), max_length=30, required=False, widget=forms.TextInput(attrs=TEL))
 
@@ -68,8 +68,8 @@ class ReplacePlayerForm(forms.Form):
 class IndividualForm(forms.Form):
     """An individual sign-up; ``pool`` keeps e.g. women together in the partner draw."""
 
-    unit = forms.CharField(label=_("Unit"), max_length=200)
-    player1 = forms.CharField(label=_("Name"), max_length=100)
+    unit = forms.CharField(label=_("Unit"), max_length=LIMITS["unit"])
+    player1 = forms.CharField(label=_("Name"), max_length=LIMITS["player1"])
     gender1 = forms.ChoiceField(label=_("Gender"), choices=GENDERS)
     phone1 = forms.CharField(label=_("Phone"), max_length=30, required=False, widget=forms.TextInput(attrs=TEL))
     team = forms.CharField(label=_("Team"), max_length=LIMITS["team"], required=False)

@@ -12,6 +12,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from common.errors import gettext_noop
+from common.names import clean_name
+from tournament.entries import limits
 from tournament.entries.pairs import unit_named
 from tournament.entries.services import (
     EntryError,
@@ -34,12 +36,13 @@ def add_individual(event: Event, unit: str, player: PlayerData, *, team: str = "
                    pool: str = "") -> Registration:
     """Sign up one player who will get a partner by lot (:func:`draw_individual_pairs`)."""
     event = open_event(event)
-    unit_name = (unit or "").strip()
+    unit_name = clean_name(unit)
     if not unit_name:
         raise EntryError(gettext_noop("Enter the unit."), "unit")
     data = clean_player(player, 1)
     check_player_free(event, data, unit_name, 1)
-    team_name = (team or "").strip()
+    team_name = clean_name(team)
+    limits.check_lengths(EntryError, unit=unit_name, team=team_name)
     if reserve and not team_name:
         raise EntryError(gettext_noop("A reserve must belong to a team: enter the team."), "team")
     unit_row = unit_named(event, unit_name)

@@ -6,11 +6,15 @@ from django.utils.translation import gettext_lazy
 
 from common.errors import gettext_noop
 
-#: field -> most characters (the model columns: Unit.name, Pair.name, Team.name 200; Player.name 100; phone 30)
-LIMITS = {"unit": 200, "name": 200, "team": 200, "player1": 100, "player2": 100, "phone1": 30, "phone2": 30}
+#: The most characters of a person's name (a Chinese name has 2 to 4, a transcribed foreign one some 30).
+PERSON = 40
+#: field -> most characters: a unit, team or pair name 100 (a pair's default name, "player 1/player 2", fits),
+#: a person's name :data:`PERSON`, a phone 30 (within the model columns: 200, 100 and 30)
+LIMITS = {"unit": 100, "name": 100, "team": 100, "player1": PERSON, "player2": PERSON, "phone1": 30, "phone2": 30}
 #: The highest seed number (an event has at most a few thousand entries; a 32-bit column holds it).
 MAX_SEED = 9999
-LABELS = {"unit": gettext_lazy("Unit"), "name": gettext_lazy("Pair name"), "team": gettext_lazy("Team")}
+LABELS = {"unit": gettext_lazy("Unit"), "name": gettext_lazy("Pair name"), "team": gettext_lazy("Team"),
+          "player1": gettext_lazy("Player 1"), "player2": gettext_lazy("Player 2")}
 
 
 def check_lengths(error_class, **values):

@@ -27,6 +27,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
+from common.names import clean_name
 from tournament.entries import limits
 from tournament.models import Draw, Event, Match, Pair, Player, Registration, Team, Unit
 
@@ -142,12 +143,10 @@ def clean_gender(value, field: str) -> str:
 
 
 def clean_player(data: PlayerData, slot: int) -> PlayerData:
-    name = (data.name or "").strip()
+    name = clean_name(data.name)
     if not name:
         raise EntryError(gettext_noop("Enter the name of player %(slot)s."), f"player{slot}", slot=slot)
-    if len(name) > 100:
-        raise EntryError(gettext_noop("The name of player %(slot)s is too long (at most 100 characters)."),
-                         f"player{slot}", slot=slot)
+    limits.check_lengths(EntryError, **{f"player{slot}": name})
     phone = (data.phone or "").strip()
     if len(phone) > 30:
         raise EntryError(gettext_noop("The phone of player %(slot)s is too long (at most 30 digits)."),
@@ -156,7 +155,7 @@ def clean_player(data: PlayerData, slot: int) -> PlayerData:
 
 
 def clean_pair(data: PairData) -> PairData:
-    unit = (data.unit or "").strip()
+    unit = clean_name(data.unit)
     if not unit:
         raise EntryError(gettext_noop("Enter the unit."), "unit")
     p1, p2 = clean_player(data.player1, 1), clean_player(data.player2, 2)
@@ -169,8 +168,8 @@ def clean_pair(data: PairData) -> PairData:
                          value=seed)
     if seed is not None and seed > limits.MAX_SEED:
         raise EntryError(gettext_noop("The seed number can be at most %(most)s."), "seed", most=limits.MAX_SEED)
-    name = (data.name or "").strip() or f"{p1.name}/{p2.name}"
-    team = (data.team or "").strip()
+    name = clean_name(data.name) or f"{p1.name}/{p2.name}"
+    team = clean_name(data.team)
     limits.check_lengths(EntryError, unit=unit, name=name, team=team)   # the form's limits, for imports too
     if data.reserve and not team:
         raise EntryError(gettext_noop("A reserve pair must belong to a team: enter the team."), "team")
