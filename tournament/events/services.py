@@ -66,11 +66,12 @@ def profile_versions(slug, event=None):
 
 
 def source_text(profile) -> str:
-    """The profile's source document as one line ("004_….txt · 第一部分…")."""
+    """Which part of its rule document the profile reads ("第一部分（2008年修订版之前）"), "" when the whole: the
+    document is the profile's name; its file name (``source.document``, e.g. "004_….txt") is for developers."""
     source = (profile.data or {}).get("source") or {}
     if isinstance(source, dict):
-        return " · ".join(str(source[k]) for k in ("document", "part") if source.get(k))
-    return str(source)
+        return str(source.get("part") or "")
+    return ""
 
 
 def organiser_choices(profile) -> list:
