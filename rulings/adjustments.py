@@ -5,6 +5,7 @@
     match_replay(match, entries=None, hands=None) -> scoring.hands.Replay   hands and rulings, once
     match_state(match) -> MatchState                                 the state of that replay
     approved_forfeit(match, entries=None) -> (winner side or None, Entry) | None
+    standing_result(match, entries=None) -> "NS" | "EW" | None       a result kept on appeal
     table_state(match, entries=None) -> TableState                   levels, declarer, hand in play
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from common.seats import NEXT_SEAT, SEAT_SIDE
 from rulings.engine import defender_points_delta
-from rulings.ledger import IN_FORCE, REJECTED, match_entries
+from rulings.ledger import IN_FORCE, REJECTED, final_decision, match_entries
 from scoring.engine import final_points
 from scoring.hands import last_trick_from, load_replay
 from scoring.profile_store import engine_profile
@@ -171,6 +172,19 @@ def approved_forfeit(match, entries=None):
         return None
     winner = None if len(losers) == 2 else first.sanction.beneficiary
     return winner, first
+
+
+def standing_result(match, entries=None):
+    """The winner side an appeal's deciding body kept ("NS"/"EW") when its decision would have changed the
+    result after the winner's next match had begun or the round had closed (``AppealDecision.result_stands``),
+    from the appeals' standing decisions, the latest first; None when no decision keeps one."""
+    kept = []
+    for entry in match_entries(match) if entries is None else entries:
+        for appeal in entry.ruling.appeals.all():
+            decision = final_decision(appeal)
+            if decision is not None and decision.result_stands:
+                kept.append((decision.decided_at, decision.pk, decision.result_stands))
+    return max(kept)[2] if kept else None
 
 
 def adjustments_for(match, entries=None):

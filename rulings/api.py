@@ -230,7 +230,8 @@ class DecisionView(APIView):
         appeal = get_object_or_404(Appeal.objects.select_related("ruling__match"), pk=pk)
         data = _valid(DecisionInSerializer, request)
         appeals.decide_appeal(appeal, request.user, instance=int(data["instance"]), outcome=data["outcome"],
-                               reason=data.get("reason", ""), amendment=data.get("amendment"))
+                               reason=data.get("reason", ""), amendment=data.get("amendment"),
+                               result_stands=data.get("result_stands", False))
         return Response(AppealOutSerializer(_appeal_data(appeal, request.user)).data, status=status.HTTP_201_CREATED)
 
 

@@ -14,19 +14,28 @@ from django.utils.translation import gettext as _
 from common.errors import ConflictError, ForbiddenError, gettext_noop
 from config import clock
 from rulings import appeal_route
+from rulings.adjustments import match_replay
 from rulings.engine import appeal_deadline, normalise_side, offending_seat
-from rulings.ledger import _match_rulings, _replay_rulings, ledger_for, mark_new, related_row, sanction_dict
+from rulings.ledger import (
+    _match_rulings,
+    _replay_rulings,
+    ledger_for,
+    mark_new,
+    match_entries,
+    related_row,
+    sanction_dict,
+)
 from rulings.models import Appeal, AppealDecision, Approval, Ruling
 from rulings.services import (
     Conflict,
     RulingError,
     _remove_from_event,
-    apply_match_result,
     engine_call,
     lock_match,
     restore_if_lifted,
 )
 from tournament import access
+from tournament.competition import results
 from tournament.models import Round
 
 # What an amendment (改判) may give: the engine's inputs of the new sanction.
@@ -75,13 +84,20 @@ def involved_in(ruling, user):
     return user.pk in ids
 
 
-def decide_appeal(appeal, user, *, instance, outcome, reason="", amendment=None):
+def decide_appeal(appeal, user, *, instance, outcome, reason="", amendment=None, result_stands=False):
     """Decide an appeal at ``instance`` by the body the profile's route names (``rulings.appeal_route``).
 
     Instance 2 needs instance 1 first and exists only where the route has one; an arbitration member involved in the first ruling may not sit.
     A reversal takes the ruling out of the replay, so its points and levels leave the scores. An amendment
     needs ``amendment`` ({"code", "side", "minutes", "seconds", "cards", "choice", "role"}; the code and side
     default to the appealed ruling's): the new ruling is stored, linked to the appealed one, and applies.
+
+    Appeals come after the match (within the appeal window): the match is settled again by its one owner
+    (``results.settle``), the bracket moving with a changed winner. Where the decision would change the
+    result but the winner's next match has begun, or leave a match of a closed round without a result, it is
+    refused with that reason (a 409 naming the match) and the way the rules leave: the deciding body decides
+    again with ``result_stands`` (the sanction as decided goes on the record, the match's result and the
+    bracket stand: ``AppealDecision.result_stands``), or the round is reopened first.
     """
     if instance not in (1, 2):
         raise RulingError(gettext_noop("The instance must be 1 (the chief referee) or 2 (the arbitration group)."),
@@ -109,13 +125,18 @@ def decide_appeal(appeal, user, *, instance, outcome, reason="", amendment=None)
                 raise RulingError(gettext_noop("This instance has already decided."), field="instance")
             if instance == 2 and 1 not in decided:
                 raise RulingError(gettext_noop("The chief referee must decide the first instance first."), field="instance")
+            kept = _side_of(match, match.winner_id) if match.is_over else None
+            if result_stands and kept is None:
+                raise RulingError(gettext_noop("The match has no winner yet, so there is no result to keep."),
+                                  field="result_stands")
             replacement = None
             if outcome == AppealDecision.Outcome.AMENDED:
                 replacement = _replacement(match, ruling, user, amendment, reason)
             row = AppealDecision.objects.create(appeal=appeal, instance=instance, outcome=outcome,
-                                                reason=reason or "", replacement=replacement, decided_by=user,
+                                                reason=reason or "", replacement=replacement,
+                                                result_stands=kept if result_stands else "", decided_by=user,
                                                 decided_at=clock.now())
-            apply_match_result(match)
+            _resettle(match, kept, result_stands)
             restore_if_lifted(match, user, ruling)
             sanction = _sanction_of(match, replacement) if replacement is not None else None
             if sanction is not None and access.may(user, access.APPROVE, match=match):
@@ -123,6 +144,56 @@ def decide_appeal(appeal, user, *, instance, outcome, reason="", amendment=None)
             return row
     except IntegrityError as exc:
         raise Conflict(gettext_noop("Someone else has just decided at this instance."), field="instance") from exc
+
+
+def _side_of(match, pair_id):
+    return {match.ns_id: "NS", match.ew_id: "EW"}.get(pair_id) if pair_id else None
+
+
+def _resettle(match, kept, result_stands):
+    """Settle the (locked) match again after a decision, through its one owner; ``kept``: the winner side
+    before it. A decision that changes the result where it can no longer change is refused with the reason
+    and what the deciding body can do (:class:`ResultCannotChange`)."""
+    entries = match_entries(match)
+    replay = match_replay(match, entries)
+    winner = str(match.winner) if match.winner_id else ""   # before settle changes the locked match
+    would = results.expected(match, replay=replay, entries=entries, standing=False)
+    if would is None:   # a bye or a walkover: its result is not the records'
+        if result_stands:
+            raise RulingError(gettext_noop("This decision does not change the result: there is nothing to keep."),
+                              field="result_stands")
+        results.settle(match, replay=replay, entries=entries)
+        return
+    changes = kept is not None and (not would.over or would.winner != kept)
+    if result_stands and not changes:
+        raise RulingError(gettext_noop("This decision does not change the result: there is nothing to keep."),
+                          field="result_stands")
+    closed = match.round.results_published_at is not None
+    if changes and not result_stands and closed and not (would.over and would.winner):
+        after = results.expected(match, replay=replay, entries=entries)
+        if not (after.over and after.winner):   # no result an earlier decision kept either
+            raise ResultCannotChange(
+                gettext_noop("With this decision the recorded hands and rulings no longer decide %(match)s (its "
+                             "winner now %(winner)s), and the round is closed, so it cannot be played on. Decide "
+                             "again with “the result stands” to record the decision and keep %(winner)s as the "
+                             "winner, or reopen the round first."),
+                field="result_stands", match=str(match), winner=winner)
+    try:
+        results.settle(match, replay=replay, entries=entries)
+    except results.NextMatchBegun as exc:
+        begun = exc.begun
+        raise ResultCannotChange(
+            gettext_noop("This decision changes the result of %(match)s (winner now %(winner)s), but the winner's "
+                         "next match, %(next)s (table %(table)s), has already begun, so the result can no longer "
+                         "change. Decide again with “the result stands”: the decision goes on the record and "
+                         "%(winner)s stays the winner (the chief referee's decision under the rules)."),
+            field="result_stands", match=str(match), winner=winner,
+            next=f"{begun.round} {begun.bracket_key}", table=begun.table or "") from exc
+
+
+class ResultCannotChange(Conflict):
+    """An appeal decision that would change a result which can no longer change (HTTP 409): the message says
+    why and offers ``result_stands``."""
 
 
 def _replacement(match, ruling, user, amendment, reason):

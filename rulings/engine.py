@@ -30,6 +30,14 @@ __all__ = ["PenaltyLedger", "Sanction", "Effect", "Offence", "AppealRule", "vali
 
 APPROVAL_KINDS = frozenset({"match_forfeit", "disqualification"})
 ROLE_ZH = {"declarers": "庄家方", "defenders": "防守方"}
+# The words of a sanction that waits for the chief referee's approval (a match loss, a disqualification).
+AWAITING = "（待裁判长核准）"
+
+
+def in_force_text(explanation):
+    """A sanction's explanation once it applies to the hands or the result (approved, or decided by the chief
+    referee who recorded it): it no longer reads as waiting for the approval."""
+    return explanation.replace(AWAITING, "（已核准）")
 
 
 def normalise_side(side):
@@ -409,9 +417,9 @@ def _describe(kinds, points, outcome, effect):
         parts.append("重新洗牌抓牌")
     parts.extend({"next": ["由下家坐庄"], "same": ["由原庄家继续坐庄"]}.get(effect.next_declarer, []))
     if "match_forfeit" in kinds:
-        parts.append("判负（自动生效）" if outcome.get("automatic") else "判负（待裁判长核准）")
+        parts.append("判负（自动生效）" if outcome.get("automatic") else f"判负{AWAITING}")
     if "disqualification" in kinds:
-        parts.append("取消比赛资格（待裁判长核准）")
+        parts.append(f"取消比赛资格{AWAITING}")
     return parts
 
 

@@ -146,7 +146,9 @@ class AppealDecision(AppendOnlyModel):
     """A decision on an appeal: instance 1 by the chief referee, instance 2 by the arbitration group.
 
     维持 (upheld), 撤销 (reversed: the ruling leaves the replay) or 改判 (amended: ``replacement`` is the new
-    ruling, with ``amends`` pointing at the appealed one, that applies in its place).
+    ruling, with ``amends`` pointing at the appealed one, that applies in its place). ``result_stands``: the
+    side the deciding body kept as the match's winner although the decision changes what the records give
+    (the winner's next match had begun, or the round was closed): ``tournament.competition.results`` keeps it.
     """
 
     class Instance(models.IntegerChoices):
@@ -164,6 +166,8 @@ class AppealDecision(AppendOnlyModel):
     reason = models.TextField(_("reason"), blank=True)
     replacement = models.OneToOneField(Ruling, null=True, blank=True, on_delete=models.PROTECT,
                                        related_name="replaces_decision", verbose_name=_("replacement ruling"))
+    result_stands = models.CharField(_("result kept"), max_length=2, blank=True, default="",
+                                     choices=[("NS", _("North–South")), ("EW", _("East–West"))])
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
                                    verbose_name=_("decided by"))
     decided_at = models.DateTimeField(_("decided at"))

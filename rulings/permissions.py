@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import BasePermission
 
+from rulings.closing import refuse_if_round_closed
 from tournament import access
 
 
@@ -38,8 +39,18 @@ class _MatchAction(BasePermission):
 
 
 class CanRuleAtTable(_MatchAction):
+    """The table's referee while her round is open, or a chief referee. Once the round is closed the table's
+    referee is refused with that reason (a 409 from :func:`refuse_if_round_closed`), not as a stranger."""
+
     action = access.RECORD
     message = _("Only this table's referee this round or a chief referee may record rulings here.")
+
+    def has_object_permission(self, request, view, obj):
+        match = _match_of(obj)
+        if access.may(request.user, access.RECORD, match=match):
+            return True
+        refuse_if_round_closed(request.user, match)
+        return False
 
 
 class CanFileAppeal(_MatchAction):

@@ -12,14 +12,12 @@ from common.names import display_name
 from rulings.adjustments import table_state
 from rulings.appeal_route import OUTCOME_LABELS
 from rulings.appeals import appeal_deadline_for, deadline_after
+from rulings.engine import AWAITING, in_force_text  # noqa: F401  (in_force_text: the pages import it from here)
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 from rulings.models import Ruling
 from scoring.profile_store import shared_profile
 from tournament import access
 from tournament.models import Match
-
-# The engine's words for a sanction that waits for the chief referee, and what they become once decided.
-AWAITING = "（待裁判长核准）"
 
 
 def decided_text(explanation, approval):
@@ -27,12 +25,6 @@ def decided_text(explanation, approval):
     if approval is None or AWAITING not in explanation:
         return explanation
     return explanation.replace(AWAITING, "（已核准）" if approval.approved else "（未核准）")
-
-
-def in_force_text(explanation):
-    """The explanation of a sanction applied to the hands or the result (so approved, or decided by the
-    chief referee who recorded it): never reads as waiting."""
-    return explanation.replace(AWAITING, "（已核准）")
 
 
 def sees_private(viewer, *, event=None, match=None) -> bool:

@@ -224,6 +224,10 @@ class DecisionInSerializer(serializers.Serializer):
                                       help_text="upheld 维持 / amended 改判 (give `amendment`) / reversed 撤销")
     reason = serializers.CharField(required=False, allow_blank=True, max_length=4000)
     amendment = AmendmentInSerializer(required=False, help_text="amended only: the new sanction")
+    result_stands = serializers.BooleanField(
+        required=False, default=False,
+        help_text="keep the match's winner although the decision changes what the records give (offered by the "
+                  "409 when the winner's next match has begun or the round is closed)")
 
 
 class RefereeAssignInSerializer(serializers.Serializer):

@@ -15,7 +15,7 @@ from common.seats import SEAT_SIDE
 from config import clock
 from config.db import lock_row
 from rulings.adjustments import TableState, _needs_seat, match_replay
-from rulings.engine import PenaltyLedger, normalise_side, offending_seat
+from rulings.engine import PenaltyLedger, in_force_text, normalise_side, offending_seat
 from rulings.ledger import (
     AMENDED,
     REVERSED,
@@ -266,8 +266,8 @@ def _remove_from_event(match, user, ruling, sanction):
         return
     pair = match.ns if sanction.side == "NS" else match.ew
     if pair is not None and pair.status == pair.Status.ACTIVE:
-        removals.remove_pair(pair, user, kind=removals.kind_of_sanction(sanction), reason=sanction.explanation[:500],
-                             ruling=ruling)
+        removals.remove_pair(pair, user, kind=removals.kind_of_sanction(sanction),
+                             reason=in_force_text(sanction.explanation)[:500], ruling=ruling)
 
 
 def restore_if_lifted(match, user, ruling, *, reason=""):

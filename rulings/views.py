@@ -6,7 +6,9 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from config import clock
 from rulings import presenters, public_log
+from rulings.closing import closed_round_text
 from rulings.exports import penalty_log_workbook
 from rulings.ledger import match_entries
 from rulings.presenters import entries_data, match_info, offence_menu
@@ -51,22 +53,30 @@ def _labels():
 
 @login_required
 def console(request, match_id):
-    """The mobile console of one table: levels, offence buttons, preview, this match's rulings."""
+    """The mobile console of one table: levels, offence buttons, preview, this match's rulings.
+
+    The table's referee keeps it once her round is closed: read only (no offence buttons), with the reason,
+    and the appeal form open until the appeal deadline (a chief referee records at every table)."""
     match = _match(match_id)
-    if not access.may(request.user, access.RECORD, match=match):
+    may_record = access.may(request.user, access.RECORD, match=match)
+    may_appeal = access.may(request.user, access.FILE_APPEAL, match=match)
+    if not may_record and not may_appeal:
         raise PermissionDenied(_("Only this table's referee this round or a chief referee may use its console."))
     entries = match_entries(match)
     data = {
         "match": match_info(match),
-        "offences": offence_menu(match.profile),
+        "offences": offence_menu(match.profile) if may_record else [],
         "rulings": entries_data(match, entries, request.user),
         "chief": access.may(request.user, access.APPROVE, match=match),
+        "read_only": not may_record,
     }
-    return render(request, "rulings/console.html", {"match": match, "console": data, "entries": entries,
-                                                    "labels": _labels(),
-                                                    "life": match_lifecycle(match, request.user),
-                                                    "may_appeal": access.may(request.user, access.FILE_APPEAL,
-                                                                             match=match)})
+    life = match_lifecycle(match, request.user)
+    closed = None if may_record else closed_round_text(match)
+    deadline = life["appeal_deadline"]
+    return render(request, "rulings/console.html", {
+        "match": match, "console": data, "entries": entries, "labels": _labels(), "life": life,
+        "may_record": may_record, "closed_reason": _(closed[0]) % closed[1] if closed else "",
+        "may_appeal": may_appeal and (deadline is None or clock.now() <= deadline)})
 
 
 def _readable(request, event):

@@ -16,7 +16,8 @@ module; ``rulings.ledger.match_replay(match)`` is the replay with them. An adjus
      "forfeit": dict | None}       # kwargs for MatchState.forfeit_match(...), applied after the hand
 
 Award and forfeit numbers count as hands: the next hand number is one more than the highest number
-played or decided by a ruling.
+played or decided by a ruling. A stored hand after the state has a winner (a ruling changed an earlier hand
+since, e.g. amended on appeal after the match) is not played: the match was over before it.
 """
 from __future__ import annotations
 
@@ -100,10 +101,15 @@ def ruled_numbers(adjustments) -> set:
 def replay(match, hands, adjustments, extra=None):
     """The engine state after ``hands`` (+ ``extra``: {number: inputs} not stored yet) and the awards."""
     rows = {hand.number: hand for hand in hands}
+    stored = set(rows) - set(extra or {})
     rows.update(extra or {})
     numbers = sorted(set(rows) | ruled_numbers(adjustments))
     state = MatchState.new(engine_profile(match.profile))
     for number in numbers:
+        if state.winner is not None and number in stored:
+            # played after the match was decided: a ruling amended or recorded since (an appeal after the
+            # match) ended it earlier, so this hand no longer counts (past A wins). New inputs are refused.
+            continue
         state = _play(state, rows.get(number), adjustments.get(number, {}))
     return state
 

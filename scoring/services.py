@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from common.errors import ConflictError, ForbiddenError, NotFoundError, UserError, gettext_noop
 from config import clock
 from rulings.adjustments import adjustments_for
+from rulings.closing import refuse_if_round_closed
 from rulings.ledger import ledger_and_entries
 from scoring import snapshots
 from scoring.hands import Replay, apply_hand, current_hands, next_hand_number, replay
@@ -154,6 +155,7 @@ def _write(match, user, number, inputs, *, correcting) -> HandWritten:
         if not access.may(user, access.RECORD, match=match):   # who may record may see (a role in the event)
             if not access.may(user, access.VIEW, match=match):   # the event read only for a refusal
                 raise NotFoundError(gettext_noop("No such match."), field="match")
+            refuse_if_round_closed(user, match)   # the table's own referee: a 409 with the real reason
             raise HandRefused(gettext_noop("Only this table's referees and the chief referees may record "
                                            "hands here."))
         if correcting:

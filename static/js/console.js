@@ -274,7 +274,8 @@
       list.appendChild(item);
     });
     var live = rulings.filter(function (r) { return r.state !== "void"; });
-    document.getElementById("void-last").hidden = !live.length;
+    var undo = document.getElementById("void-last");
+    if (undo) { undo.hidden = !live.length; }
     renderPending(rulings);
     renderAppealChoices(live);
   }
@@ -327,7 +328,9 @@
       var row = document.createElement("div");
       row.textContent = fill(L.pending, { explanation: r.explanation, who: r.proposer });
       var sanction = r.sanction || {};
-      if (sanction.pending_choice) {
+      if (data.read_only) {
+        // the round is closed: the list only (the page says why)
+      } else if (sanction.pending_choice) {
         sanction.options.forEach(function (option) {
           row.appendChild(pendingButton(fill(L.chooses, { side: sanction.beneficiary, option: option }), function () {
             act(root.dataset.choiceUrl.replace("/0/", "/" + r.id + "/"), { side: sanction.beneficiary, option: option });
@@ -369,7 +372,7 @@
   }
 
   var voidButton = document.getElementById("void-last");
-  voidButton.addEventListener("click", function () {
+  if (voidButton) voidButton.addEventListener("click", function () {
     if (!voidButton.dataset.armed) {
       voidButton.dataset.armed = "1";
       voidButton.textContent = L.void_armed;
@@ -388,9 +391,11 @@
   root.querySelectorAll("button.offence").forEach(function (button) {
     button.addEventListener("click", function () { openOffence(button.dataset.code); });
   });
-  form.addEventListener("change", schedulePreview);
-  form.addEventListener("input", function (event) { if (event.target.name !== "note") { schedulePreview(); } });
-  form.addEventListener("submit", confirmRuling);
-  document.getElementById("cancel").addEventListener("click", closeForm);
+  if (form) {   // none when the console is read only (the round is closed)
+    form.addEventListener("change", schedulePreview);
+    form.addEventListener("input", function (event) { if (event.target.name !== "note") { schedulePreview(); } });
+    form.addEventListener("submit", confirmRuling);
+    document.getElementById("cancel").addEventListener("click", closeForm);
+  }
   renderList(data.rulings);
 })();

@@ -81,6 +81,7 @@
         var detail = json.detail || Object.keys(json).map(function (k) { return [].concat(json[k]).join(" "); }).join(" ");
         var error = new Error(detail || String(r.status));
         error.unsure = !settled;
+        error.field = json.field;
         throw error;
       }
       return json;
@@ -166,17 +167,31 @@
       var amend = document.getElementById("amend-template").content.firstElementChild.cloneNode(true);
       amend.dataset.code = a.code || "";
       form.appendChild(amend);
+      // the decision would change a result that can no longer change (the next match has begun, the round is
+      // closed): the 409 says why, and this button sends the same decision again keeping the result
+      var stands = el("button", { type: "button", cls: "result-stands", text: L.result_stands });
+      stands.hidden = true;
+      var last = null;
+      function decide(body) {
+        stands.hidden = true;
+        last = body;
+        post("/api/appeals/" + a.id + "/decisions/", body, err).then(function () {
+          amend.hidden = true;   // decided: the next poll redraws the list
+          refresh();
+        }, function (x) { stands.hidden = !(x && x.field === "result_stands" && !body.result_stands); });
+      }
+      stands.addEventListener("click", function () {
+        if (last) decide(Object.assign({}, last, { result_stands: true }));
+      });
       form.addEventListener("submit", function (e) {
         e.preventDefault();
         var body = { instance: a.waiting_instance, outcome: e.submitter.value, reason: reason.value };
         if (body.outcome === "amended") body.amendment = window.deskAmendment(amend);
-        post("/api/appeals/" + a.id + "/decisions/", body, err).then(function () {
-          amend.hidden = true;   // decided: the next poll redraws the list
-          refresh();
-        }, function () {});
+        decide(body);
       });
       li.appendChild(form);
       li.appendChild(err);
+      li.appendChild(stands);
       window.deskAmendSetup(li);
     }
     return li;

@@ -81,7 +81,9 @@ def test_a_table_referee_loses_the_table_once_the_round_results_are_published(ta
     match.round.save()
     client = APIClient()
     client.force_authenticate(users["referee"])
-    assert client.post(url, body, format="json").status_code == 403
+    refused = client.post(url, body, format="json")
+    # issue 27, item 4: she is told the real reason (the round is closed), as a 409, not "only the referee"
+    assert (refused.status_code, refused.json()["field"]) == (409, "match"), refused.json()
     client.force_authenticate(users["chief"])
     assert client.post(url, body, format="json").status_code in (200, 201)
 

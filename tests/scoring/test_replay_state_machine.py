@@ -12,7 +12,9 @@ arbitration member would call them, each step either on its own or inside a requ
   disqualifications a table referee proposes or a chief decides), ``approve`` (approved or rejected),
   ``record_choice``, ``void_ruling`` and ``void_last_ruling``;
 * appeals: ``rulings.appeals.file_appeal`` and ``decide_appeal`` (upheld 维持, reversed 撤销, amended 改判
-  with a replacement, and a later instance setting an amendment aside);
+  with a replacement, and a later instance setting an amendment aside), also after the match and after its
+  round is closed (``tournament.competition.rounds.close_round``: the appeal window), now and then keeping
+  the result (``result_stands``, issue 27);
 * around them: the organiser's readings of the profile's unclear clauses (``tournament.events.rule_choices``),
   the hall clock (``tournament.clocks.services.start_clock`` and ``fire_due``: the announcement's last
   allowed hand, time up), and a ruling sent again with its idempotency key (the stored one comes back).
@@ -63,6 +65,7 @@ from scoring.profile_store import latest_profile, read_profile_files
 from scoring.replay_check import check_match
 from tournament import pagecache, roles
 from tournament.clocks import services as clocks
+from tournament.competition import rounds
 from tournament.events import rule_choices
 from tournament.models import Match, PairRemoval, PairRestoration
 
@@ -173,6 +176,7 @@ class ReplayMachine(RuleBasedStateMachine):
         self.users = users
         self.match_id = self.slug = self.profile = self.redeals = None
         self.clock_started = False
+        self.closed = False
         self._fingerprint = None
         self.log = []
         self.counts = dict.fromkeys(("hands", "rulings", "approvals", "choices", "appeals", "over"), 0)
@@ -397,6 +401,15 @@ class ReplayMachine(RuleBasedStateMachine):
         kinds = ["do_file_appeal"] + ["do_decide"] * (3 if self.counts["appeals"] else 0)
         self.run(data, kinds, in_request)
 
+    @precondition(lambda self: self.counts["over"] and not self.closed)
+    @rule(in_request=st.booleans())
+    def close_round(self, in_request):
+        """The chief referee closes the round once the match is decided: the appeal window starts (issue 27:
+        appeals after the match amend it)."""
+        rnd = self.match().round
+        closed = self.attempt("close_round()", lambda: rounds.close_round(rnd, self.users["chief"]), in_request)
+        self.closed = closed is not None
+
     @precondition(lambda self: PROFILES[self.slug][0]["timing"]["match_minutes"])
     @rule(in_request=st.booleans(), minutes=st.sampled_from([5, 15, 30, 45, 60, 75, 90, 120]))
     def time_passes(self, in_request, minutes):
@@ -572,10 +585,12 @@ class ReplayMachine(RuleBasedStateMachine):
                   "arbitration_group": ["arbiter", "arbiter2"], "organising_committee": ["organiser"]}
         names = bodies.get(body, []) * 4 + ["chief", "arbiter", "organiser", "referee"]
         name, user = self.user(data, names)
+        stands = data.draw(st.integers(0, 3), label="result stands") == 0
         self.attempt(f"decide_appeal(appeal on ruling #{appeal.ruling.sequence} by {appeal.side}, instance={instance}, "
-                     f"{outcome}, amendment={amendment}, by {name})",
+                     f"{outcome}, amendment={amendment}, result_stands={stands}, by {name})",
                      lambda: appeals.decide_appeal(appeal, user, instance=instance, outcome=outcome,
-                                                   reason="复议", amendment=amendment), in_request)
+                                                   reason="复议", amendment=amendment, result_stands=stands),
+                     in_request)
 
 
 def test_the_stored_match_is_always_its_replay(make_user, settings):

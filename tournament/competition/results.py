@@ -34,7 +34,8 @@ from django.utils.translation import gettext as _
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from config import clock
 from config.db import lock_row
-from rulings.adjustments import approved_forfeit, match_replay
+from rulings.adjustments import approved_forfeit, match_replay, standing_result
+from rulings.engine import in_force_text
 from rulings.ledger import match_entries
 from tournament import access, pagecache
 from tournament.clocks import cache as display_cache
@@ -43,11 +44,21 @@ from tournament.competition.referees import drop_conflicting_referees
 from tournament.models import HandAllowance, Match, Pair, ResultDecision, Stage
 
 # How a match ended (Verdict.how) and the note stored with results that the levels alone do not explain.
-TOP, HANDS, TIME, FORFEIT, DECISION = "top", "hands", "time", "forfeit", "decision"
+TOP, HANDS, TIME, FORFEIT, DECISION, STANDS = "top", "hands", "time", "forfeit", "decision", "stands"
 _NOTES = {
     HANDS: gettext_noop("Last allowed hand played; decided by level"),
     TIME: gettext_noop("Time is up; decided by level"),
+    STANDS: gettext_noop("The result stands by the appeal's decision (the next match had begun or the round "
+                         "was closed)"),
 }
+
+
+class NextMatchBegun(ConflictError):
+    """A change of result refused: ``begun`` (a Match), whose entrants it would change, has already begun."""
+
+    def __init__(self, message, *, begun, **params):
+        super().__init__(message, **params)
+        self.begun = begun
 
 
 class Verdict(NamedTuple):
@@ -59,19 +70,22 @@ class Verdict(NamedTuple):
     note: str = ""
 
 
-def decide(state, forfeit, allowance, decision=None) -> Verdict:
+def decide(state, forfeit, allowance, decision=None, standing=None) -> Verdict:
     """The verdict on a match from its replayed ``state`` (hands and rulings), the approved ``forfeit``
     ((winner side or None, Entry) from :func:`rulings.adjustments.approved_forfeit`, or None), the
     clock's ``allowance`` (the table's HandAllowance, or None while its hands are not limited) and the
     chief's latest ``decision`` (a ResultDecision, or None).
 
-    A forfeit decides first; then a side past the top level; then the chief's decision (made only where
+    A result an appeal's deciding body kept (``standing``: the side, :func:`rulings.adjustments.standing_result`)
+    decides first; then a forfeit; then a side past the top level; then the chief's decision (made only where
     the hands could not decide); then the last allowed hand, where the profile's time-up rule names the
     winner (``MatchState.winner_at_time``).
     """
+    if standing is not None:
+        return Verdict(True, standing, STANDS, _(_NOTES[STANDS]))
     if forfeit is not None:
         winner, entry = forfeit
-        return Verdict(True, winner, FORFEIT, entry.sanction.explanation[:200])
+        return Verdict(True, winner, FORFEIT, in_force_text(entry.sanction.explanation)[:200])
     if state.winner is not None:
         return Verdict(True, state.winner, TOP)
     if decision is not None:
@@ -114,7 +128,8 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
     if match.status in (Match.Status.BYE, Match.Status.WALKOVER) and decision is None:
         return Verdict(True, None)
     state = replay.state
-    verdict = decide(state, approved_forfeit(match, entries), _allowance(match), decision)
+    verdict = decide(state, approved_forfeit(match, entries), _allowance(match), decision,
+                     standing_result(match, entries))
     before = (match.is_over, match.winner_id)
     shown = (match.status, match.winner_id, match.ns_level, match.ew_level)
     now = clock.now()
@@ -145,13 +160,15 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
     return verdict
 
 
-def expected(match, *, replay, entries=None) -> Verdict | None:
+def expected(match, *, replay, entries=None, standing=True) -> Verdict | None:
     """What :func:`settle` would conclude for ``match`` now, read only (``manage.py verify_replay``): None
-    for a bye or a walkover the records leave as they are."""
+    for a bye or a walkover the records leave as they are. ``standing=False``: what the records give without
+    a result an appeal kept (does a decision change the result?)."""
     decision = _latest_decision(match)
     if match.status in (Match.Status.BYE, Match.Status.WALKOVER) and decision is None:
         return None
-    return decide(replay.state, approved_forfeit(match, entries), _allowance(match), decision)
+    return decide(replay.state, approved_forfeit(match, entries), _allowance(match), decision,
+                  standing_result(match, entries) if standing else None)
 
 
 def status_of(match, verdict) -> str:
@@ -239,9 +256,9 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
             if _begun(row):
                 place = view.same_place
                 if refuse_started and {place(row.ns_id), place(row.ew_id)} != {place(ns), place(ew)}:
-                    raise ConflictError(
+                    raise NextMatchBegun(
                         gettext_noop("The result cannot change: %(match)s (table %(table)s) has already begun."),
-                        field="winner", match=f"{row.round} {row.bracket_key}", table=row.table)
+                        field="winner", begun=row, match=f"{row.round} {row.bracket_key}", table=row.table)
                 continue
             new = (ns, ew, *progress.derive(view, ms, row))
             if (row.ns_id, row.ew_id, row.status, row.winner_id, row.result_note) != new:

@@ -19,6 +19,7 @@ from openpyxl.utils import get_column_letter
 from common.errors import UserError, gettext_noop
 from common.naturalsort import natural_key
 from common.numbers import whole
+from rulings.engine import in_force_text
 from tournament.entries import sheet_stream
 from tournament.entries.pairs import add_pair
 from tournament.entries.services import (
@@ -310,7 +311,7 @@ def export_schedule(event: Event) -> bytes:
 
 def export_results(event: Event) -> bytes:
     """Every match with its status, winner and levels as recorded (.xlsx bytes)."""
-    rows = [_match_row(m) + [m.winner.name if m.winner else "", m.ns_level, m.ew_level, m.result_note]
+    rows = [_match_row(m) + [m.winner.name if m.winner else "", m.ns_level, m.ew_level, in_force_text(m.result_note)]
             for m in _matches(event)]
     return _workbook([("成绩", RESULT_HEADER, rows)])
 

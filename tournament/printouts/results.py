@@ -1,18 +1,24 @@
-"""``results``: a match's result sheet (成绩单) from the recorded hands, with each hand's explanation.
+"""``results``: a match's result sheet (成绩单) from the recorded hands and the rulings in force, each hand with its
+explanation, as the table page shows it.
 
 ``--match`` prints one match, ``--round`` every match of the round (one after another).
 """
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.platypus import PageBreak, Spacer
 
 from common.errors import UserError, gettext_noop
-from scoring.models import Hand
+from rulings.adjustments import match_replay
+from rulings.engine import in_force_text
+from scoring.models import SEAT_CHOICES
+from scoring.presenters import state_payload
 from tournament.printouts.common import Printout, heading_for, local_time, players_label, selected_matches, side_label
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
-from tournament.printouts.scoresheets import HandRow, hand_row
+from tournament.printouts.scoresheets import HandRow
+
+SEATS = dict(SEAT_CHOICES)
 
 
 @dataclass(frozen=True)
@@ -45,19 +51,38 @@ class ResultsData:
 
 
 def collect(event, options):
-    """The result sheets of the match or round asked for."""
+    """The result sheets of the match or round asked for: each hand as the table page shows it, replayed with
+    the rulings in force (a lateness recorded hands later changes hand 1's points and the levels after it)."""
     matches = selected_matches(event, options)
-    hands = {}
-    current = Hand.objects.filter(match__in=matches, superseded_by__isnull=True).order_by("match_id", "number")
-    for hand in current:
-        hands.setdefault(hand.match_id, []).append(_hand(hand))
-    sheets = tuple(_sheet(event, m, hands.get(m.pk, ())) for m in matches)
+    sheets = tuple(_sheet(event, m, _hands(m)) for m in matches)
     return ResultsData(heading=sheets[0].heading if sheets else heading_for(event), sheets=sheets)
 
 
-def _hand(hand):
-    lines = hand.explanation if isinstance(hand.explanation, list) else [hand.explanation]
-    return ResultHand(**asdict(hand_row(hand)), explanation="\n".join(str(line) for line in lines if line))
+def _hands(match):
+    """The match's hands replayed from its current hands and rulings (``scoring.presenters.state_payload``,
+    the table page's own rows), as the sheet prints them."""
+    if match.ns_id is None or match.ew_id is None:
+        return ()
+    replay = match_replay(match)
+    rows = {hand.number: hand for hand in replay.hands}
+    return tuple(_hand(shown, rows.get(shown["number"]))
+                 for shown in state_payload(match, None, replay, allowed=False)["hands"])
+
+
+def _hand(shown, row):
+    """One hand: the recorded inputs (trump, bottom) beside the replay's result (final points, levels, why)."""
+    lines = [in_force_text(str(line)) for line in shown["explanation"] if line]
+    return ResultHand(
+        number=shown["number"],
+        declarer=str(SEATS.get(shown["declarer_seat"], shown["declarer_seat"] or "")),
+        trump=str(shown["trump_label"] or ""),
+        level=shown["level_played"] or "",
+        defender_points=str(shown["final_points"] if shown["final_points"] is not None else ""),
+        bottom=str(row.bottom_points or "") if row is not None else "",
+        ns_after=shown["ns_level"] or "",
+        ew_after=shown["ew_level"] or "",
+        explanation="\n".join(lines),
+    )
 
 
 def _entry(pair, source):
@@ -78,7 +103,7 @@ def _sheet(event, match, hands):
         status=str(match.get_status_display()),
         winner=match.winner.name if match.winner_id else "",
         levels=levels,
-        note=match.result_note,
+        note=in_force_text(match.result_note or ""),
         finished=local_time(match.finished_at),
         hands=tuple(hands),
     )
