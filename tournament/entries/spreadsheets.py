@@ -20,7 +20,7 @@ from common.errors import UserError, gettext_noop
 from common.naturalsort import natural_key
 from common.numbers import whole
 from rulings.engine import in_force_text
-from tournament.entries import sheet_stream
+from tournament.entries import limits, sheet_stream
 from tournament.entries.pairs import add_pair
 from tournament.entries.services import (
     EntryError,
@@ -54,6 +54,30 @@ REQUIRED = ("unit", "player1", "gender1", "player2", "gender2")
 YES = {"是", "y", "yes", "true", "1", "候补", "√", "✓"}
 NO = {"", "否", "n", "no", "false", "0", "正选"}
 WITHDRAWN_WORDS = {"已退赛", "退赛", "withdrawn"}
+#: What each import column accepts, as the import page and the template's guide sheet say (issue 27 item 21).
+COLUMN_HELP = {
+    "unit": gettext_noop("The unit's name, at most %(unit)s characters. Required."),
+    "name": gettext_noop("The pair's name, at most %(name)s characters; left empty: “player 1/player 2”."),
+    "player1": gettext_noop("A player's name, at most %(person)s characters. Required."),
+    "gender1": gettext_noop("男 or 女 (also M or F). Required."),
+    "phone1": gettext_noop("A phone number, at most 30 digits; may be empty."),
+    "seed": gettext_noop("A whole number from 1 to %(seed)s for a seeded pair; empty for the others."),
+    "team": gettext_noop("The team within the unit a pair plays for (team events: required for every pair, "
+                         "reserves included); empty otherwise."),
+    "reserve": gettext_noop("是 for a reserve pair of its team, 否 or empty for a pair that plays."),
+    "status": gettext_noop("已退赛 (withdrawn) leaves the row out; empty for an entry. The export writes it."),
+}
+COLUMN_HELP["player2"], COLUMN_HELP["gender2"], COLUMN_HELP["phone2"] = (
+    COLUMN_HELP["player1"], COLUMN_HELP["gender1"], COLUMN_HELP["phone1"])
+
+
+def column_guide() -> list[tuple[str, str]]:
+    """(Chinese header, what it accepts in the active language) for every import column, in the file's order."""
+    numbers = {"unit": limits.LIMITS["unit"], "name": limits.LIMITS["name"], "person": limits.PERSON,
+               "seed": limits.MAX_SEED}
+    return [(COLUMNS[key][0], _(COLUMN_HELP[key]) % numbers) for key in COLUMNS]
+
+
 #: Which column an EntryError field is reported under ("slot" and "" fall back to the row as a whole).
 FIELD_COLUMNS = {key: header for key, (header, _) in COLUMNS.items()}
 
@@ -326,5 +350,7 @@ def _is_example(values: dict) -> bool:
 
 
 def import_template() -> bytes:
-    """An empty import sheet with the Chinese headers and one example row."""
-    return _workbook([("报名", ENTRY_HEADER, [EXAMPLE_ROW])])
+    """An empty import sheet with the Chinese headers and one example row, then a guide sheet saying what each
+    column accepts (the import reads the first sheet only)."""
+    guide = [[header, text] for header, text in column_guide()]
+    return _workbook([("报名", ENTRY_HEADER, [EXAMPLE_ROW]), ("填写说明", ["列", "填写"], guide)])

@@ -173,7 +173,8 @@ def import_entries(request, event):
             errors = exc.errors
         except IntegrityError:
             form.add_error(None, CONFLICT)
-    return _page(request, event, "import.html", form=form, errors=errors, columns=spreadsheets.ENTRY_HEADER)
+    return _page(request, event, "import.html", form=form, errors=errors, columns=spreadsheets.ENTRY_HEADER,
+                 guide=spreadsheets.column_guide())
 
 
 @organiser_required
