@@ -90,6 +90,28 @@
       li.appendChild(b); li.appendChild(pairs); li.appendChild(levels); li.appendChild(hands);
       list.appendChild(li);
     });
+    turnPages(el, list, heading);
+  }
+
+  // The hall's tables that do not fit its screen turn over in pages, one every PAGE_SECONDS: the page is
+  // worked out from where the items land (the grid has as many columns as fit), so any screen shows all.
+  var PAGE_SECONDS = 10;
+  function turnPages(el, list, heading) {
+    var items = Array.prototype.slice.call(list.children);
+    items.forEach(function (li) { li.hidden = false; });
+    var bottom = list.getBoundingClientRect().bottom;
+    var perPage = items.filter(function (li) { return li.getBoundingClientRect().bottom <= bottom + 1; }).length;
+    if (!items.length || perPage >= items.length || perPage === 0 || list.clientHeight === 0) {
+      el.removeAttribute("data-pages");
+      el.removeAttribute("data-per-page");
+      return;
+    }
+    var pages = Math.ceil(items.length / perPage);
+    var now = Math.floor(Date.now() / (PAGE_SECONDS * 1000)) % pages;
+    items.forEach(function (li, i) { li.hidden = Math.floor(i / perPage) !== now; });
+    el.setAttribute("data-pages", pages);
+    el.setAttribute("data-per-page", perPage);
+    if (heading) heading.textContent += " · " + label(el, "page", (now + 1) + "/" + pages);
   }
 
   function render(feed) {
