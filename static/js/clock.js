@@ -44,7 +44,8 @@
 
   function statusKey(d, secs) {
     if (d.status === "running" && secs <= 0) return "time-up";
-    return { not_started: "not-started", paused: "paused", running: "running", time_up: "time-up" }[d.status];
+    return { not_started: "not-started", paused: "paused", running: "running", time_up: "time-up",
+             closed: "closed" }[d.status];
   }
 
   function tick(feed) {

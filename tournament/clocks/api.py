@@ -65,7 +65,9 @@ class LiveClockSerializer(serializers.Serializer):
     server_now = serializers.DateTimeField()
     round = ClockRoundSerializer()
     rule_error = serializers.CharField()
-    status = serializers.ChoiceField(choices=["not_started", "running", "paused", "time_up"])
+    status = serializers.ChoiceField(choices=["not_started", "running", "paused", "time_up", "closed"],
+                                     help_text="closed: the chief closed the round (its results published)")
+    closed_at = serializers.DateTimeField(required=False, help_text="when the round was closed")
     length_seconds = serializers.FloatField(allow_null=True)
     remaining_seconds = serializers.FloatField(allow_null=True)
     remaining_text = serializers.CharField(required=False)

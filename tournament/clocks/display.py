@@ -103,6 +103,7 @@ def build_display_data(round_id) -> dict | None:
     return {
         "round": {"id": rnd.pk, "name": str(rnd), "event_slug": event.slug, "event_name": event.name,
                   "published": event.published},
+        "closed_at": _iso(rnd.results_published_at),
         "rule": None if rule is None else {
             "match_seconds": rule.match_seconds, "announce_before_seconds": rule.announce_before_seconds,
             "hands_after": rule.hands_after, "hand_in_play_counts": rule.hand_in_play_counts},
@@ -126,10 +127,19 @@ def banner_text(rule) -> str:
         "n": rule["hands_after"]}
 
 
+CLOSED = "closed"   # the clock's status once the round is closed (its results published)
+
+
 def live_clock(data, now=None) -> dict:
     """The JSON a display polls: the shared data read at ``now`` (remaining time, per-table ends)."""
     now = now or clock.now()
     base = {"server_now": _iso(now), "round": data["round"], "rule_error": data["rule_error"]}
+    if data.get("closed_at"):
+        # the round's one status (tournament.competition.rounds.round_status): closed by the chief, the clock
+        # stops and every display shows the round's results
+        return {**base, "status": CLOSED, "closed_at": data["closed_at"], "tables": data["tables"],
+                "announced": False, "banner": "", "time_up": True, "remaining_seconds": None, "ends_at": None,
+                "announce_at": None, "length_seconds": None}
     if data["rule"] is None:
         return {**base, "status": clocks.NOT_STARTED, "tables": data["tables"], "announced": False,
                 "banner": "", "time_up": False, "remaining_seconds": None, "ends_at": None,
