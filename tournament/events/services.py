@@ -19,7 +19,7 @@ from common.numbers import whole
 from scoring.models import RuleProfile
 from scoring.profile_store import latest_profile, sync_profiles
 from tournament.models import Draw, Event, Match, Pair, Player, Team, Unit
-from tournament.staff.services import add_creator, ascii_of
+from tournament.staff.services import add_creator, ascii_of, short_ascii
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 RESERVED_SLUGS = {"new"}  # /events/new/ is the new-event page
@@ -31,10 +31,18 @@ class EventError(UserError):
     """A refused event change (HTTP 400), naming the field at fault."""
 
 
+#: The longest web address part made from a name's pinyin before it is shortened to initials.
+SHORT_SLUG = 16
+
+
 def make_slug(name: str, *, exclude_pk=None) -> str:
-    """A free slug from the name's pinyin ("2026 区职工拖拉机赛" -> "2026-quzhigongtuolajisai")."""
+    """A free, short slug from the name ("区职工赛" -> "quzhigongsai"; a longer one by its initials: "2026年深圳市
+    社区居民扑克牌升级大赛" -> "2026-nszssqjmpkpsjds"); the event form lets the organiser type another."""
     words = re.findall(r"[A-Za-z0-9]+|[^\sA-Za-z0-9]+", name or "")
-    base = "-".join(filter(None, (ascii_of(w) for w in words)))[:60].strip("-") or "event"
+    full = "-".join(filter(None, (ascii_of(w) for w in words)))
+    if len(full) > SHORT_SLUG:
+        full = "-".join(filter(None, (short_ascii(w, 4) if not w.isascii() else ascii_of(w) for w in words)))
+    base = full[:40].strip("-") or "event"
     taken = Event.objects.exclude(pk=exclude_pk)
     slug, n = base, 1
     while slug in RESERVED_SLUGS or taken.filter(slug=slug).exists():

@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import transaction
 from django.db.models import Q
-from pypinyin import lazy_pinyin
+from pypinyin import Style, lazy_pinyin
 
 from common.errors import ForbiddenError, NotFoundError, UserError, gettext_noop
 from common.names import display_name  # also services.display_name for the staff pages and API
@@ -43,9 +43,25 @@ def ascii_of(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", "".join(lazy_pinyin(text or "")).lower())
 
 
+def short_ascii(text: str, longest: int) -> str:
+    """The text's pinyin when it has at most ``longest`` letters ("张裁判" -> "zhangcaipan"), else its initials
+    (a Chinese character's first letter, a Latin word's, digits whole: "区总工会周小梅" -> "qzghzxm")."""
+    full = ascii_of(text)
+    if len(full) <= longest:
+        return full
+    parts = lazy_pinyin(text or "", style=Style.FIRST_LETTER)
+    initials = "".join(part if part.isdigit() else "".join(word[:1] for word in part.split()) for part in parts)
+    return re.sub(r"[^a-z0-9]", "", initials.lower())
+
+
+#: The longest login name made from a display name before it is shortened to initials (a card is typed from).
+SHORT_LOGIN = 12
+
+
 def unique_username(display: str) -> str:
-    """A free login name made from the display name's pinyin ("zhangcaipan", "zhangcaipan2", ...)."""
-    base = ascii_of(display)[:30] or "staff"
+    """A free, short login name made from the display name ("zhangcaipan"; "qzghzxm" for 区总工会周小梅;
+    "zhangcaipan2", ... when taken): the staff page lets the organiser type another."""
+    base = short_ascii(display, SHORT_LOGIN)[:30] or "staff"
     users = get_user_model().objects
     name, n = base, 1
     while users.filter(username__iexact=name).exists():
