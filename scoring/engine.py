@@ -220,11 +220,28 @@ def _score(p: Profile, points, bottom_points, lt, penalty, lines):
                         field="penalty_points", value=raw, lo=POINTS_MIN, hi=POINTS_MAX)
     if penalty:
         lines.append(f"防家得分{points}，罚分{penalty:+d}，计{raw}")
-    if p.clamp is not None and not p.clamp[0] <= raw <= p.clamp[1]:
-        clamped = p.clamp[0] if raw < p.clamp[0] else p.clamp[1]
-        lines.append(f"得分限定在{p.clamp[0]}..{p.clamp[1]}：{raw}→{clamped}")
-        raw = clamped
-    mult = 0
+    if p.clamp is not None and p.clamp_whole:
+        if not penalty:                   # 罚分后: a hand without a fine keeps its bottom in full
+            return _with_bottom(p, raw, bottom_points, lt, lines)
+        final, mult = _with_bottom(p, raw, bottom_points, lt, lines)
+        return _clamp(p, final, lines, "罚分后本副得分"), mult
+    if p.clamp is not None:
+        raw = _clamp(p, raw, lines, "得分")
+    return _with_bottom(p, raw, bottom_points, lt, lines)
+
+
+def _clamp(p: Profile, value, lines, what):
+    """``value`` held inside the profile's clamp (a line says so when it moved)."""
+    lo, hi = p.clamp
+    if lo <= value <= hi:
+        return value
+    clamped = lo if value < lo else hi
+    lines.append(f"{what}限定在{lo}..{hi}：{value}→{clamped}")
+    return clamped
+
+
+def _with_bottom(p: Profile, raw, bottom_points, lt, lines):
+    """The points with the (multiplied) bottom counted in or subtracted, and the multiplier."""
     if lt is None:
         return raw, 0
     if lt.buried_by == "defenders" and not p.reverse_subtract:

@@ -23,6 +23,7 @@ STAGE_KINDS = ("timed_matches", "single_elimination", "round_robin", "groups_rou
                "qualifiers_round_robin", "swiss")
 ROLES = ("chief_referee", "table_referee", "referee_group", "arbitration_group", "logistics_group")
 AT_TAKEOVER = ("takeover", "declarers_keep")
+CLAMP_SCOPES = ("whole_score", "before_bottom")
 CHOICE_KEYS = ("choice", "clause", "default", "readings")
 
 
@@ -71,6 +72,9 @@ SCHEMA = ("map", {
         "takeover_at": "points",
         "at_takeover": ("enum", AT_TAKEOVER),
         "clamp_before_bottom": ("null", ("map", {"min": "points", "max": "points"})),
+        # what the clamp bounds: the trick points + penalties before the bottom (before_bottom), or the
+        # hand's whole score once a fine was applied, the bottom included (whole_score)
+        "clamp_scope": ("enum", CLAMP_SCOPES),
         "defenders": _SIDE, "declarers": _SIDE,
     }),
     "must_play": ("map", {"levels": ("list", "level"), "give_back": "bool",
@@ -110,7 +114,7 @@ OPTIONAL_SECTIONS = {
 #: did before they existed (key path → value). Files must still give them.
 LATER_KEYS = {"cards": {"decks": 2, "bottom": 8}, "scoring.at_takeover": "takeover",
               "must_play.awards": {"leave_current": False, "give_back": True},
-              "rotation.no_trump_declared": None}
+              "rotation.no_trump_declared": None, "scoring.clamp_scope": "before_bottom"}
 
 
 def _check(value: Any, spec: Any, path: str, source: str) -> Any:

@@ -101,6 +101,7 @@ class Profile:
     top: int
     takeover_at: int
     clamp: tuple | None
+    clamp_whole: bool              # the clamp bounds the whole score of a fined hand (bottom included)
     must_play: frozenset
     next_must: tuple          # per ladder index: the first must-play index above it, or -1
     give_back: bool
@@ -229,6 +230,7 @@ def profile_from_dict(data: Any, source: str = "<dict>", choices: dict | None = 
         sanctions=d["sanctions"], organiser_defaults=tuple(d["organiser_defaults"]),
         ladder=ladder, index=index, start=index[d["ladder"]["start"]], top=len(ladder) - 1,
         takeover_at=s["takeover_at"], clamp=(clamp["min"], clamp["max"]) if clamp else None,
+        clamp_whole=s["clamp_scope"] == "whole_score",
         must_play=must, next_must=next_must, give_back=d["must_play"]["give_back"],
         award_leaves_must_play=d["must_play"]["awards"]["leave_current"],
         award_give_back=d["must_play"]["awards"]["give_back"],

@@ -3,6 +3,7 @@ from collections import defaultdict
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 
 from common.seats import side_of
 from rulings.presenters import in_force_text
@@ -35,6 +36,7 @@ def table(request, match_id):
         entry["explanation"] = [in_force_text(line) for line in entry["explanation"]]
     declaring_side = side_of(state["declarer"])
     profile = engine_profile(match.profile)
+    main_ranks = sorted({rc.rank for rc in profile.rank_captures.values() if rc.drop_main != rc.drop_other})
     return render(request, "scoring/table.html", {
         "match": match,
         "event": match.round.stage.event,
@@ -45,6 +47,14 @@ def table(request, match_id):
         "seats": SEAT_CHOICES,
         "trumps": Hand.Trump.choices,
         "capture_ranks": sorted({rc.rank for rc in profile.rank_captures.values()}),
+        # 004 四.5: the ranks whose capture drops to another level with the trump suit's card (主J → 2) than
+        # with another suit's (副J → 6): the page asks which, as a trump play may be either at that level
+        "main_ranks": main_ranks,
+        # the options as first shown (for the first such rank; the page's script renames them for another)
+        "main_labels": [gettext(text).replace("{rank}", main_ranks[0]) if main_ranks else ""
+                        for text in ("The trump suit’s {rank}", "Another suit’s {rank}")],
+        # 004 七.1/七.3: the side that overturned trump may re-bury the bottom
+        "rebury": profile.reverse_subtract,
         "points_total": profile.points_total, "bottom_max": profile.bottom_max,  # the inputs' max
         # 000 第五条: a deal nobody declared trump in is redealt (not before the first hand)
         "redeal": profile.rotation_no_trump is not None and bool(state["declarer"]) and bool(state["hands"]),

@@ -73,10 +73,55 @@
         trump: f.lt_trump.checked
       }
     };
-    if (f.lt_rank && f.lt_rank.value) { body.last_trick.rank = f.lt_rank.value; }
     if (f.declarer && f.declarer.value) { body.declarer = f.declarer.value; }
     if (f.reclaim) { body.reclaim = f.reclaim.checked; }
+    if (f.lt_rank && f.lt_rank.value) { body.last_trick.rank = f.lt_rank.value; }
+    if (f.lt_buried_by) { body.last_trick.buried_by = f.lt_buried_by.value; }
+    if (mainRankAsked(form) && f.lt_main.value) { body.last_trick.main_rank = f.lt_main.value === "true"; }
     return body;
+  }
+
+  /* 004 四.5: a capture with the level rank asks 主J/副J (主A/副A) where the profile tells them apart: at
+     that level every such card is a trump, so "played with trumps" cannot say which. */
+  function mainRankAsked(form) {
+    var f = form.elements, box = form.querySelector("label.lt-main");
+    if (!box || !f.lt_rank || !f.lt_rank.value) { return false; }
+    return box.dataset.ranks.split(",").indexOf(f.lt_rank.value) >= 0;
+  }
+
+  /* Show the 主/副 question for the picked rank, and name the last trick's winners by who buried the bottom
+     (004 七.1: the side that buried it keeps it, 保底; the other side captures it, 抠底). */
+  function syncLastTrick(form) {
+    var f = form.elements, box = form.querySelector("label.lt-main");
+    if (box) {
+      var asked = mainRankAsked(form);
+      if (asked) {
+        Array.prototype.forEach.call(f.lt_main.options, function (option) {
+          var text = option.dataset.label && option.dataset.label.split("{rank}").join(f.lt_rank.value);
+          if (text && option.label !== text) { option.textContent = text; option.label = text; }
+        });
+      } else {
+        f.lt_main.value = "";
+      }
+      box.hidden = !asked;
+    }
+    if (f.lt_buried_by) {
+      var reburied = f.lt_buried_by.value === "defenders";
+      Array.prototype.forEach.call(f.lt_by.options, function (option) {
+        if (!option.dataset.usual) { option.dataset.usual = option.textContent; }
+        option.textContent = reburied ? option.dataset.rebury : option.dataset.usual;
+      });
+    }
+  }
+
+  /* The question the referee left unanswered, shown by its field; true when there is one. */
+  function missingAnswer(form) {
+    if (!mainRankAsked(form) || form.elements.lt_main.value) { return false; }
+    var select = form.elements.lt_main;
+    showFieldError(form, "last_trick.main_rank", select.dataset.required.split("{rank}").join(form.elements.lt_rank.value));
+    select.setAttribute("aria-invalid", "true");
+    select.focus();
+    return true;
   }
 
   /* Re-read the page and swap in the parts that change after a save. */
@@ -99,6 +144,8 @@
     var statusEl = document.getElementById("form-status");
     var redeal = form.id === "redeal-form";   // 000 第五条: nobody declared trump, no score
     if (redeal && !window.confirm(form.dataset.confirm)) { return; }
+    if (!redeal) { clearFieldErrors(form); }
+    if (!redeal && missingAnswer(form)) { return; }
     var correcting = !redeal && form.elements.correct && form.elements.correct.checked;
     var number = parseInt(correcting ? form.dataset.last : form.dataset.next, 10);
     var url = correcting ? form.dataset.correctUrl : form.dataset.recordUrl;
@@ -154,4 +201,11 @@
   }
 
   document.addEventListener("submit", submit);
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (!form || form.id !== "hand-form") { return; }
+    syncLastTrick(form);
+    var place = document.getElementById("error-last_trick.main_rank");
+    if (event.target.name === "lt_main" && place) { place.hidden = true; event.target.removeAttribute("aria-invalid"); }
+  });
 })();

@@ -12,6 +12,7 @@ from rulings import ledger as ledger_
 from rulings import services
 from rulings.appeal_route import OUTCOME_LABELS
 from rulings.models import AppealDecision, Ruling
+from scoring import services as hand_services
 from tournament.printouts import penalties
 from tournament.printouts.common import PrintOptions
 
@@ -53,18 +54,20 @@ def test_a_later_instance_that_upholds_sets_the_replacement_aside(penalty):
 
 
 def test_an_amendment_resettles_the_match_levels(table, frozen_now):
-    """000 第十七条（六） hidden card established: declarers' side goes up 5 (2→7); amended on appeal to a
-    failed throw of one card, the +5 leaves the match's stored levels (settled by results.settle)."""
+    """000 第十七条（六） hidden card established: declarers' side goes up 5 (3→8; off the must-play 2 first, as
+    an award stops on a must-play level: issue 28); amended on appeal to a failed throw of one card, the +5
+    leaves the match's stored levels (settled by results.settle)."""
     match, users = table
+    hand_services.record_hand(match, users["chief"], number=1, trump="H", defender_points=70, declarer="N")
     ruling = services.record_ruling(match, users["chief"], "hidden_card", "EW", choice="established", role="defenders",
-                                    declarer="N")
+                                    declarer="S")
     match.refresh_from_db()
-    assert (match.ns_level, match.ew_level) == ("7", "2")
+    assert (match.ns_level, match.ew_level) == ("8", "2")
     appeal = appeals_.file_appeal(ruling, users["chief"], "EW")
     appeals_.decide_appeal(appeal, users["chief2"], instance=1, outcome="amended",
                            amendment={"code": "failed_throw", "cards": 1, "role": "defenders"})
     match.refresh_from_db()
-    assert (match.ns_level, match.ew_level) == ("2", "2")
+    assert (match.ns_level, match.ew_level) == ("3", "2")
 
 
 def test_an_amendment_needs_the_new_sanction_and_the_engine_checks_it(penalty):

@@ -53,10 +53,13 @@ def test_bad_points_name_the_field():
 
 def test_final_points_clamp_then_bottom_counts_in_full():
     # 180 + 30 penalty → clamped to 200 (二.3), then a trump pair captures 20 ×4 (一.16): 280 → 3 levels
-    points = final_points(UNION, defender_points=180, penalty_points=30, bottom_points=20,
+    before = load_profile("union-games", choices={"fine_cap": "before_bottom"})   # not the default (issue 28)
+    points = final_points(before, defender_points=180, penalty_points=30, bottom_points=20,
                           last_trick=LastTrick("defenders", "pair"))
     assert points == 280 and bury_effect().levels_for(points) == 3
     assert final_points(UNION, defender_points=20, penalty_points=-30) == 0
+    assert final_points(UNION, defender_points=180, penalty_points=30, bottom_points=20,
+                        last_trick=LastTrick("defenders", "pair")) == 200      # default: the whole score
 
 
 def test_award_on_the_first_hand_uses_the_seat_the_referee_saw():

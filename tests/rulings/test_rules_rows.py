@@ -63,9 +63,12 @@ def test_two_deck_failed_throw_exposed_and_out_of_turn_every_time():
 
 
 # --- issue 13: sanction level awards, lateness in seconds, organiser choices ---------------------------
+#: shenzhen's award_at_must_play read as "an award leaves the must-play level stood on" (issue 13's reading;
+#: the default since issue 28 is "stop", see tests/scoring/test_rules_third_reading.py)
+SZ_PASS = {"award_at_must_play": "pass"}
 
-def award_state(slug, ns, ew, sanction, declarer="N"):
-    state = MatchState.new(load_profile(slug), levels={"NS": ns, "EW": ew}, declarer=declarer)
+def award_state(slug, ns, ew, sanction, declarer="N", choices=None):
+    state = MatchState.new(load_profile(slug, choices=choices), levels={"NS": ns, "EW": ew}, declarer=declarer)
     level = state.levels["NS" if declarer in "NS" else "EW"]
     return state.award(**sanction.effect.award_kwargs(level, sanction.explanation))
 
@@ -73,7 +76,7 @@ def award_state(slug, ns, ew, sanction, declarer="N"):
 def test_shenzhen_hidden_card_established_by_defenders_gives_declarers_five_from_2():
     """000 第十七条（六）: 如果是台下方，得分无效，且台上方升5级 — 2 is must-play, the award leaves it."""
     sanction = ledger(SZ).record("hidden_card", "EW", choice="established", role="defenders")
-    state = award_state(SZ, "2", "2", sanction)
+    state = award_state(SZ, "2", "2", sanction, choices=SZ_PASS)
     assert state.levels == {"NS": "7", "EW": "2"} and state.declarer == "S"
     assert "NS升5级：2→7（处罚升级不受2必打限制）" in state.hands[-1].explanation
 
@@ -81,14 +84,15 @@ def test_shenzhen_hidden_card_established_by_defenders_gives_declarers_five_from
 def test_shenzhen_hidden_card_established_by_declarers_steps_down_and_opponents_leave_2():
     """000 第十七条（六）: 错误方如果是台上方则下台，得分无效，对方升5级."""
     sanction = ledger(SZ).record("hidden_card", "NS", choice="established", role="declarers")
-    state = award_state(SZ, "5", "2", sanction)
+    state = award_state(SZ, "5", "2", sanction, choices=SZ_PASS)
     assert state.levels == {"NS": "5", "EW": "7"} and state.declarer == "W"
 
 
 def test_shenzhen_card_count_awards_leave_must_play_too():
     """000 第十七条（三）: 错误家为防守方则庄家方升两级 (declarers on 2 go to 4)."""
     sanction = ledger(SZ).record("card_count", "EW", role="defenders")
-    assert award_state(SZ, "2", "6", sanction).levels == {"NS": "4", "EW": "6"}
+    assert award_state(SZ, "2", "6", sanction, choices=SZ_PASS).levels == {"NS": "4", "EW": "6"}
+    assert award_state(SZ, "2", "6", sanction).levels == {"NS": "2", "EW": "6"}   # default: stop (issue 28)
 
 
 def test_company_league_award_at_a_must_play_level_stays_and_gives_back():

@@ -6,8 +6,13 @@ from scoring.profiles import load_profile
 from tests.conftest import refused
 
 
-def at(slug, ns, ew, declarer="N"):
-    return MatchState.new(load_profile(slug), levels={"NS": ns, "EW": ew}, declarer=declarer)
+def at(slug, ns, ew, declarer="N", choices=None):
+    return MatchState.new(load_profile(slug, choices=choices), levels={"NS": ns, "EW": ew}, declarer=declarer)
+
+
+#: shenzhen's organiser choice award_at_must_play read as "an award leaves the must-play level stood on"
+#: (the default since issue 28 is "stop": tests/scoring/test_rules_third_reading.py)
+SZ_PASS = {"award_at_must_play": "pass"}
 
 
 def test_declarers_step_down_and_opponents_go_up():
@@ -45,8 +50,10 @@ def test_award_respects_must_play_and_top():
     s = at("shenzhen-community", "9", "5").award(stage="keep", gainer="declarers", levels=5)
     assert s.levels == {"NS": "J", "EW": "5"}
     assert "少升的3级不由EW退回（必打退级只适用于得分）" in s.hands[-1].explanation
-    s = at("shenzhen-community", "J", "5").award(stage="keep", gainer="declarers", levels=2)
+    s = at("shenzhen-community", "J", "5", choices=SZ_PASS).award(stage="keep", gainer="declarers", levels=2)
     assert s.levels == {"NS": "K", "EW": "5"}              # an award leaves J (stops before A)
+    s = at("shenzhen-community", "J", "5").award(stage="keep", gainer="declarers", levels=2)
+    assert s.levels == {"NS": "J", "EW": "5"}              # default: it stops on J, nothing back
     # company-league (四.4 covers every level not taken): a side on J stays, the gain comes off the other
     s = at("company-league", "9", "5").award(stage="keep", gainer="declarers", levels=5)
     assert s.levels == {"NS": "J", "EW": "2"}              # stop at J; 3 back from 5, floor 2
@@ -58,12 +65,12 @@ def test_award_respects_must_play_and_top():
 
 def test_shenzhen_sanction_awards_leave_a_must_play_level():
     """000 第十七条（六）: 藏张成立 … 对方升5级 / 台上方升5级; 第十四条's give-back is for scores only."""
-    s = at("shenzhen-community", "2", "2").award(stage="keep", gainer="declarers", levels=5,
-                                                  reason="防家藏张成立")
+    s = at("shenzhen-community", "2", "2", choices=SZ_PASS).award(stage="keep", gainer="declarers", levels=5,
+                                                                   reason="防家藏张成立")
     assert s.levels == {"NS": "7", "EW": "2"} and s.declarer == "N"
     assert "NS升5级：2→7（处罚升级不受2必打限制）" in s.hands[-1].explanation
-    s = at("shenzhen-community", "5", "2").award(stage="change", gainer="defenders", levels=5,
-                                                  reason="庄家方藏张成立")
+    s = at("shenzhen-community", "5", "2", choices=SZ_PASS).award(stage="change", gainer="defenders", levels=5,
+                                                                   reason="庄家方藏张成立")
     assert s.levels == {"NS": "5", "EW": "7"} and s.declarer == "W"      # declarers step down
     assert not s.hands[-1].declarer_keeps
 

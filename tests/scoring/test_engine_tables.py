@@ -82,7 +82,7 @@ def test_union_games_bottom_counts_in_full_above_200():
 
 
 def test_union_games_clamp_before_bottom():
-    p = load_profile("union-games")
+    p = load_profile("union-games", choices={"fine_cap": "before_bottom"})   # not the default (issue 28)
     r = settle_hand(p, declarer_level="3", defender_level="3", defender_points=190, penalty_points=40,
                     bottom_points=20, last_trick=LastTrick("defenders", "single"))
     assert r.defender_points == 240                         # min(230, 200) + 40

@@ -5,6 +5,7 @@ import threading
 import pytest
 from django.db import IntegrityError, connection, transaction
 
+from common.errors import ConflictError
 from config.appendonly import AppendOnlyError
 from config.db import lock_row
 from rulings.adjustments import hand_adjustments, match_replay, match_state
@@ -195,8 +196,8 @@ def test_award_replaces_a_hand_and_counts_in_the_numbering(match, referee, rulin
     rulings_hook[2] = {"award": {"stage": "change", "gainer": "defenders", "levels": 1, "reason": "判罚"}}
     assert match_replay(match).next_number == 3
     state = match_state(match)
-    # shenzhen (must_play.awards.leave_current): a sanction's level leaves the must-play 2
-    assert state.levels == {"NS": "4", "EW": "3"} and state.declarer == "E"
+    # shenzhen (award_at_must_play "stop", issue 28): a sanction's level stops on the must-play 2
+    assert state.levels == {"NS": "4", "EW": "2"} and state.declarer == "E"
     assert state.hands[1].kind == "award"
     with pytest.raises(services.HandConflict):
         record(match, referee, 2, 45)
@@ -228,6 +229,6 @@ def test_table_referee_of_a_published_round_may_no_longer_record_but_a_chief_may
     match.round.save(update_fields=["results_published_at"])
     match.refresh_from_db()
     assert not access.may(referee, access.RECORD, match=match) and access.may(chief, access.RECORD, match=match)
-    with pytest.raises(services.HandRefused):
+    with pytest.raises(ConflictError, match="本轮已结束"):   # her own table: the real reason, a 409 (issue 27 item 4)
         record(match, referee, 2, 45)
     assert record(match, chief, 2, 45).number == 2
