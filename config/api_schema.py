@@ -13,9 +13,20 @@ whether or not its view says so, all through the one error body of ``config.api_
 Security per operation: drf-spectacular marks an operation public (``{}`` among its security
 requirements) only for ``AllowAny`` and ``IsAuthenticatedOrReadOnly``. A permission class of ours that lets
 anonymous visitors read (what they may see: published events) says so with ``anonymous_read = True``.
+
+What a request may hold (issue 26: the server accepts exactly what this description says): every writable
+text field states that it holds no NUL, and one that may not be blank states ``minLength: 1`` and a pattern
+asking for a character that is not white space (``config.inputs``: the server trims, then refuses blank);
+every request serializer (``StrictInput``) states ``additionalProperties: false``; one with ``one_of`` (a list of partial
+schemas: which fields one kind of request needs or may not hold) states them as the object's ``oneOf``.
 """
+import re
+
+from django.core import validators
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
-from rest_framework import permissions
+from rest_framework import permissions, serializers
+
+from config.inputs import NO_NUL, NOT_BLANK, StrictInput
 
 from .api_errors import ErrorSerializer, describe_error
 
@@ -26,7 +37,64 @@ def _reads_anonymously(permission) -> bool:
     return isinstance(permission, PUBLIC_READ) or getattr(permission, "anonymous_read", False)
 
 
+def text_rules(field, schema):
+    """``schema`` of the writable text ``field`` with what the server checks of it: no NUL; not blank
+    (after trimming) unless ``allow_blank``. A field with its own regular expression states that one."""
+    if field.read_only or schema.get("type") != "string" or "enum" in schema or "format" in schema:
+        return schema
+    if any(isinstance(v, validators.RegexValidator) for v in field.validators):
+        return schema
+    if field.allow_blank:
+        schema.setdefault("pattern", NO_NUL)
+    else:
+        schema["minLength"] = max(schema.get("minLength", 0), 1)
+        schema.setdefault("pattern", NOT_BLANK if getattr(field, "trim_whitespace", True) else NO_NUL)
+    return schema
+
+
+VARIANTS = "x-one-of"
+
+
+def state_variants(result, generator, request, public):
+    """A postprocessing hook (after the enums'): the variants a serializer states become the object's oneOf."""
+    for component in result.get("components", {}).get("schemas", {}).values():
+        if VARIANTS in component:
+            component["oneOf"] = component.pop(VARIANTS)
+    return result
+
+
 class AutoSchema(SpectacularAutoSchema):
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if isinstance(schema, dict) and isinstance(field, serializers.CharField) \
+                and isinstance(field.parent, StrictInput):
+            text_rules(field, schema)
+        return schema
+
+    def _insert_field_validators(self, field, schema):
+        super()._insert_field_validators(field, schema)
+        # drf-spectacular offers a blank text beside a pattern as a second choice of a oneOf; when the pattern
+        # matches the blank text itself, a blank text would match both (and so neither): one schema it is.
+        choices = schema.get("oneOf")
+        if choices and len(choices) == 2 and choices[1] == {"type": "string", "maxLength": 0}:
+            inner = choices[0]
+            if "format" not in inner and not inner.get("minLength") and re.search(inner.get("pattern", ""), ""):
+                del schema["oneOf"]
+                schema.update(inner)
+
+    def _map_basic_serializer(self, serializer, direction):
+        schema = super()._map_basic_serializer(serializer, direction)
+        if "__doc__" not in vars(type(serializer)) or type(serializer).__doc__ is None:
+            schema.pop("description", None)  # not the base class's (config.inputs.StrictInput)
+        if isinstance(serializer, StrictInput):
+            # what a request may hold, and nothing else: keys it does not name are not read (refused when
+            # ``closed``), and the description offers none (a generated body holds no others)
+            schema["additionalProperties"] = False
+        variants = getattr(serializer, "one_of", None)
+        if variants:  # under a key drf-spectacular's enum hook leaves alone: its enums are the variants' own
+            schema[VARIANTS] = [dict(variant) for variant in variants]
+        return schema
+
     def _error_codes(self):
         codes = {403}
         if "{" in self.path:

@@ -250,12 +250,17 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # distinct names for choice sets whose fields share a name with another API's
+    # the enums named, then the variants of a request (config.api_schema.state_variants) with their own enums
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.api_schema.state_variants"],
     "ENUM_NAME_OVERRIDES": {
         "ResultDecisionKindEnum": "tournament.models.competition.ResultDecision.Kind",
         "StageKindEnum": "tournament.models.competition.Stage.Kind",
         "HandOutcomeEnum": "scoring.models.Hand.Outcome",
         "PairRemovalKindEnum": ["suspended", "disqualified"],
         "SideEnum": ["NS", "EW"],
+        "SideOrSeatEnum": ["NS", "EW", "N", "W", "S", "E"],
+        "StaffRoleEnum": "tournament.models.staff.EventRole.Role",
+        "RulingRoleEnum": ["declarers", "defenders"],
     },
 }
 

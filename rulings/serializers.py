@@ -2,13 +2,14 @@
 from rest_framework import serializers
 
 from common.seats import SEATS
+from config.inputs import StrictInput
 from rulings.models import AppealDecision
 
 SIDES = [("NS", "NS"), ("EW", "EW"), *((seat, seat) for seat in SEATS)]
 ROLES = [("declarers", "declarers"), ("defenders", "defenders")]
 
 
-class OffenceSerializer(serializers.Serializer):
+class OffenceSerializer(StrictInput):
     """What the referee enters: the offence, the offending side and what the offence needs."""
 
     code = serializers.CharField(max_length=30)
@@ -185,26 +186,26 @@ class EventLogSerializer(serializers.Serializer):
     rulings = RulingOutSerializer(many=True)
 
 
-class RulingVoidInSerializer(serializers.Serializer):
+class RulingVoidInSerializer(StrictInput):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
-class ApprovalInSerializer(serializers.Serializer):
+class ApprovalInSerializer(StrictInput):
     approved = serializers.BooleanField()
     note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
-class ChoiceInSerializer(serializers.Serializer):
+class ChoiceInSerializer(StrictInput):
     side = serializers.ChoiceField(choices=SIDES)
     option = serializers.CharField(max_length=40)
 
 
-class AppealInSerializer(serializers.Serializer):
+class AppealInSerializer(StrictInput):
     side = serializers.ChoiceField(choices=SIDES)
     grounds = serializers.CharField(required=False, allow_blank=True, max_length=4000)
 
 
-class AmendmentInSerializer(serializers.Serializer):
+class AmendmentInSerializer(StrictInput):
     """The new sanction of an amended ruling (改判): the engine's inputs; code and side default to the
     appealed ruling's."""
 
@@ -218,7 +219,7 @@ class AmendmentInSerializer(serializers.Serializer):
                                    allow_blank=True)
 
 
-class DecisionInSerializer(serializers.Serializer):
+class DecisionInSerializer(StrictInput):
     instance = serializers.ChoiceField(choices=AppealDecision.Instance.choices)
     outcome = serializers.ChoiceField(choices=AppealDecision.Outcome.choices,
                                       help_text="upheld 维持 / amended 改判 (give `amendment`) / reversed 撤销")
@@ -230,7 +231,7 @@ class DecisionInSerializer(serializers.Serializer):
                   "409 when the winner's next match has begun or the round is closed)")
 
 
-class RefereeAssignInSerializer(serializers.Serializer):
+class RefereeAssignInSerializer(StrictInput):
     referee = serializers.IntegerField(help_text="user id of the table referee")
 
 

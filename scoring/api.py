@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from common.errors import UserError, gettext_noop
 from config.api_errors import error_responses
+from config.inputs import StrictInput
 from scoring import services
 from scoring.engine import MAX_TRICK_PAIRS
 from scoring.hands import hand_history
@@ -36,7 +37,7 @@ MOST_POINTS = 10_000
 # --------------------------------------------------------------------------------------------
 # Serializers
 # --------------------------------------------------------------------------------------------
-class LastTrickSerializer(serializers.Serializer):
+class LastTrickSerializer(StrictInput):
     """The winning play of the last trick (for the bottom multiplier and the J/A capture rules)."""
 
     by = serializers.ChoiceField(choices=WINNERS, help_text="who won the last trick")
@@ -51,7 +52,7 @@ class LastTrickSerializer(serializers.Serializer):
         return value or None
 
 
-class HandInputSerializer(serializers.Serializer):
+class HandInputSerializer(StrictInput):
     """What the referee enters for one hand; levels and the next declarer are computed, never sent."""
 
     number = serializers.IntegerField(min_value=1, max_value=MOST_HANDS, help_text="the hand's number: the next one (or the last, to correct)")
@@ -66,6 +67,14 @@ class HandInputSerializer(serializers.Serializer):
     last_trick = LastTrickSerializer(required=False, allow_null=True, default=None)
     reclaim = serializers.BooleanField(required=False, default=False,
                                        help_text="the policy return: back to the level after a J/A-capture restart")
+
+    #: The description states what ``validate`` checks (config.api_schema): a played hand (the default) names
+    #: its trump and points; a redeal says so and needs nothing else (what else it holds is not read).
+    one_of = [
+        {"title": "played", "properties": {"outcome": {"enum": [Hand.Outcome.PLAYED.value]}},
+         "required": ["trump", "defender_points"]},
+        {"title": "redeal", "properties": {"outcome": {"enum": [Hand.Outcome.REDEAL.value]}}, "required": ["outcome"]},
+    ]
 
     def validate(self, attrs):
         """A played hand needs its trump and points (a redeal has neither)."""

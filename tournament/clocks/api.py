@@ -10,6 +10,7 @@ visible, 409 conflict.
 from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -18,6 +19,7 @@ from rest_framework.views import APIView
 
 from common.errors import ForbiddenError, gettext_noop
 from config.api_errors import error_responses
+from config.inputs import StrictInput
 from tournament import access
 from tournament.clocks import cache as display_cache
 from tournament.clocks import display, services
@@ -81,12 +83,27 @@ class LiveClockSerializer(serializers.Serializer):
     tables = ClockTableSerializer(many=True)
 
 
-class ClockActionSerializer(serializers.Serializer):
+class ClockActionSerializer(StrictInput):
     """A chief referee's change of the clock."""
 
     action = serializers.ChoiceField(choices=ACTIONS)
-    minutes = serializers.IntegerField(required=False, help_text="for add / table_extra; may be negative")
+    minutes = serializers.IntegerField(required=False, min_value=-600, max_value=600,
+                                       help_text="for add / table_extra: -600 to 600, not 0 (negative takes time off)")
     match = serializers.IntegerField(required=False, help_text="the table (match id) for table_extra")
+
+    #: The description states what each action needs (config.api_schema); the clock's service checks it.
+    one_of = [
+        {"title": "start, pause or resume", "properties": {"action": {"enum": ["start", "pause", "resume"]}}},
+        {"title": "add", "properties": {"action": {"enum": ["add"]}, "minutes": {"not": {"enum": [0]}}},
+         "required": ["minutes"]},
+        {"title": "table_extra", "properties": {"action": {"enum": ["table_extra"]}, "minutes": {"not": {"enum": [0]}}},
+         "required": ["minutes", "match"]},
+    ]
+
+    def validate_minutes(self, value):
+        if value == 0:
+            raise serializers.ValidationError(_("Enter a number of minutes from -600 to 600, not 0."))
+        return value
     note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
 

@@ -8,12 +8,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import error_responses
+from config.inputs import StrictInput
 from tournament import access
 from tournament.clocks import leads
 from tournament.models import Match
 
 
-class LeadInSerializer(serializers.Serializer):
+class LeadInSerializer(StrictInput):
     hand_number = serializers.IntegerField(min_value=1)
     made = serializers.BooleanField(help_text="the first lead of this hand was made (已开始出牌)")
 

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import error_responses
+from config.inputs import StrictInput
 from tournament.competition import results, rounds
 from tournament.models import Match, ResultDecision, Round
 
@@ -24,11 +25,11 @@ class RoundStateSerializer(serializers.Serializer):
     results_published_at = serializers.DateTimeField(allow_null=True)
 
 
-class ReopenSerializer(serializers.Serializer):
+class ReopenSerializer(StrictInput):
     reason = serializers.CharField(max_length=300)
 
 
-class ResultDecisionInSerializer(serializers.Serializer):
+class ResultDecisionInSerializer(StrictInput):
     winner = serializers.ChoiceField(choices=["NS", "EW"])
     reason = serializers.CharField(max_length=300)
     kind = serializers.ChoiceField(choices=ResultDecision.Kind.choices, default=ResultDecision.Kind.DECIDED)

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from common.errors import ConflictError, gettext_noop
 from common.naturalsort import natural_key
 from config.api_errors import error_responses
+from config.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
 from tournament.entries import pairs as entry_pairs
@@ -17,13 +18,13 @@ from tournament.entries.limits import LIMITS, MAX_SEED
 from tournament.models import Pair
 
 
-class EntryPlayerSerializer(serializers.Serializer):
+class EntryPlayerSerializer(StrictInput):
     name = serializers.CharField(max_length=LIMITS["player1"])
     gender = serializers.ChoiceField(choices=["M", "F"])
     phone = serializers.CharField(max_length=30, required=False, allow_blank=True, write_only=True)
 
 
-class EntrySerializer(serializers.Serializer):
+class EntrySerializer(StrictInput):
     """A pair as read (``id``, ``status``) and as written (everything else)."""
 
     id = serializers.IntegerField(read_only=True)

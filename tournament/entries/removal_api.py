@@ -6,11 +6,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import error_responses
+from config.inputs import StrictInput
 from tournament.entries import removals
 from tournament.models import Pair
 
 
-class RemovalInSerializer(serializers.Serializer):
+class RemovalInSerializer(StrictInput):
     kind = serializers.ChoiceField(choices=list(Pair.REMOVED), help_text='"suspended" (停赛) or "disqualified"')
     reason = serializers.CharField(required=False, allow_blank=True, max_length=removals.REASON_MAX)
 

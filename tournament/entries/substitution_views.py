@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from common.errors import UserError
 from config.api_errors import error_responses
+from config.inputs import StrictInput
 from tournament.entries import substitutions
 from tournament.models import Event, Pair
 
@@ -48,7 +49,7 @@ def _int(value):
         return None
 
 
-class SubstitutionInSerializer(serializers.Serializer):
+class SubstitutionInSerializer(StrictInput):
     pair_in = serializers.IntegerField(help_text="the team's reserve pair coming in")
     reason = serializers.CharField(required=False, allow_blank=True, max_length=substitutions.REASON_MAX)
 

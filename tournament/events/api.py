@@ -8,6 +8,7 @@ from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.response import Response
 
 from config.api_errors import error_responses
+from config.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
 from tournament.events import services
@@ -24,26 +25,43 @@ class EventSerializer(serializers.ModelSerializer):
                   "profile_slug", "profile_version"]
 
 
-class EventWriteSerializer(serializers.Serializer):
-    """What POST and PATCH accept (every field optional on PATCH); checked by the events service."""
+DATE_MESSAGES = {key: _("Enter a date such as 2026-12-05.") for key in ("required", "invalid", "null", "datetime")}
+SLUG_MESSAGE = _("The web address may hold lower-case letters, digits and hyphens only.")
+#: A rule profile's slug (``RuleProfile.slug``, a slug field).
+PROFILE_SLUG = r"^[-a-zA-Z0-9_]+$"
 
-    name = serializers.CharField(required=False)
-    start_date = serializers.CharField(required=False, help_text="YYYY-MM-DD")
-    end_date = serializers.CharField(required=False, help_text="YYYY-MM-DD")
-    venue = serializers.CharField(required=False, allow_blank=True)
-    profile = serializers.CharField(required=False, help_text="rule profile slug (its latest version)")
-    profile_version = serializers.IntegerField(required=False)
-    format = serializers.CharField(required=False, help_text=" | ".join(Event.Format.values))
-    slug = serializers.CharField(required=False, help_text="made from the name's pinyin when left out")
-    organiser_name = serializers.CharField(required=False, allow_blank=True, help_text="the organising body (主办单位)")
-    organising_body = serializers.CharField(required=False, allow_blank=True)
+
+class EventWriteSerializer(StrictInput):
+    """What POST and PATCH accept (every field optional on PATCH); checked by the events service. A POST needs
+    the name, both days and the rule profile."""
+
+    name = serializers.CharField(max_length=200, error_messages={
+        "required": _("Enter the event's name."), "blank": _("Enter the event's name."),
+        "max_length": _("The name is too long (at most 200 characters).")})
+    start_date = serializers.DateField(help_text="YYYY-MM-DD", error_messages=DATE_MESSAGES)
+    end_date = serializers.DateField(help_text="YYYY-MM-DD; not before start_date", error_messages=DATE_MESSAGES)
+    venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    profile = serializers.RegexField(PROFILE_SLUG, max_length=80, trim_whitespace=False,
+                                     error_messages={key: _("Choose a rule profile.") for key in
+                                                     ("required", "blank", "invalid", "max_length")},
+                                     help_text="rule profile slug (its latest version unless profile_version)")
+    profile_version = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
+    format = serializers.ChoiceField(choices=Event.Format.choices, required=False,
+                                     error_messages={"invalid_choice": _("Choose a format from the list.")})
+    slug = serializers.RegexField(services.SLUG_RE.pattern.replace("^", "^(?!new$)", 1), required=False,
+                                  allow_blank=True, trim_whitespace=False, error_messages={"invalid": SLUG_MESSAGE},
+                                  help_text="the web address; made from the name's pinyin when left out or empty")
+    organiser_name = serializers.CharField(required=False, allow_blank=True, max_length=200,
+                                           help_text="the organising body (主办单位)")
+    organising_body = serializers.CharField(required=False, allow_blank=True, max_length=200)
     published = serializers.BooleanField(required=False)
 
 
-def _values(data) -> dict:
-    """The request's fields for the service (``organiser_name`` is the organising body)."""
-    if not isinstance(data, dict):
-        return {}
+def _values(request, *, partial) -> dict:
+    """The request's fields, checked as the description states them (``organiser_name`` is the organising body)."""
+    serializer = EventWriteSerializer(data=request.data, partial=partial)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
     values = {k: data[k] for k in services.FIELDS if k in data}
     if "organiser_name" in data and "organising_body" not in data:
         values["organising_body"] = data["organiser_name"]
@@ -65,7 +83,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             raise NotAuthenticated()
         if not access.may(request.user, access.CREATE_EVENT):
             raise PermissionDenied(_("Only organisers may create events."))
-        event = services.create_event(request.user, _values(request.data))
+        event = services.create_event(request.user, _values(request, partial=False))
         return Response(EventSerializer(event).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=EventWriteSerializer, responses={200: EventSerializer, **error_responses(400, 403, 404)})
@@ -73,5 +91,5 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         event = self.get_object()
         if not access.may(request.user, access.MANAGE, event=event):
             raise PermissionDenied(_("Only organisers may manage the competition."))
-        event = services.update_event(event, _values(request.data))
+        event = services.update_event(event, _values(request, partial=True))
         return Response(EventSerializer(event).data)

@@ -11,8 +11,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import error_responses
+from config.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
+from tournament.models import EventRole
 from tournament.staff import services
 
 
@@ -28,14 +30,20 @@ class StaffSerializer(serializers.Serializer):
         return services.display_name(row.user)
 
 
-class StaffInputSerializer(serializers.Serializer):
-    username = serializers.CharField(required=False, allow_blank=True)
-    display_name = serializers.CharField(required=False, allow_blank=True)
-    role = serializers.CharField(help_text="organiser | chief_referee | table_referee | arbitration")
-    password = serializers.CharField(
-        required=False, allow_blank=True,
-        help_text="A new person's one-time password (made when empty; replaced at the first login). Refused (400) "
-                  "with the login name of an existing account: its password stays its owner's.")
+class StaffInputSerializer(StrictInput):
+    """A role for an existing login name (``username``), or for a new person (``display_name``; the login name
+    from its pinyin unless ``username`` is given)."""
+
+    username = serializers.RegexField(r"^[A-Za-z0-9_.@+-]{0,150}$", required=False, allow_blank=True, trim_whitespace=False,
+                                      help_text="an existing account's login name, or the new account's")
+    display_name = serializers.CharField(required=False, allow_blank=True, max_length=150,
+                                         help_text="a new person's name as shown (e.g. 张裁判); needed for a new "
+                                                   "account")
+    role = serializers.ChoiceField(choices=EventRole.Role.choices)
+    password = serializers.RegexField(
+        r"^([^\u0000]{6,})?$", required=False, allow_blank=True, trim_whitespace=False, max_length=128,
+        help_text="A new person's one-time password, at least 6 characters (made when empty; replaced at the first "
+                  "login). Refused (400) with the login name of an existing account: its password stays its owner's.")
 
 
 def _event(request, slug):
@@ -60,8 +68,10 @@ class StaffListCreate(APIView):
                    operation_id="events_staff_create")
     def post(self, request, slug):
         event = _event(request, slug)
-        data = request.data if isinstance(request.data, dict) else {}
-        row, password = services.add_staff(event, data.get("role"), username=data.get("username") or "",
+        serializer = StaffInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        row, password = services.add_staff(event, data["role"], username=data.get("username") or "",
                                            display=data.get("display_name") or "",
                                            password=data.get("password") or None)
         body = StaffSerializer(row).data
