@@ -9,7 +9,7 @@ from tournament.competition import draws, stages
 def test_the_standings_say_provisional_until_the_event_is_complete(client, drawn):  # noqa: F811
     event, groups, ko = drawn
     html = client.get(reverse("competition_standings", args=[event.slug])).content.decode()
-    assert "暂定：比赛尚未结束。" in html and 'class="provisional">暂定<' in html
+    assert f"暂定：{ko.name}尚未结束。" in html and 'class="provisional">暂定<' in html  # names the stage (issue 27)
     play_stage(ko)
     html = client.get(reverse("competition_standings", args=[event.slug])).content.decode()
     assert "暂定" not in html

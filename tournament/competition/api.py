@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, serializers, status
@@ -17,6 +16,7 @@ from rest_framework.views import APIView
 
 from common.errors import ConflictError, UserError, gettext_noop
 from config.api_errors import error_responses
+from config.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
 from tournament.competition import draws, placings, ranking, stages
@@ -63,12 +63,34 @@ class StageSerializer(serializers.ModelSerializer):
         fields = ["id", "order", "kind", "name", "settings", "source", "groups"]
 
 
-class StageCreateSerializer(serializers.Serializer):
+class StageSettingsSerializer(StrictInput):
+    """The organiser's overrides of a stage's options (``tournament.competition.stages``); keys it does not name
+    are refused."""
+
+    closed = True
+    n_groups = serializers.IntegerField(required=False, min_value=1, help_text="round robin only")
+    seeded = serializers.IntegerField(required=False, min_value=0)
+    first_table = serializers.IntegerField(required=False, min_value=1)
+    qualifiers_per_group = serializers.IntegerField(required=False, min_value=1)
+    forfeit_rule = serializers.ChoiceField(choices=["largest_margin", "recorded"], required=False)
+    places_played = serializers.ChoiceField(choices=[2 ** k for k in range(1, 11)], required=False,
+                                            help_text="elimination: a power of two (2, 4, 8…)")
+    third_place_match = serializers.BooleanField(required=False)
+    rounds = serializers.IntegerField(required=False, min_value=1, max_value=stages.MAX_SWISS_ROUNDS)
+
+
+class StageCreateSerializer(StrictInput):
     from_format = serializers.BooleanField(default=False, help_text="create every stage from the event's format")
-    kind = serializers.ChoiceField(choices=Stage.Kind.choices, required=False)
-    name = serializers.CharField(required=False, allow_blank=True, default="")
+    kind = serializers.ChoiceField(choices=Stage.Kind.choices, required=False, help_text="needed unless from_format")
+    name = serializers.CharField(required=False, allow_blank=True, default="", max_length=stages.NAME_MAX_LENGTH)
     source = serializers.IntegerField(required=False, allow_null=True, default=None)
-    settings = serializers.DictField(required=False, default=dict)
+    settings = StageSettingsSerializer(required=False, default=dict)
+
+    #: The description states it (config.api_schema): every stage from the format, or one stage of a kind.
+    one_of = [
+        {"title": "from the format", "properties": {"from_format": {"enum": [True]}}, "required": ["from_format"]},
+        {"title": "one stage", "properties": {"from_format": {"enum": [False]}}, "required": ["kind"]},
+    ]
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -94,22 +116,29 @@ class DrawSerializer(serializers.ModelSerializer):
         fields = ["id", "kind", "seed", "params", "result", "supersedes", "created_by", "created_at", "in_force"]
 
     def get_in_force(self, draw) -> bool:
-        return not hasattr(draw, "superseded_by")
+        return not hasattr(draw, "superseded_by") and not draw.is_void  # a void cancels, it is never in force
 
 
-class DrawCreateSerializer(serializers.Serializer):
-    kind = serializers.CharField(help_text="groups / bracket / seats / tables")
+#: The options each kind of draw takes (any other is refused).
+DRAW_OPTIONS = {Draw.Kind.GROUPS: ("seed", "n_groups", "seeded", "entries"), Draw.Kind.BRACKET: ("seed", "entries"),
+                Draw.Kind.SEATS: ("seed",), Draw.Kind.TABLES: ("seed", "first_table")}
 
-    def validate_kind(self, value):
-        if value not in draws.DRAWERS:
-            raise serializers.ValidationError(_("Unsupported draw kind %(kind)r.") % {"kind": value})
-        return value
+
+class DrawCreateSerializer(StrictInput):
+    kind = serializers.ChoiceField(choices=sorted(draws.DRAWERS), help_text="groups / bracket / seats / tables")
     seed = serializers.CharField(required=False, allow_blank=True, max_length=64,
                                  help_text="the seed of the draw; empty: a random seed")
     n_groups = serializers.IntegerField(required=False, min_value=1)
     seeded = serializers.IntegerField(required=False, min_value=0)
     entries = serializers.ListField(child=serializers.IntegerField(), required=False)
     first_table = serializers.IntegerField(required=False, min_value=1)
+
+    #: The description states which options each kind takes (config.api_schema).
+    one_of = [{"title": f"{kind} draw", "required": ["kind"],
+               "properties": {"kind": {"enum": [str(kind)]}},
+               "not": {"anyOf": [{"required": [name]} for name in
+                                 ("seed", "n_groups", "seeded", "entries", "first_table") if name not in options]}}
+              for kind, options in DRAW_OPTIONS.items()]
 
 
 class StandingRowSerializer(serializers.Serializer):
@@ -270,10 +299,7 @@ class StageDraws(generics.GenericAPIView):
         data.is_valid(raise_exception=True)
         options = dict(data.validated_data)
         kind = options.pop("kind")
-        allowed = {Draw.Kind.GROUPS: {"seed", "n_groups", "seeded", "entries"},
-                   Draw.Kind.BRACKET: {"seed", "entries"}, Draw.Kind.SEATS: {"seed"},
-                   Draw.Kind.TABLES: {"seed", "first_table"}}[kind]
-        extra = sorted(set(options) - allowed)
+        extra = sorted(set(options) - set(DRAW_OPTIONS[kind]))
         if extra:
             raise UserError(gettext_noop("The %(kind)s draw does not take %(fields)s."), field=extra[0],
                             kind=kind, fields=", ".join(extra))

@@ -14,6 +14,11 @@ Draw kinds here:
   source stage's group qualifiers (A1 v B2, ...: no chance, the seed is still recorded);
 - seats: ``pairings.draw_seats``: which pair sits North–South at each table of the stage;
 - tables: ``pairings.draw_tables``: table numbers of each round (seed "<seed>:R<round>").
+
+A void (作废, :func:`void_draws`) is append-only too: a new Draw of the same kind superseding each draw of the
+stage in force, with ``params["void"]`` and the organiser's reason, and an empty result; the stage's groups,
+rounds and matches go, and the stage may then be edited, deleted or drawn again (the next draw supersedes the
+void). Like a redraw, it is refused once a match of the stage has started.
 """
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ from django.db.models import Count
 from common.errors import UserError, gettext_noop
 from tournament import pairings
 from tournament.competition import ranking, swiss_standings
-from tournament.competition.progress import active_draw
+from tournament.competition.progress import active_draw, latest_draw  # noqa: F401 (active_draw: views, demo)
 from tournament.competition.results import advance_bracket
 from tournament.competition.stages import (
     CompetitionError,
@@ -34,12 +39,26 @@ from tournament.competition.stages import (
     build_round_robin,
     clear_stage,
     default_group_count,
+    draws_in_force,
     places_played,
+    play_records,
     stage_started,
 )
 from tournament.models import Draw, Match, Pair, Round, Stage
 
 SEED_MAX_LENGTH = 64
+REASON_MAX_LENGTH = 200
+
+# A void's params and result per kind: the keys a draw of that kind always holds, empty (an event's transfer
+# renumbers the ids in them: tournament.transfer.codec.remap_draw).
+VOID_SHAPES = {
+    Draw.Kind.GROUPS: ({"entries": [], "units": {}}, {"groups": []}),
+    Draw.Kind.BRACKET: ({}, {"first_round": []}),
+    Draw.Kind.SEATS: ({"matches": []}, {"seats": []}),
+    Draw.Kind.TABLES: ({"matches": {}}, {"tables": {}}),
+    Draw.Kind.SWISS: ({"entries": [], "ranking": [], "had_bye": [], "scores": {}, "units": {}, "played": []},
+                      {"pairs": [], "rematches": []}),
+}
 
 
 def new_seed() -> str:
@@ -80,7 +99,7 @@ def _lock(stage: Stage) -> Stage:
 
 def _record(stage: Stage, kind: str, seed: str, params: dict, result: dict, user) -> Draw:
     return Draw.objects.create(event=stage.event, stage=stage, kind=kind, seed=seed, params=params,
-                               result=result, supersedes=active_draw(stage, kind),
+                               result=result, supersedes=latest_draw(stage, kind),
                                created_by=user if user is not None and user.is_authenticated else None)
 
 
@@ -294,6 +313,47 @@ def draw_tables(stage: Stage, *, seed=None, first_table: int | None = None, user
                                    field="stage", stage=stage.name)
         return _record(stage, Draw.Kind.TABLES, seed, {"first_table": first, "matches": params},
                        {"tables": result}, user)
+
+
+# --------------------------------------------------------------------------- voiding
+def void_draws(stage: Stage, *, reason: str, user=None) -> list[Draw]:
+    """Void every draw of the stage in force (its groups or bracket or Swiss rounds, seats, tables) and remove
+    the groups, rounds and matches they built, so the stage can be edited, deleted or drawn anew.
+
+    Append-only: each void is a new Draw superseding the one it voids, holding ``reason`` and who voided it.
+    Refused once a match of the stage has started or anything was recorded at its tables, and while a later
+    stage drawn from this one's qualifiers has its draw in force (void that one first).
+    """
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise CompetitionError(gettext_noop("Say why the draw is voided: the reason stays on record."),
+                               field="reason")
+    if len(text) > REASON_MAX_LENGTH:
+        raise CompetitionError(gettext_noop("The reason has at most %(most)s characters."), field="reason",
+                               most=REASON_MAX_LENGTH)
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update(of=("self",)).select_related("event").get(pk=stage.pk)
+        if stage_started(stage) or play_records(stage):
+            raise CompetitionError(gettext_noop("Play has begun in %(stage)s: its draw can no longer be voided."),
+                                   field="stage", stage=stage.name)
+        in_force = draws_in_force(stage)
+        if not in_force:
+            raise CompetitionError(gettext_noop("%(stage)s has no draw in force to void."), field="stage",
+                                   stage=stage.name)
+        fed = sorted({d.stage.name for d in Draw.objects.filter(stage__source=stage, superseded_by__isnull=True)
+                      .select_related("stage") if not d.is_void and d.stage.removed_at is None})
+        if fed:
+            raise CompetitionError(gettext_noop("%(stages)s was drawn from the qualifiers of %(stage)s: void its "
+                                                "draw first."), field="stage", stage=stage.name, stages="、".join(fed))
+        by = user if user is not None and user.is_authenticated else None
+        voids = []
+        for draw in in_force:
+            params, result = VOID_SHAPES.get(draw.kind, ({}, {}))
+            voids.append(Draw.objects.create(event=stage.event, stage=stage, kind=draw.kind, seed="",
+                                             params={**params, "void": True, "reason": text}, result=dict(result),
+                                             supersedes=draw, created_by=by))
+        clear_stage(stage)
+    return voids
 
 
 DRAWERS = {

@@ -1,15 +1,64 @@
-"""The final ranking (places) and the award list, derived from the standings and the knock-out results."""
+"""The final ranking (places) and the award list, derived from the standings and the knock-out results.
+
+The ranking is final once every stage that has matches is finished: a stage with no draw in force and no
+matches (planned, never drawn, or its draw voided) does not count and does not keep the ranking provisional
+(:attr:`EventRanking.left_out` names it); while the ranking is provisional, :attr:`EventRanking.open_stages`
+names the stages still being played.
+
+Awards (:func:`award_list`): the profile's ``format.awards`` counts are numbers of places, taken in order
+(union-games: champion place 1, runner-up place 2, two third places 3–4, four merit awards 5–8, then
+commemorative awards). An entry's award is the one whose places hold its place, so entries tied on a place
+share one award, and a tie straddling a boundary shares the better one. 冠军, 亚军 and 季军 name places 1, 2
+and 3 only: another place inside their range (a 4th place after a third-place match) takes the next award
+with places (the merit award), when the profile has one.
+"""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 
+from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.competition import swiss_standings
 from tournament.competition.progress import bracket_state
 from tournament.competition.ranking import Award, EntryInfo, FinalPlace, StageStandings, event_standings
-from tournament.competition.stages import profile_format
-from tournament.models import Pair, Stage
+from tournament.competition.stages import STRUCTURE_DRAWS, profile_format
+from tournament.models import Draw, Match, Pair, Stage
+
+
+@dataclass(frozen=True)
+class EventRanking:
+    """The final ranking as it stands: the places (best first), whether it is final, the stages still being
+    played (provisional) and the stages left out of it (no draw in force and no matches)."""
+
+    places: list
+    complete: bool
+    open_stages: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()
+
+    @property
+    def pair(self) -> tuple[list[FinalPlace], bool]:
+        """(places, complete): what :func:`final_ranking` answers, as :func:`award_list` takes it."""
+        return self.places, self.complete
+
+    @property
+    def provisional_note(self) -> str:
+        """"暂定：淘汰赛尚未结束。" naming what keeps the ranking open ("" once it is final)."""
+        if self.complete:
+            return ""
+        if self.open_stages:
+            return gettext("Provisional: %(stages)s is not finished yet.") % {"stages": "、".join(self.open_stages)}
+        return gettext("Provisional: the event is not finished yet.")
+
+    @property
+    def left_out_note(self) -> str:
+        """"未抽签的阶段不计入名次：…" ("" when every stage counts)."""
+        if not self.left_out:
+            return ""
+        return gettext("Not drawn, so not counted in the ranking: %(stages)s.") % {
+            "stages": "、".join(self.left_out)}
 
 
 def _entry_infos(event) -> dict[int, EntryInfo]:
@@ -45,14 +94,49 @@ def _round_robin_places(result: StageStandings, skip: set, first_place: int,
 
 
 def final_ranking(event) -> tuple[list[FinalPlace], bool]:
-    """The event's final ranking (best first) and whether it is complete.
+    """The event's final ranking (best first) and whether it is complete (:func:`event_ranking`)."""
+    return event_ranking(event).pair
 
-    The last stage decides the top places (knock-out placements, including placement matches, or
-    the round-robin standings); entries that went out earlier follow, ranked by the earlier stage.
+
+def _counted_stage_ids(event) -> set:
+    """The stages that count: with a match, or with a draw in force (groups, bracket, Swiss round)."""
+    with_matches = set(Match.objects.filter(round__stage__event=event).order_by()
+                       .values_list("round__stage_id", flat=True).distinct())
+    drawn = {d.stage_id for d in Draw.objects.filter(stage__event=event, kind__in=STRUCTURE_DRAWS,
+                                                     superseded_by__isnull=True) if not d.is_void}
+    return with_matches | drawn
+
+
+def _open_stage_ids(event) -> set:
+    """The stages with a match still to be played or decided."""
+    waiting = Q(status__in=(*Match.WAITING, Match.Status.PLAYING)) | Q(status=Match.Status.FINISHED,
+                                                                      winner__isnull=True, ew__isnull=False)
+    return set(Match.objects.filter(waiting, round__stage__event=event).order_by()
+               .values_list("round__stage_id", flat=True).distinct())
+
+
+def event_ranking(event) -> EventRanking:
+    """The event's final ranking (best first), whether it is complete, and what keeps it open.
+
+    The last stage that counts decides the top places (knock-out placements, including placement matches, or
+    the round-robin or Swiss standings); entries that went out earlier follow, ranked by the earlier stage. A
+    stage with no draw in force and no matches is left out.
     """
-    stages = list(event.stages.order_by("order"))
+    every = list(event.stages.order_by("order"))
+    counted = _counted_stage_ids(event) if every else set()
+    stages = [s for s in every if s.pk in counted]
+    left_out = tuple(s.name for s in every if s.pk not in counted)
     if not stages:
-        return [], False
+        return EventRanking([], False, (), left_out)
+    places, stopped = _ranking(event, stages)
+    if stopped is None:
+        return EventRanking(places, True, (), left_out)
+    still = _open_stage_ids(event) | {stopped.pk}
+    return EventRanking(places, False, tuple(s.name for s in stages if s.pk in still), left_out)
+
+
+def _ranking(event, stages) -> tuple[list[FinalPlace], Stage | None]:
+    """The places from the counted ``stages``, last first, and the stage that is not finished (None: all are)."""
     infos = _entry_infos(event)
     loaded: dict = {}
 
@@ -64,13 +148,12 @@ def final_ranking(event) -> tuple[list[FinalPlace], bool]:
         return loaded["all"].get(stage_id)
 
     places: list[FinalPlace] = []
-    complete = True
     for stage in reversed(stages):
         placed = {p.entry.pair_id for p in places}
         if stage.kind == Stage.Kind.ELIMINATION:
             view = bracket_state(stage, loaded["all"].get(stage.source_id) if loaded else None)
             if view is None:
-                return places, False
+                return places, stage
             labels = {slot.key: slot.label for slot in view.bracket.matches}
             for p in view.state.placements:
                 pair_id = view.pair_of(p.entry)
@@ -78,18 +161,18 @@ def final_ranking(event) -> tuple[list[FinalPlace], bool]:
                     key = _deciding_match(view, p.entry)
                     places.append(FinalPlace(p.place, infos[pair_id], p.shared, labels.get(key, "")))
             if not view.state.is_complete:
-                return places, False
+                return places, stage
         elif stage.kind == Stage.Kind.SWISS:
             swiss = swiss_standings.final_places(stage, placed, len(places) + 1, infos)
             if swiss is None:
-                return places, False
+                return places, stage
             places.extend(swiss)
         else:
             result = standings(stage.pk)
             if result is None or not result.complete:
-                return places, False
+                return places, stage
             places.extend(_round_robin_places(result, placed, len(places) + 1, infos))
-    return places, complete
+    return places, None
 
 
 def _deciding_match(view, entry) -> str | None:
@@ -101,28 +184,41 @@ def _deciding_match(view, entry) -> str | None:
     return last
 
 
+DEFAULT_AWARDS = {"champion": 1, "runner_up": 1, "third": 2, "merit": 0, "commemorative": False}
+# (profile key, title, the one place the title names: 冠军 1st, 亚军 2nd, 季军 3rd; None: any place in its range)
+AWARDS = (("champion", _("Champion"), 1), ("runner_up", _("Runner-up"), 2), ("third", _("Third place"), 3),
+          ("merit", _("Merit award"), None))
+
+
+def award_of(place: int, cfg: dict) -> str | None:
+    """The profile key of the award a ranking place earns (None: no award): the counts of ``cfg`` are numbers
+    of places in order, so every entry on one place (a tie) gets the same award, the better one where the tie
+    straddles a boundary; a place inside a title's range that the title does not name (4th, in a range of two
+    third places) takes the next award with places."""
+    end = 0
+    for key, _title, named in AWARDS:
+        count = int(cfg.get(key) or 0)
+        end += count
+        if count and place <= end and named in (None, place):
+            return key
+    return "commemorative" if cfg.get("commemorative") else None
+
+
 def award_list(event, ranking=None) -> list[Award]:
     """Champion, runner-up, third place(s), merit and commemorative awards per the profile.
 
-    ``format.awards`` of the profile says how many of each (union-games: two joint thirds and four
-    merit awards); without it: champion, runner-up and the third place(s) of the ranking.
+    ``format.awards`` of the profile says how many places each award covers (union-games: two third places
+    and four merit awards, then commemorative awards); without it: champion, runner-up and the third
+    place(s) of the ranking. Entries that share a place share its award (:func:`award_of`).
     ``ranking``: :func:`final_ranking`'s answer when the caller has it.
     """
     places, _complete = ranking or final_ranking(event)
-    cfg = profile_format(event.profile).get("awards") or {"champion": 1, "runner_up": 1, "third": 2,
-                                                           "merit": 0, "commemorative": False}
-    awards = []
-    for title, place in ((_("Champion"), 1), (_("Runner-up"), 2)):
-        holders = tuple(p for p in places if p.place == place)
-        if holders:
-            awards.append(Award(str(title), holders))
-    thirds = tuple(p for p in places if p.place == 3)[: cfg.get("third", 0)]
-    if thirds:
-        awards.append(Award(str(_("Third place")), thirds))
-    rest = [p for p in places if p.place > 3 or (p.place == 3 and p not in thirds)]
-    merit = tuple(rest[: cfg.get("merit", 0)])
-    if merit:
-        awards.append(Award(str(_("Merit award")), merit))
-    if cfg.get("commemorative") and rest[len(merit):]:
-        awards.append(Award(str(_("Commemorative award")), tuple(rest[len(merit):])))
-    return awards
+    cfg = profile_format(event.profile).get("awards") or DEFAULT_AWARDS
+    holders: dict = defaultdict(list)
+    for p in sorted(places, key=lambda p: p.place):
+        key = award_of(p.place, cfg)
+        if key is not None:
+            holders[key].append(p)
+    titles = {key: title for key, title, _named in AWARDS} | {"commemorative": _("Commemorative award")}
+    return [Award(str(titles[key]), tuple(holders[key])) for key in (*(k for k, _t, _n in AWARDS), "commemorative")
+            if holders.get(key)]

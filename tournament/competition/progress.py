@@ -48,11 +48,12 @@ class BracketView:
 
 
 
-def active_draw(stage: Stage, kind: str) -> Draw | None:
-    """The draw of this kind now in force for the stage (the newest not superseded).
+def latest_draw(stage: Stage, kind: str) -> Draw | None:
+    """The newest draw of this kind not superseded, a void included (what a new draw of the kind supersedes).
 
-    Seats and table numbers belong to the matches of the stage's groups or bracket draw: a redraw of
-    those rebuilds the matches, so a seats or tables draw made before it is no longer in force.
+    Seats and table numbers belong to the matches of the stage's groups or bracket draw: a redraw (or a
+    void) of those rebuilds (or removes) the matches, so a seats or tables draw made before it is no longer
+    in force.
     """
     draws = Draw.objects.filter(stage=stage, kind=kind, superseded_by__isnull=True)
     if kind in (Draw.Kind.SEATS, Draw.Kind.TABLES):
@@ -61,6 +62,13 @@ def active_draw(stage: Stage, kind: str) -> Draw | None:
         if base is not None:
             draws = draws.filter(pk__gt=base.pk)
     return draws.order_by("-created_at", "-pk").first()
+
+
+def active_draw(stage: Stage, kind: str) -> Draw | None:
+    """The draw of this kind now in force for the stage: the newest not superseded, unless that is a void
+    (the organiser voided the draw: none is in force until the next one)."""
+    draw = latest_draw(stage, kind)
+    return None if draw is None or draw.is_void else draw
 
 
 def active_bracket_draw(stage: Stage) -> Draw | None:

@@ -13,7 +13,13 @@ Stage settings keys (all optional; the organiser may override each):
 - elimination: ``places_played`` (2: joint thirds, 4: third-place match, 8: all quarter-finalists
   placed; default from the profile's ``format.rank_all_of``/``format.awards``), ``third_place_match``
   (true/false: shortcut override), ``qualifiers_per_group`` (when fed by a group stage; default 2),
-  ``first_table``.
+  ``first_table``;
+- swiss: ``rounds`` (1 to :data:`MAX_SWISS_ROUNDS`), ``first_table``.
+
+A stage is edited (:func:`update_stage`) or deleted (:func:`delete_stage`) only while no draw of it is in
+force: once drawn, its draw is voided first (:func:`tournament.competition.draws.void_draws`, a new draw row
+superseding each one in force: the history stays). A stage that never had a draw is deleted outright; one
+whose draws were voided keeps its row, marked removed (``Stage.removed_at``), for those draws.
 """
 from __future__ import annotations
 
@@ -22,11 +28,22 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
+from config import clock
 from tournament import brackets, pagecache
-from tournament.models import Event, Group, GroupEntry, Match, Round, Stage
+from tournament.models import Draw, Event, Group, GroupEntry, Match, Round, Stage
 from tournament.pairings import round_robin
 
 GROUP_SIZE = 4  # default entries per group when the organiser gives no group count
+MAX_SWISS_ROUNDS = 30
+NAME_MAX_LENGTH = 100  # Stage.name
+
+# The places a knock-out may play for, as the organiser picks them (brackets.py supports any power of two):
+# the semi-final losers share 3rd; a third-place match; also the quarter-final losers play for 5th–8th.
+PLACES_CHOICES = (
+    (brackets.JOINT_THIRD, gettext_noop("Joint third places (no third-place match)")),
+    (brackets.THIRD_PLACE_MATCH, gettext_noop("A third-place match (the quarter-final losers share 5th)")),
+    (brackets.PLACE_QUARTER_FINALISTS, gettext_noop("A third-place match and 5th–8th played off")),
+)
 
 STAGE_NAMES = {
     "groups": "小组赛",
@@ -113,7 +130,35 @@ def validate_settings(kind: str, settings: dict) -> dict:
     if kind == Stage.Kind.ELIMINATION and clean.get("n_groups") is not None:
         raise CompetitionError(gettext_noop("A knock-out has no groups: the number of groups applies to round "
                                             "robins only."), field="n_groups")
+    rounds = clean.get("rounds")
+    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
+                               or not 1 <= rounds <= MAX_SWISS_ROUNDS):
+        raise CompetitionError(gettext_noop("The number of rounds must be a whole number from 1 to %(max)s."),
+                               field="rounds", max=MAX_SWISS_ROUNDS)
     return clean
+
+
+def _check_source(event: Event, kind: str, source: Stage | None, stage: Stage | None = None) -> None:
+    """The qualifiers' source: a round-robin or Swiss stage of the event, before ``stage`` (when editing)."""
+    if source is None:
+        return
+    if source.event_id != event.pk or source.removed_at is not None:
+        raise CompetitionError(gettext_noop("The qualifiers' source is not a stage of this event."), field="source")
+    if source.kind not in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS):
+        raise CompetitionError(gettext_noop("The qualifiers' source must be a round-robin or Swiss stage."), field="source")
+    if kind == Stage.Kind.SWISS:
+        raise CompetitionError(gettext_noop("A Swiss stage takes every active entry: it has no qualifiers' source."),
+                               field="source")
+    if stage is not None and source.order >= stage.order:
+        raise CompetitionError(gettext_noop("The qualifiers must come from an earlier stage."), field="source")
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if len(name) > NAME_MAX_LENGTH:
+        raise CompetitionError(gettext_noop("A stage name has at most %(most)s characters."), field="name",
+                               most=NAME_MAX_LENGTH)
+    return name
 
 
 # --------------------------------------------------------------------------- stages
@@ -124,12 +169,10 @@ def create_stage(event: Event, kind: str, *, name: str = "", source: Stage | Non
     Event.objects.select_for_update().get(pk=event.pk)
     if kind not in Stage.Kind.values:
         raise CompetitionError(gettext_noop("Unknown stage kind %(kind)r."), field="kind", kind=kind)
-    if source is not None and source.event_id != event.pk:
-        raise CompetitionError(gettext_noop("The qualifiers' source is not a stage of this event."), field="source")
-    if source is not None and source.kind not in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS):
-        raise CompetitionError(gettext_noop("The qualifiers' source must be a round-robin or Swiss stage."), field="source")
+    _check_source(event, kind, source)
     clean = validate_settings(kind, settings or {})
-    last = event.stages.order_by("-order").first()
+    name = _clean_name(name)
+    last = Stage.all_stages.filter(event=event).order_by("-order").first()  # a removed stage keeps its number
     if not name:
         name = STAGE_NAMES["elimination" if kind == Stage.Kind.ELIMINATION
                           else "qualifiers_round_robin" if source else "groups"]
@@ -137,31 +180,131 @@ def create_stage(event: Event, kind: str, *, name: str = "", source: Stage | Non
                                 order=(last.order + 1) if last else 1)
 
 
+def format_has_knockout(event: Event) -> bool:
+    """Does the event's format end in a knock-out (whose places to play off the organiser picks)?"""
+    return event.format in (Event.Format.ELIMINATION, Event.Format.GROUPS_ELIMINATION)
+
+
 @transaction.atomic
-def create_stages_from_format(event: Event) -> list[Stage]:
+def create_stages_from_format(event: Event, *, places_played: int | None = None) -> list[Stage]:
     """The event's stages with sensible defaults from ``Event.format``; existing stages are kept.
 
     round_robin: one group; elimination: one bracket; groups_elimination: groups of about four, then
     a knock-out of two qualifiers per group; groups_round_robin: groups, then one round robin of the
-    qualifiers (company-league).
+    qualifiers (company-league). ``places_played``: what the knock-out plays off (the organiser's answer,
+    one of :data:`PLACES_CHOICES`; None: the rule profile's default, :func:`default_places_played`).
     """
     Event.objects.select_for_update().get(pk=event.pk)
     existing = list(event.stages.order_by("order"))
     if existing:
         return existing
+    knockout = {} if places_played is None else {"places_played": _check_places_played(places_played)}
     fmt = Event.Format
     if event.format == fmt.ROUND_ROBIN:
         return [create_stage(event, Stage.Kind.ROUND_ROBIN, name=STAGE_NAMES["round_robin"],
                              settings={"n_groups": 1})]
     if event.format == fmt.ELIMINATION:
-        return [create_stage(event, Stage.Kind.ELIMINATION)]
+        return [create_stage(event, Stage.Kind.ELIMINATION, settings=knockout)]
     groups = create_stage(event, Stage.Kind.ROUND_ROBIN)
     if event.format == fmt.GROUPS_ROUND_ROBIN:
         second = create_stage(event, Stage.Kind.ROUND_ROBIN, source=groups,
                               settings={"n_groups": 1, "qualifiers_per_group": 2})
     else:
-        second = create_stage(event, Stage.Kind.ELIMINATION, source=groups, settings={"qualifiers_per_group": 2})
+        second = create_stage(event, Stage.Kind.ELIMINATION, source=groups,
+                              settings={"qualifiers_per_group": 2, **knockout})
     return [groups, second]
+
+
+# --------------------------------------------------------------------------- editing and deleting
+STRUCTURE_DRAWS = (Draw.Kind.GROUPS, Draw.Kind.BRACKET, Draw.Kind.SWISS)
+
+
+def draws_in_force(stage: Stage) -> list[Draw]:
+    """The stage's draws not superseded and not voids (groups, bracket, Swiss rounds, seats, tables)."""
+    return [d for d in Draw.objects.filter(stage=stage, superseded_by__isnull=True).order_by("pk")
+            if not d.is_void]
+
+
+def is_drawn(stage: Stage) -> bool:
+    """Has the stage a draw in force (its groups, bracket or a Swiss round), or rounds built by one?"""
+    return (any(d.kind in STRUCTURE_DRAWS for d in draws_in_force(stage))
+            or Round.objects.filter(stage=stage).exists())
+
+
+def play_records(stage: Stage) -> bool:
+    """Does anything recorded at the tables hang off the stage's rounds and matches (hands, rulings, the
+    chief's decisions, lead reports, the clock, a round closed)? Those records are append-only: the rounds
+    and matches they belong to can no longer be removed."""
+    rounds = Round.objects.filter(stage=stage)
+    matches = Match.objects.filter(round__stage=stage)
+    return (rounds.filter(Q(clock_events__isnull=False) | Q(clock_firings__isnull=False)
+                          | Q(closures__isnull=False)).exists()
+            or matches.filter(Q(hands__isnull=False) | Q(rulings__isnull=False) | Q(result_decisions__isnull=False)
+                              | Q(lead_reports__isnull=False) | Q(hand_allowance__isnull=False)).exists())
+
+
+def _refuse_if_drawn(stage: Stage, message: str) -> None:
+    if is_drawn(stage):
+        raise CompetitionError(message, field="stage", stage=stage.name)
+
+
+def editable(stage: Stage) -> bool:
+    """A stage may be edited or deleted while no draw of it is in force."""
+    return not is_drawn(stage)
+
+
+KEEP = object()  # update_stage: leave the source as it is
+
+
+@transaction.atomic
+def update_stage(stage: Stage, *, name: str | None = None, settings: dict | None = None, source=KEEP) -> Stage:
+    """Change a stage's name, settings (the whole new mapping, checked as :func:`validate_settings` does) and
+    the stage its qualifiers come from; refused once the stage is drawn (void its draw first)."""
+    stage = Stage.objects.select_for_update(of=("self",)).select_related("event").get(pk=stage.pk)
+    _refuse_if_drawn(stage, gettext_noop("%(stage)s has been drawn: void its draw first, then change it."))
+    fields = []
+    if name is not None:
+        clean = _clean_name(name)
+        if not clean:
+            raise CompetitionError(gettext_noop("A stage needs a name."), field="name")
+        stage.name = clean
+        fields.append("name")
+    if source is not KEEP:
+        _check_source(stage.event, stage.kind, source, stage)
+        stage.source = source
+        fields.append("source")
+    if settings is not None:
+        stage.settings = validate_settings(stage.kind, settings)
+        fields.append("settings")
+    if fields:
+        stage.save(update_fields=fields)
+        pagecache.changed(stage.event_id)
+    return stage
+
+
+@transaction.atomic
+def delete_stage(stage: Stage, *, user=None) -> bool:
+    """Delete a stage with no draw in force. Returns True when the row went; False when the stage keeps its
+    row, marked removed, because voided draws point at it (append-only). Refused while another stage takes
+    its qualifiers from it."""
+    stage = Stage.objects.select_for_update(of=("self",)).get(pk=stage.pk)
+    _refuse_if_drawn(stage, gettext_noop("%(stage)s has been drawn: void its draw first, then delete it."))
+    fed = list(Stage.objects.filter(source=stage).order_by("order").values_list("name", flat=True))
+    if fed:
+        raise CompetitionError(gettext_noop("%(stages)s take their qualifiers from %(stage)s: delete or change "
+                                            "them first."), field="stage", stage=stage.name, stages="、".join(fed))
+    event_id = stage.event_id
+    if Draw.objects.filter(stage=stage).exists() or Stage.all_stages.filter(source=stage).exists():
+        stage.removed_at = clock.now()
+        stage.removed_by = user if user is not None and user.is_authenticated else None
+        stage.save(update_fields=["removed_at", "removed_by"])
+        gone = False
+    else:
+        Group.objects.filter(stage=stage).delete()
+        stage.delete()
+        gone = True
+    pagecache.changed(event_id)
+    return gone
 
 
 def default_group_count(n_entries: int) -> int:

@@ -19,13 +19,13 @@ from common.errors import ConflictError, UserError, gettext_noop
 from tournament.competition.draws import _event_entries, _seed_order, clean_seed
 from tournament.competition.results import give_swiss_bye
 from tournament.competition.rounds import undecided_tables
-from tournament.competition.stages import create_stage
+from tournament.competition.stages import MAX_SWISS_ROUNDS, create_stage
 from tournament.competition.swiss_standings import first_draw, planned_rounds, stage_standings, suggested_rounds
 from tournament.models import Draw, Event, Match, Pair, Round, Stage
 from tournament.pairings import swiss_round
 
 SWISS_STAGE_NAME = "瑞士制"
-MAX_ROUNDS = 30
+MAX_ROUNDS = MAX_SWISS_ROUNDS
 
 
 def _rounds(value) -> int | None:
@@ -172,4 +172,5 @@ def _create_round(stage: Stage, number: int, pairs) -> list:
 def round_draws(stage: Stage) -> dict[int, Draw]:
     """Round number -> the Swiss draw that paired it."""
     return {d.params.get("round"): d for d in Draw.objects.filter(stage=stage, kind=Draw.Kind.SWISS,
-                                                                  superseded_by__isnull=True).order_by("pk")}
+                                                                  superseded_by__isnull=True).order_by("pk")
+            if not d.is_void}

@@ -23,6 +23,8 @@ urlpatterns = [
     path("manage/<slug:slug>/units/", swiss_views.manage_units, name="competition_manage_units"),
     path("manage/<slug:slug>/stages/", views.manage_stages, name="competition_manage_stages"),
     path("manage/<slug:slug>/stages/<int:stage_id>/", views.manage_stage, name="competition_manage_stage"),
+    path("manage/<slug:slug>/stages/<int:stage_id>/edit/", views.manage_stage_edit,
+         name="competition_manage_stage_edit"),
     path("manage/<slug:slug>/schedule/", views.manage_schedule, name="competition_manage_schedule"),
     path("manage/<slug:slug>/referee-grid/", grid.referee_grid, name="competition_referee_grid"),
     path("manage/<slug:slug>/referees/", views.manage_referees, name="competition_manage_referees"),

@@ -232,11 +232,13 @@ def public_bracket(request, slug):
 @pagecache.public_page
 def public_standings(request, slug):
     event = public_event(request, slug)
-    places, complete = placings.final_ranking(event)
+    ranked = placings.event_ranking(event)
+    places, complete = ranked.pair
     published = rounds.published_rounds(event)
     stages_published = [(s.name, published[s.pk]) for s in event.stages.order_by("order") if s.pk in published]
     return render(request, "tournament/competition/standings.html",
                   {"event": event, "places": places, "complete": complete, "stages_published": stages_published,
+                   "provisional_note": ranked.provisional_note, "left_out_note": ranked.left_out_note,
                    "awards": placings.award_list(event, (places, complete)), "tab": "standings"})
 
 
@@ -268,7 +270,9 @@ def manage_stages(request, event):
     if request.method == "POST":
         try:
             if request.POST.get("action") == "from_format":
-                stages.create_stages_from_format(event)
+                # the form asks (its radio buttons start on the profile's default); none sent: that default
+                stages.create_stages_from_format(event, places_played=_int(request.POST.get("places_played"),
+                                                                           "places_played"))
             else:
                 source = event.stages.filter(pk=_int(request.POST.get("source"), "source")).first()
                 settings = {k: _int(request.POST.get(k), k) for k in ("n_groups", "qualifiers_per_group",
@@ -287,7 +291,94 @@ def manage_stages(request, event):
         "event": event, "stages": event.stages.select_related("source").order_by("order"),
         "kinds": Stage.Kind.choices, "default_places": stages.default_places_played(event.profile),
         "suggested_rounds": swiss_rounds.suggestion(event),
+        "asks_places": stages.format_has_knockout(event), "places_choices": _places_choices(),
+        "default_places_label": _places_label(stages.default_places_played(event.profile)),
     })
+
+
+def _places_choices():
+    """(value, label) of the places a knock-out may play off, in the active language."""
+    return [(value, _(label)) for value, label in stages.PLACES_CHOICES]
+
+
+def _places_label(value) -> str:
+    return next((label for v, label in _places_choices() if v == value), str(value))
+
+
+EDITED_SETTINGS = ("n_groups", "qualifiers_per_group", "places_played", "rounds", "first_table")
+
+
+def _edited_settings(stage, post) -> dict:
+    """The stage's settings with the edit form's fields: a blank field drops the key (its default applies)."""
+    fields = {Stage.Kind.ROUND_ROBIN: ("n_groups", "qualifiers_per_group", "first_table"),
+              Stage.Kind.ELIMINATION: ("qualifiers_per_group", "places_played", "first_table"),
+              Stage.Kind.SWISS: ("rounds", "first_table")}[stage.kind]
+    settings = {k: v for k, v in (stage.settings or {}).items() if k not in fields}
+    for key in fields:
+        value = _int(post.get(key), key)
+        if value is not None:
+            settings[key] = value
+    if "places_played" in settings:
+        settings.pop("third_place_match", None)  # the organiser's explicit choice replaces the shortcut
+    return settings
+
+
+def _stage_page(event, stage):
+    return ("competition_manage_swiss" if stage.kind == Stage.Kind.SWISS else "competition_manage_stage",
+            event.slug, stage.pk)
+
+
+@organiser_required
+def manage_stage_edit(request, event, stage_id):
+    """Edit or delete a stage while it is not drawn; once drawn, void its draw first (with a reason)."""
+    stage = get_object_or_404(event.stages.select_related("source"), pk=stage_id)
+    errors = {}
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "delete":
+                if not request.POST.get("confirm"):
+                    raise stages.CompetitionError(gettext_noop("Tick the box to confirm the deletion."),
+                                                  field="confirm")
+                stages.delete_stage(stage, user=request.user)
+                messages.success(request, _("Stage %(stage)s deleted.") % {"stage": stage.name})
+                return redirect("competition_manage_stages", slug=event.slug)
+            if action == "void":
+                draws.void_draws(stage, reason=request.POST.get("reason", ""), user=request.user)
+                messages.success(request, _("The draw of %(stage)s is void: the stage may now be changed, "
+                                            "deleted or drawn again.") % {"stage": stage.name})
+                return redirect("competition_manage_stage_edit", slug=event.slug, stage_id=stage.pk)
+            source = stage.source
+            if stage.kind != Stage.Kind.SWISS:
+                source_id = _int(request.POST.get("source"), "source")
+                source = event.stages.filter(pk=source_id).first() if source_id else None
+                if source_id and source is None:
+                    raise stages.CompetitionError(gettext_noop("The qualifiers' source is not a stage of this event."),
+                                                  field="source")
+            stages.update_stage(stage, name=request.POST.get("name", ""), source=source,
+                                settings=_edited_settings(stage, request.POST))
+            messages.success(request, _("Stage saved."))
+            return redirect(*_stage_page(event, stage))
+        except UserError as exc:
+            errors[exc.field or "stage"] = str(exc)
+        stage = get_object_or_404(event.stages.select_related("source"), pk=stage_id)
+    drawn = stages.is_drawn(stage)
+    started = drawn and (stages.stage_started(stage) or stages.play_records(stage))
+    earlier = [s for s in event.stages.order_by("order")
+               if s.order < stage.order and s.kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS)]
+    posted = request.POST if errors else {}
+    values = {k: posted.get(k, (stage.settings or {}).get(k, "")) for k in EDITED_SETTINGS}
+    return render(request, "tournament/competition/manage_stage_edit.html", {
+        "event": event, "stage": stage, "errors": errors, "drawn": drawn, "started": started,
+        "name": posted.get("name", stage.name), "values": values,
+        "source_id": whole(posted.get("source")) if "source" in posted else stage.source_id,
+        "sources": [] if stage.kind == Stage.Kind.SWISS else earlier,
+        "places_choices": _places_choices(),
+        "default_places_label": _places_label(stages.default_places_played(event.profile)),
+        "chosen_places": whole(values["places_played"]) if values["places_played"] != "" else None,
+        "in_force": stages.draws_in_force(stage) if drawn else [], "reason": posted.get("reason", ""),
+        "back": _stage_page(event, stage),
+    }, status=400 if errors else 200)
 
 
 @organiser_required

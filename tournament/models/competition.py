@@ -7,11 +7,15 @@ from config.appendonly import AppendOnlyModel
 from tournament.models.entries import Pair
 from tournament.models.event import Event
 
+_USER_MODEL = settings.AUTH_USER_MODEL  # (the Stage's own field ``settings`` hides the module's name in its body)
+
 __all__ = ['Draw', 'Stage', 'Group', 'GroupEntry', 'Round', 'Match', 'RefereeUnit', 'ResultDecision', 'RoundClosure']
 
 
 class Draw(AppendOnlyModel):
-    """A recorded draw (抽签). Never edited: a redo is a new Draw that supersedes this one.
+    """A recorded draw (抽签). Never edited: a redo is a new Draw that supersedes this one, and a void
+    (作废) is a new Draw of the same kind that supersedes it with ``params["void"]`` and no result, so
+    that no draw of that kind is in force (:func:`tournament.competition.draws.void_draws`).
 
     ``seed`` is printed beside the result so anyone can re-run the draw and get the same answer;
     ``result`` holds the outcome as ids, ``params`` what the draw was asked for.
@@ -46,12 +50,29 @@ class Draw(AppendOnlyModel):
     def __str__(self):
         return f"{self.get_kind_display()} #{self.pk} ({self.seed})"
 
+    @property
+    def is_void(self) -> bool:
+        """A void (作废): the row that supersedes a draw to cancel it, leaving no draw of its kind in force
+        (``params["void"]``, with the organiser's reason in ``params["reason"]``; its result is empty)."""
+        return bool((self.params or {}).get("void"))
+
+
+class StageManager(models.Manager):
+    """The event's stages: a stage the organiser removed after voiding its draws stays in the database (its
+    append-only draws point at it) but no page, ranking or printout sees it. ``Stage._base_manager`` (forward
+    relations: a draw's stage) and :attr:`Stage.all_stages` still read it."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(removed_at__isnull=True)
+
 
 class Stage(models.Model):
     """A stage of the event: a round robin (one or many groups) or a knock-out bracket.
 
     ``settings`` holds the stage's options (qualifiers per group, third-place match, placement
-    matches, ...); ``source`` is the stage whose qualifiers feed this one.
+    matches, ...); ``source`` is the stage whose qualifiers feed this one. ``removed_at``: the organiser
+    deleted a stage that had draws (all voided first): the row stays for its append-only draws, hidden
+    by the default manager (:class:`StageManager`); a stage that never had a draw is deleted outright.
     """
 
     class Kind(models.TextChoices):
@@ -66,6 +87,12 @@ class Stage(models.Model):
     settings = models.JSONField(_("settings"), default=dict, blank=True)
     source = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="next_stages",
                                verbose_name=_("qualifiers from"))
+    removed_at = models.DateTimeField(_("removed at"), null=True, blank=True)
+    removed_by = models.ForeignKey(_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+", verbose_name=_("removed by"))
+
+    objects = StageManager()
+    all_stages = models.Manager()
 
     class Meta:
         verbose_name = _("stage")

@@ -2,8 +2,9 @@
 
 Champion, runner-up, third place(s) and merit awards as :func:`tournament.competition.placings.award_list`
 gives them from the final ranking (the profile says how many of each). The list is printed at any
-time (marked provisional until the ranking is complete); the certificates only once it is complete,
-each on a whole landscape page without header or footer, ready to be signed and framed.
+time (marked provisional until the ranking is complete, naming the stages still being played); the
+certificates only once it is complete, each on a whole landscape page without header or footer, ready to be
+signed and framed. A stage with no draw and no matches does not count (the list names it).
 """
 import datetime as dt
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from reportlab.lib import colors
 from reportlab.platypus import PageBreak
 
-from tournament.competition.placings import award_list, final_ranking
+from tournament.competition.placings import EventRanking, award_list, event_ranking
 from tournament.models import Pair
 from tournament.printouts.common import Printout, heading_for
 from tournament.printouts.layout import (
@@ -54,20 +55,23 @@ class AwardsData:
     day: str          # the day the awards are given (the event's last day), ISO
     complete: bool
     certificates: tuple
+    open_stages: tuple = ()  # the stages still being played (the list is provisional)
+    left_out: tuple = ()     # stages with no draw and no matches: not counted
 
 
 def collect(event, options):
     """Every award holder of the event so far (the list is provisional until the ranking is complete)."""
 
-    ranked = final_ranking(event)
-    complete = ranked[1]
-    awards = award_list(event, ranked)
+    ranked = event_ranking(event)
+    complete = ranked.complete
+    awards = award_list(event, ranked.pair)
     ids = [p.entry.pair_id for award in awards for p in award.places]
     pairs = {p.pk: p for p in Pair.objects.filter(pk__in=ids).select_related("player1", "player2")}
     heading = heading_for(event)
     return AwardsData(
         heading=heading, event=event.name, venue=event.venue, organiser=event.organising_body, date=heading.date,
         day=(event.end_date or event.start_date).isoformat(), complete=complete,
+        open_stages=ranked.open_stages, left_out=ranked.left_out,
         certificates=tuple(
             Certificate(award=award.title, place=f"{p.place}{'=' if p.shared else ''}", name=p.entry.name,
                         unit=p.entry.unit, players=_players(pairs.get(p.entry.pair_id)))
@@ -99,9 +103,12 @@ def award_list_story(data):
     sheet = styles()
     width, _height = content_size(landscape=True)
     story = [text(_("Awards"), sheet["title"])]
+    said = EventRanking([], data.complete, data.open_stages, data.left_out)
     if not data.complete:
-        story.append(text(_("Provisional: the event is not finished yet."), sheet["small"]))
+        story.append(text(said.provisional_note, sheet["small"]))
         story.append(text(_("The certificates are printed once the final ranking is complete."), sheet["small"]))
+    if said.left_out_note:
+        story.append(text(said.left_out_note, sheet["small"]))
     if not data.certificates:
         story.append(text(_("No award has been decided yet."), sheet["body"]))
     else:

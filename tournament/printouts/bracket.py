@@ -87,6 +87,7 @@ def collect(event, options):
 def _stage(event, stage, matches):
     draw = (Draw.objects.filter(stage=stage, kind=Draw.Kind.BRACKET, superseded_by__isnull=True)
             .order_by("-id").first())
+    draw = None if draw is None or draw.is_void else draw  # a voided draw: no bracket in force
     by_prefix = {}
     for match in matches:
         prefix, round_no, index = parse_key(match.bracket_key)

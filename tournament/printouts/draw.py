@@ -113,13 +113,14 @@ def _match_ids(draw):
 def _sheet(event, draw, names, matches):
     stage = f" · {draw.stage.name}" if draw.stage_id else ""
     try:
-        status = _("superseded by draw #%(id)s") % {"id": draw.superseded_by.pk}
+        later = draw.superseded_by
+        status = (_("voided by draw #%(id)s") if later.is_void else _("superseded by draw #%(id)s")) % {"id": later.pk}
     except Draw.DoesNotExist:
-        status = _("in force")
+        status = _("void") if draw.is_void else _("in force")
     made = local_time(draw.created_at)
     if draw.created_by_id:
         made += f" · {display_name(draw.created_by)}"
-    describe = DESCRIBERS.get(draw.kind, _unknown)
+    describe = _void if draw.is_void else DESCRIBERS.get(draw.kind, _unknown)
     try:
         summary, table = describe(draw, names, matches)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, UserError):
@@ -258,6 +259,12 @@ def _pairs(draw, names, matches):
                 "(same unit, team and reserve list).") % {"count": len(rows), "pools": pools}
     header = (_("Unit"), _("Player"), _("Partner drawn"), _("Entry"))
     return summary, DrawTable(tuple(map(str, header)), tuple(rows), (0.28, 0.2, 0.2, 0.32))
+
+
+def _void(draw, names, matches):
+    voided = draw.supersedes_id
+    return (_("Draw #%(id)s was voided: %(reason)s") % {"id": voided, "reason": draw.params.get("reason", "")},
+            DrawTable((), ()))
 
 
 def _unknown(draw, names, matches):

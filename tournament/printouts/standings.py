@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.platypus import CondPageBreak, Spacer
 
-from tournament.competition.placings import final_ranking
+from tournament.competition.placings import EventRanking, event_ranking
 from tournament.competition.ranking import event_standings
 from tournament.models import Stage
 from tournament.printouts.common import Printout, heading_for
@@ -51,20 +51,23 @@ class StandingsData:
     stages: tuple      # (Heading, stage title, groups)
     final: tuple
     final_complete: bool
+    open_stages: tuple = ()  # the stages still being played (the final ranking is provisional)
+    left_out: tuple = ()     # stages with no draw and no matches: not counted
 
 
 def collect(event, options):
     """Group standings of every round-robin stage and the event's final ranking so far."""
 
     stages = {s.pk: s for s in Stage.objects.filter(event=event)}
-    places, complete = final_ranking(event)
+    ranked = event_ranking(event)
+    places, complete = ranked.pair
     return StandingsData(
         heading=heading_for(event),
         stages=tuple((heading_for(event, stages.get(st.stage_id)), st.name, tuple(_group(g) for g in st.groups))
                      for st in event_standings(event)),
         final=tuple(FinalLine(place=f"{p.place}{'=' if p.shared else ''}", name=p.entry.name, unit=p.entry.unit,
                               how=p.how) for p in places),
-        final_complete=complete,
+        final_complete=complete, open_stages=ranked.open_stages, left_out=ranked.left_out,
     )
 
 
@@ -103,8 +106,11 @@ def render(data, progress=None):
             story.append(grid_table(header, rows, widths, font_size=8))
             story += [text(note, sheet["small"]) for note in group.notes] + [Spacer(1, 4)]
     story += [HeadingMark(data.heading), CondPageBreak(150), text(_("Final ranking"), sheet["subtitle"])]
+    said = EventRanking([], data.final_complete, data.open_stages, data.left_out)
     if not data.final_complete:
-        story.append(text(_("Provisional: the event is not finished yet."), sheet["small"]))
+        story.append(text(said.provisional_note, sheet["small"]))
+    if said.left_out_note:
+        story.append(text(said.left_out_note, sheet["small"]))
     if data.final:
         rows = [[ln.place, ln.name, ln.unit, ln.how] for ln in data.final]
         story.append(grid_table([_("Place"), _("Entry"), _("Unit"), _("Decided by")], rows,

@@ -154,7 +154,9 @@ def _export(event: Event, now) -> dict:
     tables, user_ids, profile_ids = {}, set(), {event.profile_id}
     for model, path in TABLES:
         columns = _columns(model)
-        rows = list(model.objects.filter(**{path: event.pk}).order_by("pk").values(*[f.attname for f in columns]))
+        # every row, a removed stage's too (its voided draws point at it): the base manager hides none
+        rows = list(model._base_manager.filter(**{path: event.pk}).order_by("pk")
+                    .values(*[f.attname for f in columns]))
         for row in rows:
             user_ids.update(row[f.attname] for f in columns if _is_user(f) and row[f.attname] is not None)
             profile_ids.update(row[f.attname] for f in columns
@@ -354,7 +356,7 @@ def import_event(raw: bytes | str, *, slug: str | None = None, user=None, accoun
             profiles = _profiles(data["profiles"])
             if event_rows[0]["slug"] != old_slug:
                 _pin_unit_lot(event_rows[0], old_slug, profiles)
-            keep = not any(model.objects.filter(pk__in=[r["id"] for r in tables[label(model)]]).exists()
+            keep = not any(model._base_manager.filter(pk__in=[r["id"] for r in tables[label(model)]]).exists()
                            for model, _p in TABLES)
             maps = {label(get_user_model()): users, label(RuleProfile): profiles}
             report = ImportReport(event=None, kept_ids=keep, created_users=created, ids=maps)
