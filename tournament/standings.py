@@ -258,6 +258,11 @@ def _match_levels(r: MatchResult, i: int, ladder_index, forfeit_levels) -> tuple
 
 
 # --------------------------------------------------------------------------- ranking
+#: What a standings table shows of every entry whatever the order ranks by (a profile ranking by points and
+#: net levels alone still shows each entry's total levels, not 0).
+SHOWN = ("points", "net_levels", "total_levels")
+
+
 @dataclass
 class _Ranker:
     """Splits tied blocks metric by metric, in order, collecting ranked blocks."""
@@ -270,7 +275,7 @@ class _Ranker:
     out: list = field(default_factory=list)          # (entries, decided_by, shared, pending)
 
     def run(self) -> None:
-        for name in self.order:
+        for name in dict.fromkeys((*self.order, *SHOWN)):   # the order's metrics, then the table's columns
             metric = self.metrics.get(name)
             if metric is not None and not metric.contextual:
                 for e, v in metric.fn(self.table, self.table.entries).items():

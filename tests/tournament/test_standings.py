@@ -258,3 +258,11 @@ def test_standings_properties(case, order, lot_seed):
     if order[-1] == "lot" and lot_seed is not None:
         assert ranks == list(range(1, n + 1))
     assert standings(entries, results, order=order, lot_seed=lot_seed) == table
+
+
+def test_the_total_levels_are_shown_even_when_the_order_does_not_rank_by_them():
+    """Issue 27 item 15: company-league-2008 ranks by points, net levels and a shared place only (004, 2008
+    修订版 一.3-4), and its table showed 总级数 0 for every pair. The table's columns are every entry's own."""
+    table = standings("AB", [("A", "B", "A", "JOKER", "10")], order=LEAGUE_2008)
+    rows = by_entry(table)
+    assert rows["A"].values["total_levels"] == 15 and rows["B"].values["total_levels"] == 10

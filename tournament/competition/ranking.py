@@ -83,6 +83,7 @@ class GroupTable:
     notes: tuple[str, ...]
     order_labels: tuple[str, ...]
     results: tuple = field(default=(), repr=False, compare=False)  # the pure MatchResults counted
+    title: str = ""   # as pages and printouts head it: "A组"; the stage's name when it is the stage's one group
 
     @cached_property
     def cross(self) -> tuple[tuple[str, ...], ...]:
@@ -167,7 +168,7 @@ def _result(match: tuple, start_level: str) -> pure.MatchResult | None:
 
 
 def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], playable: int, config: dict,
-                 lot_seed) -> GroupTable:
+                 lot_seed, title: str = "") -> GroupTable:
     """Standings and crosstable of one group from its decided rows and its number of playable matches."""
     ids = [e.pair_id for e in entries]
     info = {e.pair_id: e for e in entries}
@@ -187,7 +188,8 @@ def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], pl
         complete=complete, played=len(results), total=playable,
         notes=tuple(_(message) % params if params else _(message)
                     for message, params in pure.note_messages(table.rows, lot_seed)) if complete else (),
-        order_labels=tuple(metric_label(n) for n in order))
+        order_labels=tuple(metric_label(n) for n in order),
+        title=title or _("Group %(name)s") % {"name": group["name"]})
 
 
 def shown_tie_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed, complete: bool) -> str:
@@ -209,7 +211,8 @@ def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False)
     profile_data = event.profile.data
     substituted = Exists(PairSubstitution.objects.filter(event_id=event.pk))
     stages = list(Stage.objects.filter(event=event, kind=Stage.Kind.ROUND_ROBIN, **stage_filter)
-                  .annotate(substituted=substituted).order_by("order").values("id", "name", "settings", "substituted"))
+                  .annotate(substituted=substituted, group_count=Count("groups", distinct=True)).order_by("order")
+                  .values("id", "name", "settings", "substituted", "group_count"))
     stage_ids = [s["id"] for s in stages]
     # with each group's playable matches and those still without a result: the others are read only if they count
     open_ = ~Q(matches__status__in=Match.DECIDED) | Q(matches__status=Match.Status.FINISHED,
@@ -254,8 +257,9 @@ def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False)
     for s in stages:
         config = standings_config(profile_data, s["settings"])
         seed = seeds.get(s["id"])
+        sole = s["name"] if s["group_count"] == 1 else ""   # a single round robin is headed by its stage
         tables = tuple(_group_table(g, entries[g["id"]], matches[g["id"]], g["playable"], config,
-                                    f"{seed}:{g['name']}" if seed else None)
+                                    f"{seed}:{g['name']}" if seed else None, sole)
                        for g in by_stage[s["id"]])
         out.append(StageStandings(s["id"], s["name"], tables))
     return out

@@ -57,7 +57,7 @@ def _group(table):
     by_entry = {row.entry.pair_id: row for row in table.rows}
     rows = [by_entry.get(e.pair_id) for e in table.entries]
     return CrossGroup(
-        title=_("Group %(name)s") % {"name": table.name},
+        title=table.title,
         names=tuple(e.name for e in table.entries),
         cross=tuple(tuple(cells) for cells in table.cross),
         points=tuple(str(r.points) if r else "" for r in rows),

@@ -78,7 +78,7 @@ def _removed(entry):
 
 def _group(table):
     return GroupStandings(
-        title=_("Group %(name)s") % {"name": table.name},
+        title=table.title,
         order=" > ".join(table.order_labels),
         lines=tuple(StandingLine(place=f"{r.rank}{'=' if r.shared else ''}", name=_removed(r.entry), unit=r.entry.unit,
                                  played=r.played, wins=r.wins, losses=r.losses, points=str(r.points),
