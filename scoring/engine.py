@@ -114,11 +114,11 @@ def _check_shape(shape, pairs, prefix):
 def _check_points(value, name, lo, hi):
     if not isinstance(value, int) or isinstance(value, bool):
         raise UserError(gettext_noop("Points must be a whole number, not %(value)r."), field=name, value=value)
-    if value % 5:
-        raise UserError(gettext_noop("Points %(value)s are not a multiple of 5."), field=name, value=value)
-    if not lo <= value <= hi:
+    if not lo <= value <= hi:   # the range first: 999 is out of range, whatever its last digit
         raise UserError(gettext_noop("Points %(value)s are out of the range %(lo)s..%(hi)s."), field=name,
                         value=value, lo=lo, hi=hi)
+    if value % 5:
+        raise UserError(gettext_noop("Points %(value)s are not a multiple of 5."), field=name, value=value)
 
 
 def _check_seat(seat, name):

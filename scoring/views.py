@@ -3,9 +3,9 @@ from collections import defaultdict
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
-from common.seats import side_of
+from common.seats import SEAT_ZH, side_of, zh_seats
 from rulings.presenters import in_force_text
 from scoring.hands import hand_history
 from scoring.models import SEAT_CHOICES, Hand
@@ -22,18 +22,26 @@ def table(request, match_id):
     Anyone who may see the event may read it; the form appears for the referees allowed to record.
     """
     match = get_object_or_404(
-        Match.objects.select_related("profile", "ns", "ew", "round__stage__event"), pk=match_id
+        Match.objects.select_related("profile", "ns__player1", "ns__player2", "ew__player1", "ew__player2",
+                                     "round__stage__event"), pk=match_id
     )
     if not access.may(request.user, access.VIEW, match=match):
         raise Http404
     state = state_payload(match, request.user)
-    older = defaultdict(list)
+    chinese = (get_language() or "").startswith("zh")
+    seat_text = zh_seats if chinese else str      # 南/北/东/西 in Chinese text; the data keeps N/E/S/W
+    older, current = defaultdict(list), {}
     for hand in hand_history(match):
         if not hand.is_current:
             older[hand.number].append(hand)
+            hand.shown_explanation = [seat_text(line) for line in hand.explanation]
+        else:
+            current[hand.number] = hand
     for entry in state["hands"]:
         entry["superseded"] = older.get(entry["number"], [])
-        entry["explanation"] = [in_force_text(line) for line in entry["explanation"]]
+        entry["explanation"] = [seat_text(in_force_text(line)) for line in entry["explanation"]]
+        entry["declarer_name"] = _seat_name(entry["declarer_seat"], chinese)
+    last_hand = state["hands"][-1] if state["hands"] else None
     declaring_side = side_of(state["declarer"])
     profile = engine_profile(match.profile)
     main_ranks = sorted({rc.rank for rc in profile.rank_captures.values() if rc.drop_main != rc.drop_other})
@@ -42,8 +50,12 @@ def table(request, match_id):
         "event": match.round.stage.event,
         "state": state,
         "hands": list(reversed(state["hands"])),
-        "last_hand": state["hands"][-1] if state["hands"] else None,
+        "last_hand": last_hand,
+        # the stored inputs of the last hand: a correction starts from them (scoring.js fills the form)
+        "last_inputs": _inputs(current.get(last_hand["number"])) if last_hand else None,
         "declaring_side": declaring_side,
+        "declarer_name": _seat_name(state["declarer"], chinese),
+        "players": {"NS": _players(match.ns), "EW": _players(match.ew)},
         "seats": SEAT_CHOICES,
         "trumps": Hand.Trump.choices,
         "capture_ranks": sorted({rc.rank for rc in profile.rank_captures.values()}),
@@ -60,3 +72,22 @@ def table(request, match_id):
         "redeal": profile.rotation_no_trump is not None and bool(state["declarer"]) and bool(state["hands"]),
         "life": match_lifecycle(match, request.user, top_winner=state["winner"]),
     })
+
+
+def _seat_name(seat, chinese):
+    """A seat as the page names it: 北/东/南/西 in Chinese, the code otherwise."""
+    return SEAT_ZH.get(seat or "", seat) if chinese else seat
+
+
+def _players(pair):
+    """The two players of a pair (the event keeps no seat of each player: the side is what is known)."""
+    return [pair.player1.name, pair.player2.name] if pair else []
+
+
+def _inputs(hand):
+    """What the referee entered for a hand, as the form's fields take it (None for a redeal or no row)."""
+    if hand is None or hand.outcome != Hand.Outcome.PLAYED:
+        return None
+    return {"number": hand.number, "declarer": hand.declarer_seat, "trump": hand.trump,
+            "defender_points": hand.defender_points, "bottom_points": hand.bottom_points,
+            "last_trick": hand.last_trick or {}, "reclaim": hand.reclaim}

@@ -13,6 +13,12 @@
   if (!root) { return; }
   var data = JSON.parse(document.getElementById("console-data").textContent);
   var L = JSON.parse(document.getElementById("console-labels").textContent);
+  var sideNames = document.getElementById("side-names");
+  /* A side as the page names it (in the page language, from #side-names); the API values stay NS/EW. */
+  function sideName(code) {
+    var name = sideNames && sideNames.dataset[String(code || "").toLowerCase()];
+    return name || code;
+  }
   var offences = {};
   data.offences.forEach(function (o) { offences[o.code] = o; });
   var form = document.getElementById("ruling-form");
@@ -266,7 +272,7 @@
       var item = document.createElement("li");
       item.className = STATE_CLASS[r.state] || "";
       item.dataset.id = r.id;
-      item.textContent = fill(L.hand, { n: r.hand_number }) + " · " + r.side + " · " + r.explanation + " · " + r.proposer + " ";
+      item.textContent = fill(L.hand, { n: r.hand_number }) + " · " + sideName(r.side) + " · " + r.explanation + " · " + r.proposer + " ";
       var state = document.createElement("span");
       state.className = "state " + r.state;
       state.textContent = r.state_label;
@@ -289,7 +295,7 @@
     live.forEach(function (r) {
       var option = document.createElement("option");
       option.value = r.id;
-      option.textContent = fill(L.hand, { n: r.hand_number }) + " · " + r.side + " · " + r.explanation;
+      option.textContent = fill(L.hand, { n: r.hand_number }) + " · " + sideName(r.side) + " · " + r.explanation;
       select.appendChild(option);
     });
     if (keep) { select.value = keep; }
@@ -332,7 +338,7 @@
         // the round is closed: the list only (the page says why)
       } else if (sanction.pending_choice) {
         sanction.options.forEach(function (option) {
-          row.appendChild(pendingButton(fill(L.chooses, { side: sanction.beneficiary, option: option }), function () {
+          row.appendChild(pendingButton(fill(L.chooses, { side: sideName(sanction.beneficiary), option: option }), function () {
             act(root.dataset.choiceUrl.replace("/0/", "/" + r.id + "/"), { side: sanction.beneficiary, option: option });
           }));
         });

@@ -114,6 +114,60 @@
     }
   }
 
+  /* The tractor's number of pairs is asked only for a tractor (a single or a pair has none to give). */
+  function syncShape(form) {
+    var box = form.querySelector("label.lt-pairs");
+    if (box) { box.hidden = form.elements.lt_shape.value !== "tractor"; }
+  }
+
+  /* The stored inputs of the last hand (the page puts them in #last-hand-inputs), or null. */
+  function lastInputs() {
+    var el = document.getElementById("last-hand-inputs");
+    try { return el ? JSON.parse(el.textContent) : null; } catch (e) { return null; }
+  }
+
+  function setValue(field, value) {
+    if (!field || value === undefined || value === null) { return; }
+    if (field.type === "checkbox") { field.checked = !!value; } else { field.value = String(value); }
+  }
+
+  /* Ticking "correct the last hand" names that hand in the title and fills the form with what was stored
+     for it; unticking gives back the empty form for the next hand. */
+  function syncCorrection(form) {
+    var box = form.elements.correct, title = document.getElementById("form-title");
+    if (!box || !title) { return; }
+    var correcting = box.checked, data = correcting ? lastInputs() : null;
+    title.textContent = correcting ? title.dataset.lastTitle : title.dataset.nextTitle;
+    if (!correcting) {
+      Array.prototype.forEach.call(form.elements, function (field) {
+        if (field === box || field.type === "hidden" || !field.name) { return; }
+        if (field.type === "checkbox") { field.checked = field.defaultChecked; return; }
+        if (field.tagName === "SELECT") {
+          var chosen = Array.prototype.filter.call(field.options, function (o) { return o.defaultSelected; })[0];
+          field.value = chosen ? chosen.value : (field.options[0] ? field.options[0].value : "");
+          return;
+        }
+        field.value = field.defaultValue;
+      });
+    } else if (data) {
+      var f = form.elements, lt = data.last_trick || {};
+      setValue(f.declarer, data.declarer);
+      setValue(f.trump, data.trump);
+      setValue(f.defender_points, data.defender_points);
+      setValue(f.bottom_points, data.bottom_points);
+      setValue(f.reclaim, data.reclaim);
+      setValue(f.lt_buried_by, lt.buried_by || "declarers");
+      setValue(f.lt_by, lt.by);
+      setValue(f.lt_shape, lt.shape);
+      setValue(f.lt_pairs, lt.shape === "tractor" ? lt.pairs : 2);
+      if (lt.trump !== undefined) { setValue(f.lt_trump, lt.trump); }
+      setValue(f.lt_rank, lt.rank || "");
+      if (f.lt_main) { setValue(f.lt_main, lt.main_rank === true ? "true" : lt.main_rank === false ? "false" : ""); }
+    }
+    syncShape(form);
+    syncLastTrick(form);
+  }
+
   /* The question the referee left unanswered, shown by its field; true when there is one. */
   function missingAnswer(form) {
     if (!mainRankAsked(form) || form.elements.lt_main.value) { return false; }
@@ -134,6 +188,7 @@
           var fresh = doc.getElementById(id), old = document.getElementById(id);
           if (fresh && old) { old.replaceWith(fresh); }
         });
+        ready();
       });
   }
 
@@ -200,10 +255,22 @@
     });
   }
 
+  /* On load, and after a save swapped in a fresh form: the shape's question, and a correction already ticked
+     (a finished match offers only the correction). */
+  function ready() {
+    var form = document.getElementById("hand-form");
+    if (!form) { return; }
+    syncShape(form);
+    if (form.elements.correct && form.elements.correct.checked) { syncCorrection(form); }
+  }
+
   document.addEventListener("submit", submit);
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", ready); } else { ready(); }
   document.addEventListener("change", function (event) {
     var form = event.target.form;
     if (!form || form.id !== "hand-form") { return; }
+    if (event.target.name === "correct") { clearFieldErrors(form); syncCorrection(form); return; }
+    syncShape(form);
     syncLastTrick(form);
     var place = document.getElementById("error-last_trick.main_rank");
     if (event.target.name === "lt_main" && place) { place.hidden = true; event.target.removeAttribute("aria-invalid"); }

@@ -76,6 +76,6 @@ def test_the_table_page_records_a_redeal(transactional_db, live_server, page, ma
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("#redeal-form button[type=submit]")
     page.wait_for_function("document.querySelectorAll('#table-history article.hand').length === 2")
-    assert "重洗重抓" in page.inner_text("#table-history") and "E" in page.inner_text("#declarer-line")
+    assert "重洗重抓" in page.inner_text("#table-history") and "东" in page.inner_text("#declarer-line")  # 27.14
     assert page.inner_text("#level-NS") == "4" and page.inner_text("#level-EW") == "2"
     assert match.hands.get(number=2).outcome == "redeal"

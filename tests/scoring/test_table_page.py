@@ -98,7 +98,7 @@ def test_record_two_hands_on_a_phone(transactional_db, live_server, phone, make_
     phone.wait_for_function("document.querySelectorAll('#table-history article.hand').length === 2")
     assert phone.inner_text("#form-status") == saved
     assert phone.inner_text("#level-NS") == "2" and phone.inner_text("#level-EW") == "2"
-    assert "E" in phone.inner_text("#declarer-line")
+    assert "东" in phone.inner_text("#declarer-line")              # 南/北/东/西 on a Chinese page (issue 27.14)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360   # no sideways scroll
 
     match.refresh_from_db()
