@@ -23,5 +23,6 @@ def test_a_closed_round_stops_its_clock_and_a_reopened_one_runs_again(frozen_now
     closed = api.get(url).json()
     assert closed["status"] == "closed" and closed["remaining_seconds"] is None and closed["ends_at"] is None
     assert closed["time_up"] is True and closed["closed_at"] and [t["match_id"] for t in closed["tables"]] == [match.pk]
+    assert closed["tables"][0]["remaining_seconds"] == 0 and closed["tables"][0]["ends_at"] is None
     rounds.reopen_round(rnd, chief, "更正第1桌成绩")
     assert api.get(url).json()["status"] == "running"

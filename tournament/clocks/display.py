@@ -137,7 +137,8 @@ def live_clock(data, now=None) -> dict:
     if data.get("closed_at"):
         # the round's one status (tournament.competition.rounds.round_status): closed by the chief, the clock
         # stops and every display shows the round's results
-        return {**base, "status": CLOSED, "closed_at": data["closed_at"], "tables": data["tables"],
+        tables = [{**row, "remaining_seconds": 0.0, "ends_at": None} for row in data["tables"]]
+        return {**base, "status": CLOSED, "closed_at": data["closed_at"], "tables": tables,
                 "announced": False, "banner": "", "time_up": True, "remaining_seconds": None, "ends_at": None,
                 "announce_at": None, "length_seconds": None}
     if data["rule"] is None:
