@@ -23,6 +23,7 @@ _DESCRIPTIONS = {
     403: "not allowed (or the credentials sent are wrong)",
     404: "no such object, or not visible to you",
     409: "conflict: somebody changed it first, or its state no longer allows this",
+    422: "the `Idempotency-Key` was used before for another request (method, address or body)",
     429: "too many requests: retry after `Retry-After` seconds",
 }
 

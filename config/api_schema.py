@@ -24,6 +24,7 @@ import re
 
 from django.core import validators
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import permissions, serializers
 
 from config.inputs import NO_NUL, NOT_BLANK, StrictInput
@@ -63,7 +64,24 @@ def state_variants(result, generator, request, public):
     return result
 
 
+#: Every write takes an Idempotency-Key (``config.idempotency``); a replayed answer says so.
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", {"type": "string", "maxLength": 200}, OpenApiParameter.HEADER, required=False,
+    description="A key of your own for this write (a UUID): a retry with the same key is applied once and "
+                "answered with the stored answer; keep it until a 2xx or a 4xx other than 409 and 429. The same "
+                "key for another request is a 422.")
+IDEMPOTENT_REPLAY = OpenApiParameter(
+    "Idempotent-Replay", {"type": "string", "enum": ["true"]}, OpenApiParameter.HEADER, response=True,
+    description="true: this is the stored answer of an earlier request with the same Idempotency-Key")
+
+
 class AutoSchema(SpectacularAutoSchema):
+    def get_override_parameters(self):
+        parameters = list(super().get_override_parameters())
+        if self.method not in permissions.SAFE_METHODS and self.path.startswith("/api/"):
+            parameters += [IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY]
+        return parameters
+
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         if isinstance(schema, dict) and isinstance(field, serializers.CharField) \
@@ -100,7 +118,7 @@ class AutoSchema(SpectacularAutoSchema):
         if "{" in self.path:
             codes.add(404)
         if self.method not in permissions.SAFE_METHODS:
-            codes |= {400, 409}
+            codes |= {400, 409, 422}
         authenticators = self.view.get_authenticators()
         if authenticators and authenticators[0].authenticate_header(self.view.request):
             codes.add(401)

@@ -146,3 +146,23 @@ def test_credentials_asked_for_and_throttling_are_documented_where_they_apply():
     throttled = SchemaGenerator(patterns=[url_path("api/throttled/", _Throttled.as_view())]).get_schema(
         request=None, public=True)
     assert {"200", "401", "403", "429"} == set(throttled["paths"]["/api/throttled/"]["get"]["responses"])
+
+
+def test_every_write_documents_the_idempotency_key_and_its_replay(schema):
+    """Issue 29 item 3: a generated client had no argument for Idempotency-Key. Every write under /api/ takes it
+    (a header of at most 200 characters, optional), says a replay with Idempotent-Replay and lists the 422 of a
+    key used for another request; reads take none."""
+    writes = 0
+    for path, method, operation in operations(schema):
+        headers = {p["name"]: p for p in operation.get("parameters", []) if p["in"] == "header"}
+        if method in ("GET", "HEAD", "OPTIONS"):
+            assert "Idempotency-Key" not in headers, (method, path)
+            continue
+        writes += 1
+        key = headers.get("Idempotency-Key")
+        assert key and not key.get("required") and key["schema"]["maxLength"] == 200, (method, path)
+        assert "422" in operation["responses"], (method, path)
+        replayed = [code for code, answer in operation["responses"].items()
+                    if "Idempotent-Replay" in (answer.get("headers") or {})]
+        assert any(code.startswith("2") for code in replayed), (method, path)
+    assert writes > 20

@@ -36,6 +36,7 @@ import json
 import os
 import re
 import time
+import uuid
 from collections import Counter
 from contextlib import contextmanager
 
@@ -318,6 +319,11 @@ def with_credentials(case, session):
     """``case`` carrying the role's credentials as its own, marked as given (not generated): ignored_auth sends
     it again without them, and with wrong ones, and expects the refusal."""
     case.headers = {**(case.headers or {}), **session["headers"]}
+    key = case.headers.get("Idempotency-Key")
+    if isinstance(key, str) and 0 < len(key.strip()) <= 200:
+        # a valid key is the client's own for one write, as the description says; no schema states that it is
+        # new, so a generated one (used again for another body: a 422) becomes a fresh one of the same kind
+        case.headers["Idempotency-Key"] = uuid.uuid4().hex
     case.cookies = {**(case.cookies or {}), **session["cookies"]}
     case._has_explicit_auth = bool(session["headers"] or session["cookies"])
     return case
