@@ -17,6 +17,7 @@ from scoring.presenters import state_payload
 from tournament.printouts.common import Printout, heading_for, local_time, players_label, selected_matches, side_label
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 from tournament.printouts.scoresheets import HandRow
+from tournament.templatetags.names import seat_names
 
 SEATS = dict(SEAT_CHOICES)
 
@@ -133,7 +134,7 @@ def render(data, progress=None):
                   Spacer(1, 4)]
         if sheet.hands:
             rows = [[h.number, h.declarer, h.trump, h.level, h.defender_points, h.bottom, h.ns_after, h.ew_after,
-                     h.explanation] for h in sheet.hands]
+                     seat_names(h.explanation)] for h in sheet.hands]
             story.append(grid_table(header, rows, widths, font_size=8))
         else:
             story.append(text(_("No hand has been recorded yet."), sheet_style["body"]))

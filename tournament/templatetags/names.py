@@ -1,8 +1,12 @@
 """``{{ user|display_name }}``: a person as the pages name them (``common.names.display_name``: a Chinese
-name family name first without a space, else "first last", else the login name)."""
+name family name first without a space, else "first last", else the login name). ``{{ text|seat_names }}``:
+the seat and side codes of a text in the active language's words (北/东/南/西, 南北/东西 on Chinese pages;
+``common.seats.zh_seats``), for texts stored with the codes (explanations)."""
 from django import template
+from django.utils.translation import get_language
 
 from common.names import display_name as _display_name
+from common.seats import zh_seats
 
 register = template.Library()
 
@@ -10,3 +14,8 @@ register = template.Library()
 @register.filter
 def display_name(user):
     return _display_name(user)
+
+
+@register.filter
+def seat_names(text):
+    return zh_seats(text) if (get_language() or "").startswith("zh") else text
