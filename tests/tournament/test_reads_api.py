@@ -55,7 +55,8 @@ def test_the_match_list_filters_by_round_stage_status_and_table(demo):
 
 
 @pytest.mark.parametrize("query, field", [({"status": "won"}, "status"), ({"round": "abc"}, "round"),
-                                          ({"table": "-1"}, "table")])
+                                          ({"table": "-1"}, "table"), ({"table": "²"}, "table"),
+                                          ({"round": "1" * 20}, "round")])
 def test_a_bad_filter_is_a_400_naming_it_in_chinese(demo, query, field):
     answer = APIClient().get(f"/api/events/{demo.slug}/matches/", query, HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert answer.status_code == 400

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import UserError, gettext_noop
+from common.numbers import whole
 from config.api_errors import error_responses
 from tournament.access import visible_events
 from tournament.clocks.arithmetic import status_of
@@ -86,9 +87,10 @@ def _whole_number(params, name):
     raw = params.get(name)
     if raw in (None, ""):
         return None
-    if not raw.isdigit():
+    value = whole(raw)   # ASCII digits, bounded: "²" or a 20-digit id is a 400, not a 500
+    if value is None:
         raise UserError(gettext_noop("Enter a whole number of at least 0 for %(name)s."), field=name, name=name)
-    return int(raw)
+    return value
 
 
 class EventRoundList(APIView):
