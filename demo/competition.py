@@ -28,7 +28,7 @@ TAKEOVER_POINTS = 200  # the side off stage takes the stage and climbs
 CLEAN_SWEEP_POINTS = 0  # the declarers keep the stage and climb
 
 
-def _recorder():
+def chief_recorder():
     """The demo's chief referee (may record at every table)."""
     chiefs = get_user_model().objects.filter(Q(event_roles__role=roles.CHIEF_REFEREE) | Q(
         groups__name=roles.CHIEF_REFEREE)).distinct().order_by("username")  # per event, or site-wide in tests
@@ -59,7 +59,7 @@ def play_to_win(match: Match, user, winner_side: str, rng: random.Random) -> Non
     raise RuntimeError(f"demo match {match} did not finish within {MAX_HANDS} hands")
 
 
-def _play(matches, user, rng: random.Random) -> int:
+def play_matches(matches, user, rng: random.Random) -> int:
     """Play each match not yet over; the better-seeded (lower id) pair wins about two times in three."""
     played = 0
     for match in matches:
@@ -75,7 +75,7 @@ def _play(matches, user, rng: random.Random) -> int:
 @transaction.atomic
 def seed_competition(event) -> dict:
     """Stages, draws and results of the demo competition; returns counts of what was done."""
-    user = _recorder()
+    user = chief_recorder()
     rng = random.Random(DEMO_RESULT_SEED)
     created = stages.create_stages_from_format(event)
     groups = created[0]
@@ -85,11 +85,11 @@ def seed_competition(event) -> dict:
     if user is None:
         return done
     group_matches = Match.objects.filter(round__stage=groups).order_by("round__number", "table")
-    done["group_matches"] = _play(group_matches, user, rng)
+    done["group_matches"] = play_matches(group_matches, user, rng)
     knockout = next((s for s in created[1:] if s.kind == Stage.Kind.ELIMINATION), None)
     if knockout is not None:
         if draws.active_draw(knockout, Draw.Kind.BRACKET) is None:
             draws.draw_bracket(knockout, seed=DEMO_BRACKET_SEED, user=user)
         first_round = Match.objects.filter(round__stage=knockout, round__number=1).order_by("table")
-        done["knockout_matches"] = _play(first_round, user, rng)
+        done["knockout_matches"] = play_matches(first_round, user, rng)
     return done

@@ -11,7 +11,7 @@ import datetime as dt
 import random
 
 from demo.accounts import ensure_event_roles
-from demo.competition import _play, _recorder
+from demo.competition import chief_recorder, play_matches
 from scoring.profile_store import latest_profile
 from tournament.competition import draws, stages, swiss_rounds
 from tournament.models import Draw, Event, Match, Pair, Player, Stage, Unit
@@ -64,7 +64,7 @@ def seed_swiss_event() -> Event:
     event = _event(SWISS_SLUG, "2026年福田区社区升级公开赛（瑞士制演示）", "shenzhen-community",
                    Event.Format.ELIMINATION, "福田区文化馆")
     _pairs(event, SWISS_UNITS, 4, women_pair=False, reserve=False)
-    user = _recorder()
+    user = chief_recorder()
     rng = random.Random("demo-swiss-results")
     swiss = event.stages.filter(kind=Stage.Kind.SWISS).first() or swiss_rounds.create_swiss_stage(
         event, rounds=SWISS_ROUNDS)
@@ -76,10 +76,10 @@ def seed_swiss_event() -> Event:
     for number in range(1, SWISS_ROUNDS + 1):
         if not swiss.rounds.filter(number=number).exists():
             swiss_rounds.pair_next_round(swiss, seed=f"demo-swiss-R{number}", user=user)
-        _play(Match.objects.filter(round__stage=swiss, round__number=number).order_by("table"), user, rng)
+        play_matches(Match.objects.filter(round__stage=swiss, round__number=number).order_by("table"), user, rng)
     if draws.active_draw(knockout, Draw.Kind.BRACKET) is None:
         draws.draw_bracket(knockout, seed="demo-swiss-bracket", user=user)
-    _play(Match.objects.filter(round__stage=knockout, round__number=1).order_by("table"), user, rng)
+    play_matches(Match.objects.filter(round__stage=knockout, round__number=1).order_by("table"), user, rng)
     return event
 
 
@@ -92,7 +92,7 @@ def seed_union_event() -> Event:
     if not (event.profile.data or {}).get("unit_standings") and not event.unit_scoring:
         event.unit_scoring = {"points": [9, 7, 6, 5, 4, 3, 2, 1]}  # a profile stored before the section existed
         event.save(update_fields=["unit_scoring"])
-    user = _recorder()
+    user = chief_recorder()
     knockout = event.stages.first() or stages.create_stage(event, Stage.Kind.ELIMINATION,
                                                            settings={"places_played": 8})
     if user is None:
@@ -100,7 +100,7 @@ def seed_union_event() -> Event:
     if draws.active_draw(knockout, Draw.Kind.BRACKET) is None:
         draws.draw_bracket(knockout, seed="demo-union-bracket", user=user)
     rng = random.Random("demo-union-results")
-    while _play(Match.objects.filter(round__stage=knockout, status=Match.Status.SCHEDULED)
+    while play_matches(Match.objects.filter(round__stage=knockout, status=Match.Status.SCHEDULED)
                 .order_by("round__number", "table"), user, rng):
         pass
     return event

@@ -67,7 +67,7 @@ def table_state(match, entries=None):
     """
     return TableState.of(match_replay(match, entries).state)
 
-def _needs_seat(award):
+def needs_seat(award):
     """An award that moves the stage, drops a level or names a relative next declarer needs a seat."""
     return award is not None and bool(award["stage"] == "change" or award["drop_to"] or award["next_declarer"])
 
@@ -91,7 +91,7 @@ def _state_award(match, ruling, sanction, seats, penalty_points):
     if kwargs is None:
         return None
     if seat not in NEXT_SEAT:  # before the first hand: only a side's levels can move
-        return None if _needs_seat(kwargs) else kwargs
+        return None if needs_seat(kwargs) else kwargs
     return {**kwargs, "first_declarer": seat}
 
 

@@ -17,21 +17,21 @@ from rulings import appeal_route
 from rulings.adjustments import match_replay
 from rulings.engine import appeal_deadline, normalise_side, offending_seat
 from rulings.ledger import (
-    _match_rulings,
-    _replay_rulings,
     ledger_for,
     mark_new,
     match_entries,
+    match_rulings,
     related_row,
+    replay_rulings,
     sanction_dict,
 )
 from rulings.models import Appeal, AppealDecision, Approval, Ruling
 from rulings.services import (
     Conflict,
     RulingError,
-    _remove_from_event,
     engine_call,
     lock_match,
+    remove_from_event,
     restore_if_lifted,
 )
 from tournament import access
@@ -140,7 +140,7 @@ def decide_appeal(appeal, user, *, instance, outcome, reason="", amendment=None,
             restore_if_lifted(match, user, ruling)
             sanction = _sanction_of(match, replacement) if replacement is not None else None
             if sanction is not None and access.may(user, access.APPROVE, match=match):
-                _remove_from_event(match, user, replacement, sanction)  # a disqualification given on appeal
+                remove_from_event(match, user, replacement, sanction)  # a disqualification given on appeal
             return row
     except IntegrityError as exc:
         raise Conflict(gettext_noop("Someone else has just decided at this instance."), field="instance") from exc
@@ -210,8 +210,8 @@ def _replacement(match, ruling, user, amendment, reason):
     inputs["side"] = engine_call(lambda side: normalise_side(side), side=named)
     seat = offending_seat(named)
     inputs["choice"], inputs["role"] = inputs["choice"] or None, inputs["role"] or None
-    earlier = [r for r in _match_rulings(match) if r.sequence < ruling.sequence]
-    sanction = engine_call(_replay_rulings(match, earlier)[0].preview, **{**inputs, "side": seat or inputs["side"]})
+    earlier = [r for r in match_rulings(match) if r.sequence < ruling.sequence]
+    sanction = engine_call(replay_rulings(match, earlier)[0].preview, **{**inputs, "side": seat or inputs["side"]})
     context = ruling.context or {}
     declaring = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}.get(context.get("declarer"))
     offender_role = inputs["role"] or (ruling.offender_role if inputs["side"] == ruling.side else "") or (
@@ -233,5 +233,5 @@ def _replacement(match, ruling, user, amendment, reason):
 
 def _sanction_of(match, ruling):
     """The sanction in force of ``ruling`` after the match's rulings are replayed."""
-    entries = _replay_rulings(match, _match_rulings(match))[1]
+    entries = replay_rulings(match, match_rulings(match))[1]
     return next(entry.sanction for entry in entries if entry.ruling.pk == ruling.pk)

@@ -47,7 +47,7 @@ def ledger_for(profile, entries=()):
 _PRESENTATION_ONLY = ("sanction", "note")
 
 
-def _match_rulings(match, *, for_replay=False):
+def match_rulings(match, *, for_replay=False):
     """Every ruling of the match in order, with the rows that decide its state prefetched.
 
     ``for_replay``: only what the replay reads (no recorder, no stored sanction snapshot or note), for a
@@ -184,15 +184,15 @@ class Entry:
 
 def match_entries(match, rulings=None):
     """Replay the match's rulings: every ruling with the sanction now in force and its state."""
-    return _replay_rulings(match, _match_rulings(match) if rulings is None else rulings)[1]
+    return replay_rulings(match, match_rulings(match) if rulings is None else rulings)[1]
 
 
 def ledger_and_entries(match):
     """(the ledger holding the live rulings, every ruling as an Entry), reading only what a replay needs."""
-    return _replay_rulings(match, _match_rulings(match, for_replay=True))
+    return replay_rulings(match, match_rulings(match, for_replay=True))
 
 
-def _replay_rulings(match, rulings):
+def replay_rulings(match, rulings):
     """(the ledger holding the live rulings, every ruling as an Entry): the one replay of the rulings."""
     standing = live_replacements(rulings)
     lapsed = {r.pk for r in rulings if r.amends_id is not None and r.pk not in standing}
@@ -214,8 +214,8 @@ def _replay_position(rulings):
     return lambda r: (sequence_of.get(r.amends_id, r.sequence) if r.amends_id else r.sequence, r.sequence)
 
 
-def _live_ledger(match, rulings):
-    return _replay_rulings(match, rulings)[0]
+def live_ledger(match, rulings):
+    return replay_rulings(match, rulings)[0]
 
 
 _SANCTION_FIELDS = tuple(f.name for f in dataclasses.fields(Sanction))

@@ -8,9 +8,9 @@ from django.utils.translation import gettext, gettext_noop
 
 from rulings.adjustments import TableState, match_replay
 from rulings.engine import normalise_side
-from rulings.ledger import IN_FORCE, PENDING, Entry, _match_rulings, _replay_rulings, sanction_dict
+from rulings.ledger import IN_FORCE, PENDING, Entry, match_rulings, replay_rulings, sanction_dict
 from rulings.models import Ruling
-from rulings.services import _inputs, _offender_role, engine_call
+from rulings.services import engine_call, offender_role_in, sanction_inputs
 
 SIDE_NAMES = {"NS": gettext_noop("North-South"), "EW": gettext_noop("East-West")}
 
@@ -24,15 +24,15 @@ def preview_with_impact(match, code, side, *, minutes=None, cards=None, choice=N
     levels, before and after), ``winner_after`` and ``text`` (a sentence for the console, in the
     active language; empty when the ruling changes no recorded hand and no level).
     """
-    inputs = _inputs(code, side, minutes, cards, choice, role, seconds)
-    ledger, entries = _replay_rulings(match, _match_rulings(match, for_replay=True))
+    inputs = sanction_inputs(code, side, minutes, cards, choice, role, seconds)
+    ledger, entries = replay_rulings(match, match_rulings(match, for_replay=True))
     sanction = engine_call(ledger.record, **inputs)
     before = match_replay(match, entries)
     state = TableState.of(before.state)
     number = 1 if sanction.effect.applies_to == "first_hand" else (hand_number or state.hand_number)
     offender = normalise_side(inputs["side"])
     ruling = Ruling(match=match, hand_number=number, code=code, side=offender, role=inputs["role"] or "",
-                    offender_role=_offender_role(offender, inputs["role"], state), minutes=minutes,
+                    offender_role=offender_role_in(offender, inputs["role"], state), minutes=minutes,
                     seconds=seconds, cards=cards, choice=inputs["choice"] or "", sanction=sanction_dict(sanction),
                     profile=match.profile, context={"declarer": state.declarer, "levels": state.levels,
                                                     "level_played": state.level_played,

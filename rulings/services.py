@@ -14,22 +14,22 @@ from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from common.seats import SEAT_SIDE
 from config import clock
 from config.db import lock_row
-from rulings.adjustments import TableState, _needs_seat, match_replay
+from rulings.adjustments import TableState, match_replay, needs_seat
 from rulings.engine import PenaltyLedger, in_force_text, normalise_side, offending_seat
 from rulings.ledger import (
     AMENDED,
     REVERSED,
     VOID,
     Entry,
-    _live_ledger,
-    _match_rulings,
-    _replay_rulings,
     entry_of,
     ledger_and_entries,
     ledger_for,
+    live_ledger,
     mark_new,
     match_entries,
+    match_rulings,
     profile_table_source,
+    replay_rulings,
     ruling_state,
     sanction_dict,
 )
@@ -75,12 +75,12 @@ def engine_call(func, **inputs):
         raise RulingError(message, field=field) from exc
 
 
-def _inputs(code, side, minutes, cards, choice, role, seconds=None):
+def sanction_inputs(code, side, minutes, cards, choice, role, seconds=None):
     return {"code": code, "side": side, "minutes": minutes, "cards": cards,
             "choice": choice or None, "role": role or None, "seconds": seconds}
 
 
-def _offender_role(side, role, state):
+def offender_role_in(side, role, state):
     """The offending side's role in the current hand: as given, else from the declaring side."""
     if role:
         return role
@@ -92,8 +92,8 @@ def _offender_role(side, role, state):
 
 def preview(match, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None):
     """The sanction that recording this offence now would give (nothing is stored)."""
-    ledger = _live_ledger(match, _match_rulings(match))
-    return engine_call(ledger.preview, **_inputs(code, side, minutes, cards, choice, role, seconds))
+    ledger = live_ledger(match, match_rulings(match))
+    return engine_call(ledger.preview, **sanction_inputs(code, side, minutes, cards, choice, role, seconds))
 
 
 def lock_match(match_id, profile=None):
@@ -135,7 +135,7 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
     with the locked match (its roles and assignment read for ``user``) before anything is written; the
     API passes its permission check, so it reads the match only once.
     """
-    inputs = _inputs(code, side, minutes, cards, choice, role, seconds)
+    inputs = sanction_inputs(code, side, minutes, cards, choice, role, seconds)
     try:
         with transaction.atomic():
             locked = _lock_for_record(match, user)
@@ -147,7 +147,7 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
             kept = snapshots.kept(locked)
             if kept is not None:
                 return _create_on_kept(locked, user, inputs, hand_number, declarer, note, idempotency_key, kept)
-            rulings = _match_rulings(locked, for_replay=True)
+            rulings = match_rulings(locked, for_replay=True)
             return _create_ruling(locked, user, inputs, hand_number, declarer, note, idempotency_key, rulings)
     except IntegrityError as exc:
         raise Conflict(gettext_noop("Another ruling was recorded at the same time; reload and try again.")) from exc
@@ -182,7 +182,7 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
     The state the write leaves is kept for the next one (``scoring.snapshots``).
     """
     _check_table(match, note)
-    ledger, entries = _replay_rulings(match, rulings)
+    ledger, entries = replay_rulings(match, rulings)
     sanction = engine_call(ledger.record, **inputs)
     before = match_replay(match, entries)
     sequence = (max((r.sequence for r in rulings), default=0)) + 1
@@ -195,7 +195,7 @@ def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency
         results.settle(match, replay=done, entries=every)
     snapshots.keep(match, done, every, ledger)
     if decided:
-        _remove_from_event(match, user, entry.ruling, sanction)
+        remove_from_event(match, user, entry.ruling, sanction)
     return entry
 
 
@@ -219,7 +219,7 @@ def _create_on_kept(match, user, inputs, hand_number, declarer, note, idempotenc
         kept.waiting = kept.waiting or snapshots.waiting([entry], kept.next_number)
         snapshots.keep_applied(match, kept)
     if decided:
-        _remove_from_event(match, user, entry.ruling, sanction)
+        remove_from_event(match, user, entry.ruling, sanction)
     return entry
 
 
@@ -234,7 +234,7 @@ def _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_
     with snapshots.applying():   # the caller keeps the state itself: the signal leaves it
         ruling = mark_new(Ruling.objects.create(
             match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side, seat=seat,
-            role=inputs["role"] or "", offender_role=_offender_role(side, inputs["role"], state),
+            role=inputs["role"] or "", offender_role=offender_role_in(side, inputs["role"], state),
             minutes=inputs["minutes"], seconds=inputs["seconds"], cards=inputs["cards"],
             choice=inputs["choice"] or "", sanction=sanction_dict(sanction), clause=sanction.clause[:120],
             table=match.table, profile=match.profile, profile_version=match.profile.version,
@@ -259,7 +259,7 @@ def _chief_decides(match, user, ruling, sanction) -> bool:
     return True
 
 
-def _remove_from_event(match, user, ruling, sanction):
+def remove_from_event(match, user, ruling, sanction):
     """A disqualification (or 停赛, 000 第十七条（八）) the chief referee decided takes the offending pair out
     of the event's remaining play, not only this match (``tournament.entries.removals``)."""
     if "disqualification" not in sanction.kinds:
@@ -271,7 +271,7 @@ def _remove_from_event(match, user, ruling, sanction):
 
 
 def restore_if_lifted(match, user, ruling, *, reason=""):
-    """A suspension or disqualification that took a pair out of the event (``_remove_from_event``) is lifted
+    """A suspension or disqualification that took a pair out of the event (``remove_from_event``) is lifted
     once its ruling no longer stands (void, reversed or amended on appeal): the pair plays on, its later
     matches not yet begun are no longer walkovers (``tournament.entries.removals.restore_pair``)."""
     removal = (PairRemoval.objects.filter(ruling=ruling, restoration__isnull=True).select_related("pair")
@@ -312,7 +312,7 @@ def _with_declarer(state, declarer, sanction):
             raise RulingError(gettext_noop("The declarer must be a seat (N/E/S/W), not %(value)s."),
                               field="declarer", value=repr(declarer))
         return dataclasses.replace(state, declarer=declarer)
-    if _needs_seat(sanction.effect.award_kwargs(None)):
+    if needs_seat(sanction.effect.award_kwargs(None)):
         raise RulingError(gettext_noop("No declarer is recorded for this hand yet: give this hand's declarer seat."),
                           field="declarer")
     return state
@@ -387,7 +387,7 @@ def approve(ruling, user, *, approved=True, note=""):
                                           decided_by=user, decided_at=clock.now())
             apply_match_result(match)  # approved: the forfeit ends the match; rejected: the rest applies
             if row.approved:
-                _remove_from_event(match, user, ruling, entry.sanction)
+                remove_from_event(match, user, ruling, entry.sanction)
             return row
     except IntegrityError as exc:
         raise Conflict(gettext_noop("Someone else has just decided on this ruling."), field="ruling") from exc

@@ -5,7 +5,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from tournament.standings_input import DRAW, LOSS, WIN, MatchResult, _check_entries, _check_results
+from tournament.standings_input import DRAW, LOSS, WIN, MatchResult, check_entries, check_results
 
 _OUTCOME_ZH = {WIN: "胜", LOSS: "负", DRAW: "平"}
 
@@ -49,8 +49,8 @@ class Crosstable:
 
 def crosstable(entries: Sequence[Hashable], results: Sequence[Any]) -> Crosstable:
     """Build the crosstable of one group from its results (in result order)."""
-    items = _check_entries(entries)
-    checked = _check_results(items, results)
+    items = check_entries(entries)
+    checked = check_results(items, results)
     index = {e: i for i, e in enumerate(items)}
     grid: list[list[list | None]] = [[None if i == j else [] for j in range(len(items))]
                                      for i in range(len(items))]

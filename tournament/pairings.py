@@ -37,7 +37,7 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- helpers
-def _check_entries(entries: Sequence, field: str) -> list:
+def check_entries(entries: Sequence, field: str) -> list:
     """Return ``entries`` as a list after checking: no None, no duplicates."""
     items = list(entries)
     seen: dict = {}
@@ -71,7 +71,7 @@ def round_robin(entries: Sequence[Entry]) -> list[list[Match]]:
     the fixed entry alternates sides. A bye is written ``(entry, None)`` and
     put last in its round. Deterministic; every pair meets exactly once.
     """
-    items = _check_entries(entries, "entries")
+    items = check_entries(entries, "entries")
     if len(items) < 2:
         return []
     players: list = items + [None] if len(items) % 2 else items
@@ -137,7 +137,7 @@ def elimination_slots(
     the one unit u with c_u entries in the M two-entry matches, if any
     unit has more than M; otherwise none.
     """
-    items = _check_entries(entries_in_seed_order, "entries_in_seed_order")
+    items = check_entries(entries_in_seed_order, "entries_in_seed_order")
     n = len(items)
     if n < 2:
         raise UserError(gettext_noop("A knock-out needs at least 2 entries, not %(count)s."),
@@ -226,7 +226,7 @@ def draw_groups(
       seeded entries too) more even without making another unit's worse.
     - Chance comes only from ``random.Random(seed)``.
     """
-    items = _check_entries(entries, "entries")
+    items = check_entries(entries, "entries")
     _check_group_count(n_groups, len(items))
     if isinstance(seeded, bool) or not isinstance(seeded, int) or not 0 <= seeded <= len(items):
         raise UserError(gettext_noop("The number of seeded entries must be between 0 and %(most)s, not %(value)r."),
@@ -328,7 +328,7 @@ def draw_pairs(individuals: Sequence[Entry], seed: int | str) -> list[tuple[Entr
 
     An odd number of individuals is an error (nobody is left as a single).
     """
-    items = _check_entries(individuals, "individuals")
+    items = check_entries(individuals, "individuals")
     if len(items) % 2:
         raise UserError(gettext_noop("An odd number of individual sign-ups (%(count)s) cannot be drawn into pairs: "
                                      "add or remove one."), field="individuals", count=len(items))
@@ -402,7 +402,7 @@ def cross_seed(groups_qualifiers: Sequence[Sequence[Entry]]) -> list[Match]:
     groups = [list(g) for g in groups_qualifiers]
     if not groups or any(not g for g in groups):
         raise UserError(gettext_noop("Every group needs at least one qualifier."), field="groups_qualifiers")
-    _check_entries([e for g in groups for e in g], "groups_qualifiers")
+    check_entries([e for g in groups for e in g], "groups_qualifiers")
     n_groups = len(groups)
     if all(len(g) == 2 for g in groups) and (2 * n_groups) & (2 * n_groups - 1) == 0:
         if n_groups == 1:

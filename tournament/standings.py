@@ -45,10 +45,10 @@ from tournament.standings_input import (
     LOSS,
     WIN,
     MatchResult,
-    _check_entries,
-    _check_order,
-    _check_results,
-    _points_table,
+    check_entries,
+    check_order,
+    check_results,
+    points_table,
 )
 
 __all__ = [
@@ -224,7 +224,7 @@ def _build_table(entries: list, results: list[MatchResult], ladder: Sequence[str
     if len(ladder_index) != len(ladder) or not ladder:
         raise UserError(gettext_noop("The ladder of levels is empty or repeats a level."), field="ladder")
     forfeit_levels = _forfeit_levels(results, forfeit_rule, ladder_index, ladder)
-    pts = _points_table(points, results)
+    pts = points_table(points, results)
     sides: dict = {e: [] for e in entries}
     for i, r in enumerate(results):
         va, vb = _match_levels(r, i, ladder_index, forfeit_levels)
@@ -341,12 +341,12 @@ def compute_standings(
     or overrides ``METRICS``. Rows come best first; entries level after the
     whole order share the better rank (standard competition ranking 1,2,2,4).
     """
-    items = _check_entries(entries)
-    checked = _check_results(items, results)
+    items = check_entries(entries)
+    checked = check_results(items, results)
     if lot_seed is not None and (isinstance(lot_seed, bool) or not isinstance(lot_seed, (int, str))):
         raise UserError(gettext_noop("The seed of the lot must be a whole number or a text."), field="lot_seed")
     registry = {**METRICS, **(metrics or {})}
-    names = _check_order(order, registry)
+    names = check_order(order, registry)
     table = _build_table(items, checked, ladder, points or {WIN: 3, LOSS: 0}, forfeit_rule)
     ranker = _Ranker(table, names, registry, random.Random(lot_seed) if lot_seed is not None else None)
     ranker.run()

@@ -45,7 +45,7 @@ def _as_result(value: Any, i: int) -> MatchResult:
                     field=f"results[{i}]", number=i + 1)
 
 
-def _check_results(entries: list, results: Sequence[Any]) -> list[MatchResult]:
+def check_results(entries: list, results: Sequence[Any]) -> list[MatchResult]:
     """Normalise results and check their entries and winner."""
     known = {e: True for e in entries}
     checked = []
@@ -65,7 +65,7 @@ def _check_results(entries: list, results: Sequence[Any]) -> list[MatchResult]:
     return checked
 
 
-def _check_entries(entries: Sequence[Any]) -> list:
+def check_entries(entries: Sequence[Any]) -> list:
     """Entries as a list; duplicates are an error."""
     items = list(entries)
     seen: dict = {}
@@ -76,7 +76,7 @@ def _check_entries(entries: Sequence[Any]) -> list:
     return items
 
 
-def _check_order(order: Sequence[str], metrics: Mapping[str, Any]) -> tuple[str, ...]:
+def check_order(order: Sequence[str], metrics: Mapping[str, Any]) -> tuple[str, ...]:
     """Known names only; "lot"/"shared" may only come last."""
     names = tuple(order)
     if not names:
@@ -90,7 +90,7 @@ def _check_order(order: Sequence[str], metrics: Mapping[str, Any]) -> tuple[str,
     return names
 
 
-def _points_table(points: Mapping[str, float], results: list[MatchResult]) -> dict:
+def points_table(points: Mapping[str, float], results: list[MatchResult]) -> dict:
     """(outcome, forfeit) -> match points; ``forfeit_loss`` defaults to ``loss``.
 
     Raises UserError when the results need an outcome the table lacks.

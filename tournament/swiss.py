@@ -13,15 +13,15 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 __all__ = ["swiss_round", "EXACT_LIMIT"]
 from tournament.swiss_matching import (  # noqa: F401  (EXACT_LIMIT re-exported)
-    _CHUNK,
-    _MAX_WINDOW,
+    CHUNK,
     EXACT_LIMIT,
+    MAX_WINDOW,
     Pair,
-    _exchange_rematches,
-    _Field,
-    _matching,
-    _rematches,
-    _solve_exact,
+    SwissField,
+    count_rematches,
+    exchange_rematches,
+    min_cost_matching,
+    solve_exact,
 )
 
 
@@ -61,7 +61,7 @@ def swiss_round(
        scores in the quick pairing below, or the tie weights of the matching.
 
     Fields of up to ``EXACT_LIMIT`` (64) entries: the optimum of 1-4 is exact
-    (``_solve_exact``). A quick pairing (bye to the best bye key, the rest
+    (``solve_exact``). A quick pairing (bye to the best bye key, the rest
     first-fit in score order, rematches exchanged out, then partner exchanges
     lowering the score difference and same-unit count) is returned only when
     it provably meets the bounds: no rematch, no same-unit pair, score
@@ -107,21 +107,21 @@ def swiss_round(
        partners each among the other m/2 - 1 pairs, so some pair is joined to
        both crosswise), and each one lowers the rematch count.
     """
-    field = _Field(ranking, scores, played, had_bye, units, seed)
+    field = SwissField(ranking, scores, played, had_bye, units, seed)
     n = field.n
     if n == 0:
         return []
     if n == 1:
         return [(field.entries[0], None)]
     if n <= EXACT_LIMIT:
-        pairs = _solve_exact(field, list(range(n)), bye=n % 2 == 1)
+        pairs = solve_exact(field, list(range(n)), bye=n % 2 == 1)
     else:
         pairs = _solve_large(field)
     return field.output(pairs)
 
 
 # --------------------------------------------------------------------------- large fields
-def _solve_large(field: _Field) -> list[Pair]:
+def _solve_large(field: SwissField) -> list[Pair]:
     """Pairing of a field above EXACT_LIMIT by score windows (see ``swiss_round``)."""
     n = field.n
     bye = min(range(n), key=field.bye_key.__getitem__) if n % 2 else None
@@ -129,41 +129,41 @@ def _solve_large(field: _Field) -> list[Pair]:
     m = len(rest)
     most_opponents = max(len(field.opponents[i]) - (bye in field.opponents[i]) for i in rest)
     if most_opponents > m // 2 - 1:
-        return _solve_exact(field, list(range(n)), bye=bye is not None)
+        return solve_exact(field, list(range(n)), bye=bye is not None)
     order = sorted(rest, key=lambda i: (-field.score[i], i))
     pairs: list[Pair] = []
     carry: list[int] = []
     windows = _windows(field, order)
     for w, window in enumerate(windows):
         nodes = carry + window
-        solved = _solve_exact(field, nodes, bye=False)
-        if (_rematches(field, solved) and w + 1 < len(windows)
-                and len(nodes) + len(windows[w + 1]) <= _MAX_WINDOW):
+        solved = solve_exact(field, nodes, bye=False)
+        if (count_rematches(field, solved) and w + 1 < len(windows)
+                and len(nodes) + len(windows[w + 1]) <= MAX_WINDOW):
             carry = nodes
             continue
         pairs += solved
         carry = []
-    exchanged = _exchange_rematches(field, pairs)
+    exchanged = exchange_rematches(field, pairs)
     if exchanged is None:  # cannot happen under the degree condition; stay correct anyway
-        exchanged = _matching(field, [x for pair in pairs for x in pair], bye=False)
+        exchanged = min_cost_matching(field, [x for pair in pairs for x in pair], bye=False)
     pairs = exchanged
     if bye is not None:
         pairs.append((bye, None))
     return pairs
 
 
-def _windows(field: _Field, order: list[int]) -> list[list[int]]:
+def _windows(field: SwissField, order: list[int]) -> list[list[int]]:
     """Cut ``order`` (even length) into consecutive even windows, at score changes if possible."""
     score = field.score
     m = len(order)
     windows = []
     start = 0
     while start < m:
-        if m - start <= _CHUNK + _CHUNK // 2:
+        if m - start <= CHUNK + CHUNK // 2:
             end = m
         else:
-            end = start + _CHUNK
-            for cut in range(start + _CHUNK, start + _CHUNK // 2, -2):
+            end = start + CHUNK
+            for cut in range(start + CHUNK, start + CHUNK // 2, -2):
                 if score[order[cut - 1]] != score[order[cut]]:
                     end = cut
                     break

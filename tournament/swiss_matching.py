@@ -15,8 +15,8 @@ import networkx as nx
 from common.errors import UserError, gettext_noop
 
 EXACT_LIMIT = 64  # fields up to this size are paired by one exact matching
-_CHUNK = 48  # window size (even) for larger fields; see swiss_round
-_MAX_WINDOW = 3 * _CHUNK  # a window that cannot avoid rematches grows up to this
+CHUNK = 48  # window size (even) for larger fields; see swiss_round
+MAX_WINDOW = 3 * CHUNK  # a window that cannot avoid rematches grows up to this
 _TIE_RANGE = 1 << 10  # random tie-break weights per pair lie in [0, _TIE_RANGE)
 _IMPROVE_PASSES = 10  # rounds of partner exchanges in the quick pairing
 _PRUNE_LIMIT = 256  # largest set of entries whose pairs are pruned by the bound table
@@ -25,7 +25,7 @@ Pair = tuple  # (index, index) or (index, None): indices into the ranking
 
 
 # --------------------------------------------------------------------------- input
-class _Field:
+class SwissField:
     """The checked input, by ranking index 0..n-1."""
 
     def __init__(self, ranking, scores, played, had_bye, units, seed) -> None:
@@ -90,7 +90,7 @@ def _scaled_scores(entries: list, scores: Mapping) -> list[int]:
 
 
 # --------------------------------------------------------------------------- exact
-def _solve_exact(field: _Field, nodes: list[int], *, bye: bool) -> list[Pair]:
+def solve_exact(field: SwissField, nodes: list[int], *, bye: bool) -> list[Pair]:
     """Lexicographically best pairing of ``nodes`` (one of them gets the bye if ``bye``).
 
     1. A quick pairing: the bye to the best bye key, the others sorted by
@@ -118,21 +118,21 @@ def _solve_exact(field: _Field, nodes: list[int], *, bye: bool) -> list[Pair]:
     """
     found = _first_fit(field, nodes, bye=bye)
     if found is None:
-        return _matching(field, nodes, bye=bye)
+        return min_cost_matching(field, nodes, bye=bye)
     pairs, bye_entry, bound = found
     pairs = _improve(field, pairs)
     diff = sum(abs(field.score[a] - field.score[b]) for a, b in pairs)
     if diff != bound or any(field.same_unit(a, b) for a, b in pairs):
         rest = [x for pair in pairs for x in pair]
         limit = diff if len(rest) <= _PRUNE_LIMIT else None
-        pairs = _matching(field, rest, bye=False, diff_limit=limit)
+        pairs = min_cost_matching(field, rest, bye=False, diff_limit=limit)
     if bye:
         pairs.append((bye_entry, None))
     return pairs
 
 
-def _first_fit(field: _Field, nodes: list[int], *, bye: bool):
-    """Step 1 of ``_solve_exact`` before the exchanges: ``(pairs, bye entry, LB)`` or None."""
+def _first_fit(field: SwissField, nodes: list[int], *, bye: bool):
+    """Step 1 of ``solve_exact`` before the exchanges: ``(pairs, bye entry, LB)`` or None."""
     rest = list(nodes)
     bye_entry = min(rest, key=field.bye_key.__getitem__) if bye else None
     if bye:
@@ -162,11 +162,11 @@ def _first_fit(field: _Field, nodes: list[int], *, bye: bool):
         partner = rematch if partner is None else partner
         taken[x] = taken[partner] = True
         pairs.append((a, rest[partner]))
-    pairs = _exchange_rematches(field, pairs)
+    pairs = exchange_rematches(field, pairs)
     return None if pairs is None else (pairs, bye_entry, bound)
 
 
-def _improve(field: _Field, pairs: list[Pair]) -> list[Pair]:
+def _improve(field: SwissField, pairs: list[Pair]) -> list[Pair]:
     """Exchange partners of two pairs while that lowers (score diff, same unit), no rematch."""
     pairs = list(pairs)
     score = field.score
@@ -223,9 +223,9 @@ def _bounds_without_two(values: list[int]) -> list[list[int]]:
     return table
 
 
-def _matching(field: _Field, nodes: list[int], *, bye: bool,
+def min_cost_matching(field: SwissField, nodes: list[int], *, bye: bool,
               diff_limit: int | None = None) -> list[Pair]:
-    """Step 3 of ``_solve_exact``: the minimum-cost matching (pruned if ``diff_limit``)."""
+    """Step 3 of ``solve_exact``: the minimum-cost matching (pruned if ``diff_limit``)."""
     k = len(nodes)
     n_pairs = (k + 1) // 2
     scores = [field.score[i] for i in nodes]
@@ -271,18 +271,18 @@ def _matching(field: _Field, nodes: list[int], *, bye: bool,
             graph.add_edge(x, k, weight=big - w_bye * field.bye_key[a] - rng.randrange(_TIE_RANGE))
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) < graph.number_of_nodes():  # cannot happen; stay correct anyway
-        return _matching(field, nodes, bye=bye)
+        return min_cost_matching(field, nodes, bye=bye)
     pairs: list[Pair] = []
     for x, y in sorted((min(e), max(e)) for e in matching):
         pairs.append((nodes[x], None) if y == k else (nodes[x], nodes[y]))
     return pairs
 
 
-def _rematches(field: _Field, pairs: list[Pair]) -> int:
+def count_rematches(field: SwissField, pairs: list[Pair]) -> int:
     return sum(1 for a, b in pairs if b is not None and b in field.opponents[a])
 
 
-def _exchange_rematches(field: _Field, pairs: list[Pair]) -> list[Pair] | None:
+def exchange_rematches(field: SwissField, pairs: list[Pair]) -> list[Pair] | None:
     """Exchange partners until no pair is a rematch (step f of ``swiss_round``), or None.
 
     Each exchange replaces a rematch (a, b) and another pair (c, d) by two

@@ -67,13 +67,13 @@ def finished_event(db):
     """
     import random
 
-    from demo.competition import _recorder, play_to_win, seed_competition
+    from demo.competition import chief_recorder, play_to_win, seed_competition
     from demo.event import ensure_accounts, ensure_event
 
     ensure_accounts()
     demo = ensure_event()
     seed_competition(demo)
-    user, rng = _recorder(), random.Random("printout-awards")
+    user, rng = chief_recorder(), random.Random("printout-awards")
     knockout = Match.objects.filter(round__stage__event=demo, round__stage__kind=Stage.Kind.ELIMINATION)
     for _attempt in range(8):  # one pass per knock-out round
         waiting = [m for m in knockout.order_by("round__number", "table") if not m.is_over and m.ns_id and m.ew_id]

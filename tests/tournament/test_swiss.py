@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tests.tournament.refusals import refused
 from tournament.pairings import swiss_round
 from tournament.swiss import EXACT_LIMIT
-from tournament.swiss_matching import _bounds_without_two, _exchange_rematches, _Field, _matching
+from tournament.swiss_matching import SwissField, _bounds_without_two, exchange_rematches, min_cost_matching
 
 
 # --------------------------------------------------------------------------- helpers
@@ -257,8 +257,8 @@ def test_exchange_step_removes_every_rematch():
     ranking = list(range(EXACT_LIMIT + 2))
     played = {frozenset({2 * k, 2 * k + 1}) for k in range(len(ranking) // 2)}
     scores = {e: e // 10 for e in ranking}
-    field = _Field(ranking, scores, played, frozenset(), None, 0)
-    pairs = _exchange_rematches(field, [(2 * k, 2 * k + 1) for k in range(len(ranking) // 2)])
+    field = SwissField(ranking, scores, played, frozenset(), None, 0)
+    pairs = exchange_rematches(field, [(2 * k, 2 * k + 1) for k in range(len(ranking) // 2)])
     named = [(ranking[a], ranking[b]) for a, b in pairs]
     check_contract(sorted((min(p), max(p)) for p in named), ranking)
     assert criteria(named, ranking, scores, played)[0] == 0
@@ -270,8 +270,8 @@ def test_exchange_step_removes_every_rematch():
 def test_full_matching_alone_is_optimal(field):
     """The weight encoding by itself (no quick pairing, no pruning) gives the minimal tuple."""
     ranking, scores, played, had_bye, units, seed = field
-    data = _Field(ranking, scores, played, had_bye, units, seed)
-    pairs = _matching(data, list(range(len(ranking))), bye=len(ranking) % 2 == 1)
+    data = SwissField(ranking, scores, played, had_bye, units, seed)
+    pairs = min_cost_matching(data, list(range(len(ranking))), bye=len(ranking) % 2 == 1)
     named = [(ranking[a], None if b is None else ranking[b]) for a, b in pairs]
     best = min(criteria(p, ranking, scores, played, had_bye, units) for p in all_pairings(ranking))
     assert criteria(named, ranking, scores, played, had_bye, units) == best

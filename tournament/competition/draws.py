@@ -112,7 +112,7 @@ def _pure(call, *args, **kwargs):
 
 
 # --------------------------------------------------------------------------- entries
-def _event_entries(stage: Stage, entries) -> list[Pair]:
+def event_entries(stage: Stage, entries) -> list[Pair]:
     """The stage's entries: the given pair ids, or every active (non-reserve) pair, seeded first."""
     pairs = Pair.objects.filter(event=stage.event)
     if entries is None:
@@ -134,7 +134,7 @@ def _event_entries(stage: Stage, entries) -> list[Pair]:
     return sorted((found[i] for i in ids), key=lambda p: (p.seed is None, p.seed or 0, p.name, p.pk))
 
 
-def _seed_order(pairs: list[Pair], seed: str) -> list[int]:
+def seed_order(pairs: list[Pair], seed: str) -> list[int]:
     """Seeded pairs by seed number, then the unseeded ones in an order drawn by lot."""
     seeded = [p.pk for p in pairs if p.seed is not None]
     rest = [p.pk for p in pairs if p.seed is None]
@@ -161,12 +161,12 @@ def draw_groups(stage: Stage, *, seed=None, n_groups: int | None = None, seeded:
         if stage.source_id and entries is None:
             per_group = options.get("qualifiers_per_group", 2)
             ids = ranking.qualifier_order(stage.source, per_group)
-            pairs = _event_entries(stage, ids)
+            pairs = event_entries(stage, ids)
             order = ids
             default_seeded = sum(1 for _ in stage.source.groups.all())
         else:
-            pairs = _event_entries(stage, entries)
-            order = _seed_order(pairs, seed)
+            pairs = event_entries(stage, entries)
+            order = seed_order(pairs, seed)
             default_seeded = sum(1 for p in pairs if p.seed is not None)
         if len(pairs) < 2:
             raise CompetitionError(gettext_noop("Only %(count)s entries: groups need at least 2."), field="entries",
@@ -247,11 +247,11 @@ def draw_bracket(stage: Stage, *, seed=None, entries=None, user=None) -> Draw:
             first_round = _pure(pairings.cross_seed, labels)
             params = {"qualifiers": labels, "places_played": places}
         else:
-            pairs = _event_entries(stage, swiss_order or entries)
+            pairs = event_entries(stage, swiss_order or entries)
             if len(pairs) < 2:
                 raise CompetitionError(gettext_noop("Only %(count)s entries: a knock-out needs at least 2."),
                                        field="entries", count=len(pairs))
-            order = swiss_order or _seed_order(pairs, seed)
+            order = swiss_order or seed_order(pairs, seed)
             unit_of = {p.pk: p.unit_id for p in pairs}
             first_round = _pure(pairings.elimination_slots, order, unit_of.__getitem__)
             params = {"entries": order, "places_played": places, "units": {str(k): v for k, v in unit_of.items()}}

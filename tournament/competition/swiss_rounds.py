@@ -16,7 +16,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from common.errors import ConflictError, UserError, gettext_noop
-from tournament.competition.draws import _event_entries, _seed_order, clean_seed
+from tournament.competition.draws import clean_seed, event_entries, seed_order
 from tournament.competition.results import give_swiss_bye
 from tournament.competition.rounds import undecided_tables
 from tournament.competition.stages import MAX_SWISS_ROUNDS, create_stage
@@ -110,8 +110,8 @@ def pair_next_round(stage: Stage, *, seed=None, user=None) -> Draw:
 
 
 def _round_one(stage: Stage, seed: str) -> dict:
-    pairs = _event_entries(stage, None)
-    order = _seed_order(pairs, seed)
+    pairs = event_entries(stage, None)
+    order = seed_order(pairs, seed)
     return {"entries": order, "ranking": order, "scores": {str(p): 0 for p in order}, "played": [],
             "had_bye": [], "units": {str(p.pk): p.unit_id for p in pairs}}
 
