@@ -301,14 +301,14 @@ def team_problems(event: Event) -> list[TeamProblem]:
     problems = []
     for team in event.teams.prefetch_related("pairs__player1", "pairs__player2").order_by("name"):
         active = [p for p in team.pairs.all() if p.status == Pair.Status.ACTIVE]
-        faults = _team_faults(rule, active)
+        faults = team_faults(rule, active)
         if faults:
             problems.append(TeamProblem(team.name, _("The team “%(team)s”, %(rule)s: %(faults)s") % {
                 "team": team.name, "rule": rule.describe(), "faults": _("; ").join(faults)}))
     return problems
 
 
-def _team_faults(rule: TeamRule, active: list[Pair]) -> list[str]:
+def team_faults(rule: TeamRule, active: list[Pair]) -> list[str]:
     regular = [p for p in active if not p.reserve]
     reserves = len(active) - len(regular)
     women = sum(is_women(p.player1.gender, p.player2.gender) for p in regular)

@@ -2,7 +2,7 @@
 from django.urls import path
 
 from tournament.entries import api as api_entries
-from tournament.entries import cleanup_views, removal_api, removal_views, substitution_views
+from tournament.entries import cleanup_views, registration_views, removal_api, removal_views, substitution_views
 from tournament.entries import views as v
 
 urlpatterns = [
@@ -18,6 +18,12 @@ urlpatterns = [
     path("manage/<slug:event_slug>/entries/<int:pk>/remove/", removal_views.pair_remove, name="entries_remove"),
     path("manage/<slug:event_slug>/entries/<int:pk>/substitute/", substitution_views.pair_substitute,
          name="entries_substitute"),
+    path("manage/<slug:event_slug>/entries/links/", registration_views.links_page, name="entries_links"),
+    path("manage/<slug:event_slug>/entries/links/card/", registration_views.link_card, name="entries_link_card"),
+    path("manage/<slug:event_slug>/entries/links/missing/", registration_views.not_submitted,
+         name="entries_links_missing"),
+    path("register/<str:key>/", registration_views.unit_register, name="unit_register"),
+    path("register/<str:key>/check/", registration_views.unit_check, name="unit_register_check"),
     path("api/pairs/<int:pk>/substitution/", substitution_views.PairSubstitutionView.as_view(),
          name="api_pair_substitution"),
     path("api/pairs/<int:pk>/removal/", removal_api.PairRemovalView.as_view(), name="api_pair_removal"),

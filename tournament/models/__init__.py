@@ -5,5 +5,6 @@ from tournament.models.entries import *  # noqa: F401,F403
 from tournament.models.event import *  # noqa: F401,F403
 from tournament.models.leads import *  # noqa: F401,F403
 from tournament.models.printouts import *  # noqa: F401,F403
+from tournament.models.registration import *  # noqa: F401,F403
 from tournament.models.removals import *  # noqa: F401,F403
 from tournament.models.staff import *  # noqa: F401,F403

@@ -118,7 +118,10 @@ TABLES: tuple[tuple[type[models.Model], str], ...] = (
 NOT_EXPORTED = {"tournament.printjob": "rebuilt on demand", "scoring.ruleprofile": "travels as data.profiles",
                 "tournament.apitoken": "secrets: made anew where the event goes",
                 "tournament.staffaccount": "an account's own state (one-time password, demo), not the event's",
-                "scoring.matchsnapshot": "the kept engine state: the next write replays and keeps it anew"}
+                "scoring.matchsnapshot": "the kept engine state: the next write replays and keeps it anew",
+                "tournament.unitlink": "secrets: registration links are made anew where the event goes",
+                "tournament.unitentryversion": "a link's registration history, read through its link",
+                "tournament.registrationwindow": "the registration before the event, over once it travels"}
 USER_FIELDS = ("username", "first_name", "last_name", "email", "is_active")
 PROFILE_FIELDS = ("slug", "version", "name", "data", "source")
 

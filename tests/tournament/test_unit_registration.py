@@ -1,0 +1,210 @@
+"""Issue 32: units register through private links. The checks are the import's, a link sees and changes only
+its own unit, a guessed or revoked link is a 404 (counted like a failed login), the deadline makes links
+read-only, approval makes normal entries, a change after submission needs approval again, history is kept."""
+import datetime as dt
+import io
+import itertools
+
+import pytest
+from django.urls import reverse
+from openpyxl import load_workbook
+
+from config import auth, clock
+from config.appendonly import AppendOnlyError
+from scoring.profile_store import latest_profile
+from tournament import roles
+from tournament.entries import limits
+from tournament.entries import registration as reg
+from tournament.entries.pairs import add_pair
+from tournament.entries.registration_views import LINK_NAME
+from tournament.entries.services import PairData, PlayerData, check_entries_ready
+from tournament.models import Event, Pair, UnitEntryVersion
+
+NOW = dt.datetime(2026, 11, 20, 9, 0, tzinfo=dt.UTC)
+_names = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _no_link_lockout():
+    """The cache outlives a test: start each with no link misses counted (a new lockout epoch)."""
+    auth.unlock(LINK_NAME)
+
+
+@pytest.fixture
+def event(db):
+    day = dt.date(2026, 12, 5)
+    return Event.objects.create(slug="union-reg", name="职工运动会", start_date=day, end_date=day,
+                                profile=latest_profile("union-games"))
+
+
+def team_rows(prefix, women=True):
+    """Four pairs for union-games (3 regular, the first a women's pair unless ``women`` is False, 1 reserve)."""
+    rows = []
+    for i in range(4):
+        female = women and i == 0
+        rows.append({"player1": f"{prefix}甲{i}", "gender1": "F" if female else "M", "phone1": "",
+                     "player2": f"{prefix}乙{i}", "gender2": "F" if female else "M", "phone2": ""})
+    return rows
+
+
+def post_data(rows):
+    return {f"p{i}-{k}": v for i, row in enumerate(rows) for k, v in row.items()}
+
+
+def link_rows(link, rows):
+    return reg.rows_from(post_data(rows), link)
+
+
+@pytest.fixture
+def links(event):
+    return {name: reg.create_link(event, name, phone=f"1380000000{n}") for n, name in enumerate(("一厂", "二厂", "三厂"))}
+
+
+def test_the_link_is_a_hashed_random_key_and_a_wrong_or_revoked_one_is_404(client, event, links):
+    link, key = links["一厂"]
+    assert len(key) >= 32 and key not in link.digest and link.digest == reg.digest(key)
+    assert client.get(reverse("unit_register", args=[key])).status_code == 200
+    assert client.get(reverse("unit_register", args=[key[:-1] + ("A" if key[-1] != "A" else "B")])).status_code == 404
+    reg.revoke(link)
+    assert client.get(reverse("unit_register", args=[key])).status_code == 404
+    assert client.post(reverse("unit_register_check", args=[key]), {}).status_code == 404
+
+
+def test_guessing_links_locks_the_address_out_like_failed_logins(client, settings, event, links):
+    settings.LOGIN_FAILURE_LIMIT = 3
+    _link, key = links["二厂"]
+    for n in range(3):
+        assert client.get(reverse("unit_register", args=[f"guess{n}"])).status_code == 404
+    assert client.get(reverse("unit_register", args=[key])).status_code == 429   # even a right key, for a while
+
+
+def test_every_link_sees_and_changes_only_its_own_unit(client, event, links):
+    for name, (link, _key) in links.items():
+        reg.save(link, link_rows(link, team_rows(name)))
+    for name, (link, key) in links.items():
+        page = client.get(reverse("unit_register", args=[key])).content.decode()
+        assert f"{name}甲1" in page
+        for other in links:
+            if other != name:
+                assert other not in page and f"{other}甲1" not in page
+        # a post naming another unit's fields or ids only ever writes this link's unit
+        data = {**post_data(team_rows(name + "新")), "unit": "二厂" if name != "二厂" else "一厂", "link": 1,
+                "action": "save"}
+        client.post(reverse("unit_register", args=[key]), data)
+    for name, (link, _key) in links.items():
+        latest = reg.draft(link)
+        assert all(row["player1"].startswith(name + "新") for row in latest)
+        assert UnitEntryVersion.objects.filter(link=link).count() == 2
+    assert not Pair.objects.exists()   # drafts are not entries until approved
+
+
+def test_a_conflict_with_another_units_player_does_not_name_it(event, links):
+    one, two = links["一厂"][0], links["二厂"][0]
+    first = team_rows("一厂")
+    first[1]["phone1"] = "13912345678"
+    reg.save(one, link_rows(one, first), submit=True)
+    reg.approve(one, None)
+    rows = team_rows("二厂")
+    rows[1]["player1"], rows[1]["phone1"] = "一厂甲1", "13912345678"   # the same person (the phone decides)
+    problems = reg.check(two, link_rows(two, rows))
+    assert [(p.row, p.field) for p in problems] == [(1, "player1")]
+    assert "一厂" not in problems[0].message.replace("一厂甲1", "")
+
+
+def test_the_checks_are_the_imports(event, links):
+    link = links["一厂"][0]
+    rows = team_rows("一厂")
+    rows[0]["player1"] = "长" * (limits.PERSON + 1)
+    rows[2]["gender2"] = "X"
+    problems = reg.check(link, link_rows(link, rows))
+    assert {(p.row, p.field) for p in problems} == {(0, "player1"), (2, "gender2")}
+    with pytest.raises(ValueError) as caught:   # the import's own message for the same text
+        add_pair(event, PairData("一厂", PlayerData(rows[0]["player1"], "F"), PlayerData("乙", "F")))
+    assert str(caught.value) in [p.message for p in problems]
+    no_women = team_rows("一厂", women=False)
+    [problem] = reg.check(link, link_rows(link, no_women))
+    assert problem.row is None and "女" in problem.message or "women" in problem.message
+    with pytest.raises(ValueError):
+        reg.save(link, link_rows(link, no_women), submit=True)
+    reg.save(link, link_rows(link, no_women))   # a draft may be incomplete
+    assert reg.status(reg.versions(link)) == reg.IN_PROGRESS
+
+
+def test_a_phone_when_the_event_asks(event, links):
+    reg.set_window(event, None, asks_phone=True)
+    link = links["一厂"][0]
+    problems = reg.check(link, link_rows(link, team_rows("一厂")))
+    assert {p.field for p in problems} == {"phone1", "phone2"}
+
+
+def test_the_deadline_makes_links_read_only_and_a_reopened_unit_may_change(client, event, links):
+    reg.set_window(event, NOW, asks_phone=False)
+    link, key = links["三厂"]
+    with clock.frozen(NOW - dt.timedelta(minutes=1)):
+        reg.save(link, link_rows(link, team_rows("三厂")))
+    with clock.frozen(NOW + dt.timedelta(minutes=1)):
+        response = client.post(reverse("unit_register", args=[key]),
+                               {**post_data(team_rows("晚到")), "action": "submit"})
+        assert response.status_code == 200 and "disabled" in response.content.decode()
+        assert reg.draft(link)[0]["player1"] == "三厂甲0" and len(reg.versions(link)) == 1
+        reg.reopen(link)
+        reg.save(link, link_rows(link, team_rows("晚到")), submit=True)
+    assert reg.status(reg.versions(link)) == reg.SUBMITTED
+
+
+def test_approval_makes_entries_and_a_change_needs_approval_again(event, links, make_user):
+    boss = make_user(roles.ORGANISER)
+    link = links["一厂"][0]
+    reg.save(link, link_rows(link, team_rows("一厂")), submit=True)
+    first = reg.approve(link, boss)
+    assert len(first) == 4 and {p.unit.name for p in first} == {"一厂"}
+    assert check_entries_ready(event) is None
+    changed = team_rows("一厂")
+    changed[2]["player2"] = "一厂换人"
+    reg.save(link, link_rows(link, changed))
+    link.refresh_from_db()
+    history = reg.versions(link)
+    assert reg.status(history) == reg.CHANGED
+    assert reg.changes(link, history) == (
+        [reg.describe(link_rows(link, changed)[2])], [reg.describe(link_rows(link, team_rows("一厂"))[2])])
+    with pytest.raises(ValueError):
+        reg.approve(link, boss)   # not submitted again yet
+    reg.save(link, link_rows(link, changed), submit=True)
+    second = reg.approve(link, boss)
+    names = set(Pair.objects.filter(unit__name="一厂", status="active").values_list("player2__name", flat=True))
+    assert "一厂换人" in names and "一厂乙2" not in names and len(second) == 4
+    assert {p.pk for p in first} & {p.pk for p in second} == {p.pk for p in first if p.player2.name != "一厂乙2"}
+    actions = [v.action for v in reg.versions(link)]
+    assert actions == ["submitted", "approved", "saved", "submitted", "approved"]
+    with pytest.raises(AppendOnlyError):
+        reg.versions(link)[0].delete()
+
+
+def test_the_organiser_pages_are_the_organisers(client, event, links, make_user):
+    key = links["一厂"][1]
+    pages = [reverse("entries_links", args=[event.slug]), reverse("entries_links_missing", args=[event.slug])]
+    for url in pages:
+        assert client.get(url).status_code == 302          # to the login page
+    client.force_login(make_user())
+    for url in pages:
+        assert client.get(url).status_code in (403, 404)
+    assert client.post(reverse("entries_link_card", args=[event.slug]), {"key": key}).status_code in (403, 404)
+    client.force_login(make_user(roles.ORGANISER))
+    for url in pages:
+        assert client.get(url).status_code == 200
+    card = client.post(reverse("entries_link_card", args=[event.slug]), {"key": key})
+    assert card.status_code == 200 and card.content.startswith(b"%PDF")
+    other = Event.objects.create(slug="other", name="别的", start_date=event.start_date, end_date=event.end_date,
+                                 profile=event.profile)
+    assert client.post(reverse("entries_link_card", args=[other.slug]), {"key": key}).status_code == 404
+
+
+def test_units_not_submitted_with_their_phones_as_xlsx(client, event, links, make_user):
+    link = links["一厂"][0]
+    reg.save(link, link_rows(link, team_rows("一厂")), submit=True)
+    client.force_login(make_user(roles.ORGANISER))
+    page = client.get(reverse("entries_links_missing", args=[event.slug])).content.decode()
+    assert "二厂" in page and "13800000001" in page and "一厂" not in page.split("<main")[-1].split("entry-list")[-1]
+    sheet = client.get(reverse("entries_links_missing", args=[event.slug]), {"format": "xlsx"})
+    rows = list(load_workbook(io.BytesIO(sheet.content)).active.iter_rows(values_only=True))
+    assert [r[0] for r in rows[1:]] == ["二厂", "三厂"] and rows[1][2] == "13800000001"

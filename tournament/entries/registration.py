@@ -1,0 +1,323 @@
+"""Units register themselves (issue 32): a private link per unit (per person in an open event), a deadline,
+the organiser's review and approval.
+
+- A link is ``secrets.token_urlsafe`` shown once (page, card); only its SHA-256 digest is kept and looked up.
+  A revoked or unknown key finds nothing (the page answers 404).
+- The holder edits the unit's entries as a draft: every save, submission and approval is a new
+  :class:`~tournament.models.UnitEntryVersion` (append-only: who is the link, or the approving organiser).
+  The draft never touches the entries; :func:`approve` turns the submitted version into normal pairs through
+  :func:`tournament.entries.pairs.add_pair` (the import's path and checks), so the draw takes them.
+- The draft is checked with the entries' own checks (:func:`~tournament.entries.services.clean_pair`, the
+  team rule's faults, ``check_player_free``): what the import would refuse, the page says as it is typed.
+  A conflict with another unit's player is told without naming that unit or player.
+- After the window's ``closes_at`` (or once entries are locked by the draw) a link is read-only, unless the
+  organiser reopened that one unit.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from common.errors import ConflictError, gettext_noop
+from common.naturalsort import natural_key
+from config import clock
+from tournament.entries import cleanup
+from tournament.entries import pairs as entry_pairs
+from tournament.entries.services import (
+    EntryError,
+    PairData,
+    PlayerData,
+    check_player_free,
+    clean_pair,
+    entries_locked_msgid,
+    is_women,
+    open_event,
+    same_person,
+    team_faults,
+    team_rule,
+)
+from tournament.entries.spreadsheets import write_workbook
+from tournament.models import Event, Pair, Player, RegistrationWindow, UnitEntryVersion, UnitLink
+
+#: Pairs a unit may enter when the event's profile has no team rule (a person's link: one pair).
+OPEN_PAIRS = 8
+FIELDS = ("player1", "gender1", "phone1", "player2", "gender2", "phone2")
+KEY_BYTES = 24
+
+NOT_STARTED, IN_PROGRESS, SUBMITTED, CHANGED, APPROVED = "not_started", "in_progress", "submitted", "changed", \
+    "approved"
+STATUS_LABELS = {NOT_STARTED: gettext_noop("Not started"), IN_PROGRESS: gettext_noop("In progress"),
+                 SUBMITTED: gettext_noop("Submitted"), CHANGED: gettext_noop("Changed after submission"),
+                 APPROVED: gettext_noop("Approved")}
+CLOSED = gettext_noop("Registration has closed: the entries can be read but no longer changed. Ask the "
+                      "organiser to reopen your unit.")
+ELSEWHERE = gettext_noop("Player %(slot)s is already entered in this event by another unit or sign-up: ask the "
+                         "organiser.")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing the import would refuse: ``row`` (0-based slot, None: the unit as a whole), field, message."""
+
+    row: int | None
+    field: str
+    message: str
+
+
+def digest(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# --------------------------------------------------------------------------- links
+def create_link(event: Event, unit_name: str, *, individual: bool = False, phone: str = "",
+                by=None) -> tuple[UnitLink, str]:
+    """A new link for ``unit_name`` (the unit is made when new); returns (link, key), the key shown only now."""
+    with transaction.atomic():
+        event = open_event(event)
+        data = clean_pair(PairData(unit=unit_name, player1=PlayerData("a", "M"), player2=PlayerData("b", "M")))
+        phone = (phone or "").strip()
+        if len(phone) > 30:
+            raise EntryError(gettext_noop("The phone is too long (at most 30 digits)."), "phone")
+        unit = entry_pairs.unit_named(event, data.unit)
+        if unit.links.filter(revoked_at__isnull=True).exists():
+            raise EntryError(gettext_noop("“%(unit)s” already has a link: revoke it first to make a new one."),
+                             "unit", unit=unit.name)
+        key = _new_key()
+        link = UnitLink.objects.create(event=event, unit=unit, individual=individual, digest=digest(key),
+                                       contact_phone=phone, created_at=clock.now(), created_by=by)
+    return link, key
+
+
+def _new_key() -> str:
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
+def find_link(key: str) -> UnitLink | None:
+    """The live link of ``key`` (one indexed read of its digest), or None: unknown, revoked, malformed."""
+    if not key or len(key) > 100:
+        return None
+    return (UnitLink.objects.select_related("event__profile", "unit").filter(digest=digest(key),
+                                                                           revoked_at__isnull=True).first())
+
+
+def revoke(link: UnitLink) -> None:
+    if link.revoked_at is None:
+        link.revoked_at = clock.now()
+        link.save(update_fields=["revoked_at"])
+
+
+def reopen(link: UnitLink) -> None:
+    """Let this one unit change its entries after the deadline."""
+    link.reopened = True
+    link.save(update_fields=["reopened"])
+
+
+def window(event: Event) -> RegistrationWindow:
+    return RegistrationWindow.objects.filter(event=event).first() or RegistrationWindow(event=event)
+
+
+def set_window(event: Event, closes_at, asks_phone: bool) -> RegistrationWindow:
+    row, _created = RegistrationWindow.objects.update_or_create(
+        event=event, defaults={"closes_at": closes_at, "asks_phone": bool(asks_phone)})
+    return row
+
+
+def closed_reason(link: UnitLink) -> str | None:
+    """Why the link is read-only now (in the active language), or None."""
+    locked = entries_locked_msgid(link.event)
+    if locked:
+        return _(locked)
+    closes = window(link.event).closes_at
+    if closes is not None and clock.now() >= closes and not link.reopened:
+        return _(CLOSED)
+    return None
+
+
+# --------------------------------------------------------------------------- the draft
+def slots(link: UnitLink) -> list[bool]:
+    """The draft's places, one per pair: False a regular pair, True a reserve pair."""
+    rule = team_rule(link.event)
+    if rule is not None:
+        return [False] * rule.pairs + [True] * rule.reserve_pairs
+    return [False] * (1 if link.individual else OPEN_PAIRS)
+
+
+def rows_from(post, link: UnitLink) -> list[dict]:
+    """The draft's rows from a form (``p<slot>-<field>``), one per slot, texts trimmed."""
+    return [{**{f: str(post.get(f"p{i}-{f}", "")).strip()[:200] for f in FIELDS}, "reserve": reserve}
+            for i, reserve in enumerate(slots(link))]
+
+
+def _filled(row: dict) -> bool:
+    return any(row.get(f) for f in FIELDS)
+
+
+def _pair_data(link: UnitLink, row: dict) -> PairData:
+    team = link.unit.name if team_rule(link.event) is not None else ""
+    return PairData(unit=link.unit.name, team=team, reserve=bool(row.get("reserve")) and bool(team),
+                    player1=PlayerData(row["player1"], row["gender1"], row["phone1"]),
+                    player2=PlayerData(row["player2"], row["gender2"], row["phone2"]))
+
+
+def check(link: UnitLink, rows: list[dict]) -> list[Problem]:
+    """Everything wrong with the draft, as the import would say it (row problems, then the unit's)."""
+    problems, cleaned = [], []
+    asks_phone = window(link.event).asks_phone
+    own = set(link.unit.players.values_list("pk", flat=True))
+    for index, row in enumerate(rows):
+        if not _filled(row):
+            continue
+        try:
+            data = clean_pair(_pair_data(link, row))
+        except EntryError as exc:
+            problems.append(Problem(index, exc.field or "", str(exc)))
+            continue
+        problems += _row_problems(link, index, data, cleaned, own, asks_phone)
+        cleaned.append(data)
+    rule = team_rule(link.event)
+    if rule is not None and not problems:
+        shaped = [SimpleNamespace(reserve=d.reserve, player1=d.player1, player2=d.player2) for d in cleaned]
+        faults = team_faults(rule, shaped)
+        if faults:
+            problems.append(Problem(None, "team", _("%(rule)s: %(faults)s") % {
+                "rule": rule.describe(), "faults": _("; ").join(faults)}))
+    if not cleaned and not problems:
+        problems.append(Problem(None, "", _("Enter at least one pair.")))
+    return problems
+
+
+def _row_problems(link, index, data: PairData, earlier: list[PairData], own: set, asks_phone: bool):
+    for slot, player in ((1, data.player1), (2, data.player2)):
+        if asks_phone and not player.phone:
+            yield Problem(index, f"phone{slot}", _("This event asks for every player's phone: enter the phone of "
+                                                   "player %(slot)s.") % {"slot": slot})
+        if any(same_person(player, data.unit, other, data.unit) for d in earlier for other in (d.player1, d.player2)):
+            yield Problem(index, f"player{slot}", _("“%(name)s” is already in another pair of this unit.") % {
+                "name": player.name})
+        try:
+            check_player_free(link.event, player, data.unit, slot, exclude_player_ids=own)
+        except EntryError:
+            yield Problem(index, f"player{slot}", _(ELSEWHERE) % {"slot": slot})
+
+
+def versions(link: UnitLink) -> list[UnitEntryVersion]:
+    return list(link.versions.order_by("number"))
+
+
+def status(history: list[UnitEntryVersion]) -> str:
+    if not history:
+        return NOT_STARTED
+    last = history[-1].action
+    if last == UnitEntryVersion.Action.APPROVED:
+        return APPROVED
+    if last == UnitEntryVersion.Action.SUBMITTED:
+        return SUBMITTED
+    return CHANGED if any(v.action != UnitEntryVersion.Action.SAVED for v in history) else IN_PROGRESS
+
+
+def draft(link: UnitLink, history: list[UnitEntryVersion] | None = None) -> list[dict]:
+    """The latest rows (one per slot), empty rows for a unit that has not started."""
+    history = versions(link) if history is None else history
+    rows = history[-1].pairs if history else []
+    empty = [{**dict.fromkeys(FIELDS, ""), "reserve": reserve} for reserve in slots(link)]
+    return [rows[i] if i < len(rows) else empty[i] for i in range(len(empty))]
+
+
+def save(link: UnitLink, rows: list[dict], *, submit: bool = False) -> UnitEntryVersion:
+    """Store the draft as a new version (submitted when ``submit``); EntryError naming the first problem."""
+    with transaction.atomic():
+        link = UnitLink.objects.select_for_update().select_related("event__profile", "unit").get(pk=link.pk)
+        if link.revoked_at is not None:
+            raise ConflictError(gettext_noop("This link has been revoked."), "link")
+        if closed_reason(link):
+            raise ConflictError(CLOSED, "link")
+        problems = check(link, rows)
+        blocking = problems if submit else [p for p in problems if p.row is not None]
+        if blocking:
+            raise EntryError("%(problem)s", blocking[0].field, problem=blocking[0].message)
+        action = UnitEntryVersion.Action.SUBMITTED if submit else UnitEntryVersion.Action.SAVED
+        return _append(link, action, rows)
+
+
+def _append(link: UnitLink, action: str, rows: list[dict], by=None) -> UnitEntryVersion:
+    last = link.versions.order_by("-number").first()
+    return UnitEntryVersion.objects.create(link=link, number=(last.number if last else 0) + 1, action=action,
+                                           pairs=rows, at=clock.now(), by_user=by)
+
+
+# --------------------------------------------------------------------------- the organiser's review
+def describe(row: dict) -> str:
+    genders = dict(Player.Gender.choices)
+    text = "{}（{}）/{}（{}）".format(row["player1"], genders.get(row["gender1"].upper(), row["gender1"]),
+                                   row["player2"], genders.get(row["gender2"].upper(), row["gender2"]))
+    return _("%(pair)s, reserve") % {"pair": text} if row.get("reserve") else text
+
+
+def changes(link: UnitLink, history: list[UnitEntryVersion]) -> tuple[list[str], list[str]]:
+    """(pairs added, pairs gone) since the organiser last looked (``link.seen``)."""
+    seen = [v for v in history if v.number <= link.seen]
+    before = {describe(r) for r in (seen[-1].pairs if seen else []) if _filled(r)}
+    now = {describe(r) for r in (history[-1].pairs if history else []) if _filled(r)}
+    return sorted(now - before), sorted(before - now)
+
+
+def mark_seen(link: UnitLink) -> None:
+    last = link.versions.order_by("-number").first()
+    link.seen = last.number if last else 0
+    link.save(update_fields=["seen"])
+
+
+@transaction.atomic
+def approve(link: UnitLink, by) -> list[Pair]:
+    """The submitted version becomes the unit's entries: pairs no longer in it go (withdrawn and deleted:
+    none has played before the draw), new ones are entered through ``add_pair``; all or nothing."""
+    link = UnitLink.objects.select_for_update().select_related("event__profile", "unit").get(pk=link.pk)
+    event = open_event(link.event)
+    history = versions(link)
+    if status(history) != SUBMITTED:
+        raise ConflictError(gettext_noop("Only a submitted entry can be approved."), "link")
+    wanted = [clean_pair(_pair_data(link, r)) for r in history[-1].pairs if _filled(r)]
+    wanted.sort(key=lambda d: (d.reserve, not is_women(d.player1.gender, d.player2.gender)))
+    kept = []
+    for pair in event.pairs.filter(unit=link.unit, status=Pair.Status.ACTIVE).select_related(
+            "unit", "team", "player1", "player2"):
+        current = entry_pairs.pair_data(pair)
+        if current in wanted:
+            wanted.remove(current)
+            kept.append(pair)
+        else:
+            entry_pairs.withdraw_pair(pair)
+            cleanup.delete_withdrawn_pair(event, pair)
+    added = [entry_pairs.add_pair(event, data) for data in wanted]
+    version = _append(link, UnitEntryVersion.Action.APPROVED, history[-1].pairs, by=by)
+    link.seen = version.number
+    link.save(update_fields=["seen"])
+    return kept + added
+
+
+def review(event: Event) -> list[SimpleNamespace]:
+    """Every live link of the event with its status, draft and changes since the organiser's last look."""
+    rows = []
+    for link in event.unit_links.filter(revoked_at__isnull=True).select_related("unit", "event__profile"):
+        history = versions(link)
+        added, gone = changes(link, history)
+        rows.append(SimpleNamespace(link=link, status=status(history), status_label=_(STATUS_LABELS[status(history)]),
+                                    pairs=[describe(r) for r in draft(link, history) if _filled(r)],
+                                    added=added, gone=gone, last=history[-1] if history else None))
+    return sorted(rows, key=lambda r: natural_key(r.link.unit.name))
+
+
+def not_submitted(event: Event) -> list[SimpleNamespace]:
+    """The units whose entries are not (or no longer) submitted, with their contact's phone."""
+    return [r for r in review(event) if r.status in (NOT_STARTED, IN_PROGRESS, CHANGED)]
+
+
+def not_submitted_sheet(event: Event) -> bytes:
+    header = [_("Unit"), _("Status"), _("Contact's phone")]
+    rows = [[r.link.unit.name, r.status_label, r.link.contact_phone] for r in not_submitted(event)]
+    return write_workbook([(_("Not submitted"), header, rows)])
