@@ -1,8 +1,10 @@
 """The one error type a user sees: a refused input or action, the field at fault and a translatable message.
 
 Engines (pure Python) and services raise :class:`UserError` or one of its kinds; one DRF exception
-handler (``config.api_errors.api_exception_handler``) answers ``{"field": ..., "detail": ...}`` with the
-status of the kind, and pages show ``str(error)`` next to the field. The message is an English msgid
+handler (``config.api_errors.api_exception_handler``) answers ``{"code": ..., "field": ..., "detail": ...}``
+with the status of the kind, and pages show ``str(error)`` next to the field. ``code`` is a stable name a
+program branches on (one of :data:`CODES`, listed in the API's description): the kind's own (``invalid``,
+``conflict``, ``forbidden``, ``not_found``) unless the raiser names a finer one (``error_code=``). The message is an English msgid
 (marked with :func:`gettext_noop` so ``make messages`` collects it) with ``%(name)s`` placeholders; it is
 translated into the active language when shown, through the translator Django installs at start-up
 (:func:`install_translator`), so the user reads Chinese (or English when switched), never both at once.
@@ -28,16 +30,45 @@ def install_translator(func) -> None:
     _translate = func
 
 
+#: Every ``code`` an API error body may carry, with what it means (the description's enum of ``Error.code``).
+CODES = {
+    "invalid": "bad input; `field` names it",
+    "points_out_of_range": "the points are outside what a hand can hold",
+    "not_authenticated": "no credentials were sent (or the login expired)",
+    "authentication_failed": "the credentials sent are wrong, revoked or locked",
+    "forbidden": "a known user without the right to do this",
+    "not_assigned": "only this table's referee (this round) or a chief referee may do this",
+    "not_found": "no such object, or not visible to you",
+    "method_not_allowed": "this address does not take this method",
+    "not_acceptable": "no answer in the media type asked for",
+    "unsupported_media_type": "the body is not in a media type this address reads",
+    "conflict": "somebody changed it first, or its state no longer allows this",
+    "round_closed": "the round is closed: nothing more can be recorded at this table",
+    "retry": "an earlier request with the same Idempotency-Key is still running: retry",
+    "idempotency_key_reused": "the Idempotency-Key was used before for another request",
+    "too_large": "the request body is too large",
+    "throttled": "too many requests: retry after `Retry-After` seconds",
+    "server_error": "the server could not finish the request (nothing was half-saved)",
+    "unavailable": "the service is briefly unavailable: retry after `Retry-After` seconds",
+}
+
+
 class UserError(ValueError):
     """A refused input: ``field`` names the input at fault (None: the request as a whole).
 
     ``message`` is an English msgid; ``params`` fill its ``%(name)s`` placeholders. ``str(error)`` is the
-    message in the active language. Subclasses set ``status`` (the HTTP status the API answers).
+    message in the active language. Subclasses set ``status`` (the HTTP status the API answers) and ``code``
+    (the API's name of the kind); ``error_code`` names a finer one of :data:`CODES`.
     """
 
     status = 400
+    code = "invalid"
 
-    def __init__(self, message: str, field: str | None = None, **params):
+    def __init__(self, message: str, field: str | None = None, *, error_code: str | None = None, **params):
+        if error_code is not None:
+            if error_code not in CODES:
+                raise ValueError(f"{error_code!r} is not an error code of common.errors.CODES")
+            self.code = error_code
         self.message = message
         self.field = field
         self.params = params
@@ -52,26 +83,29 @@ class UserError(ValueError):
         return self.text
 
     def __reduce__(self):  # picklable across Celery and multiprocessing with its keyword arguments
-        return (_rebuild, (type(self), self.message, self.field, self.params))
+        return (_rebuild, (type(self), self.message, self.field, self.params, self.code))
 
 
-def _rebuild(cls, message, field, params):
-    return cls(message, field, **params)
+def _rebuild(cls, message, field, params, code=None):
+    return cls(message, field, error_code=code, **params)
 
 
 class ConflictError(UserError):
     """Somebody else changed the same thing first, or the state no longer allows it: HTTP 409."""
 
     status = 409
+    code = "conflict"
 
 
 class ForbiddenError(UserError):
     """The user may not do this here: HTTP 403."""
 
     status = 403
+    code = "forbidden"
 
 
 class NotFoundError(UserError):
     """The thing asked for does not exist (or is not visible to this user): HTTP 404."""
 
     status = 404
+    code = "not_found"

@@ -1,6 +1,6 @@
 """Friendly error pages in the site's frame: what happened in the user's language, and a way on (back,
 the events list, and a login link when the visitor is not logged in or the session has expired). Under
-/api/ the same errors answer the API's JSON body ``{"field", "detail"}``."""
+/api/ the same errors answer the API's JSON body ``{"code", "field", "detail"}``."""
 from django.contrib.auth.views import redirect_to_login
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
@@ -9,10 +9,12 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from config.api_errors import STATUS_CODES, error_body
+
 
 def _page(request, status, heading, reason=""):
     if request.path.startswith("/api/"):  # API clients get the API's error body, never an HTML page
-        return JsonResponse({"field": None, "detail": reason or heading}, status=status)
+        return JsonResponse(error_body(None, reason or heading, code=STATUS_CODES[status]), status=status)
     login_url = None
     user = getattr(request, "user", None)  # none yet when a middleware answers before authentication
     if user is not None and not user.is_authenticated:

@@ -39,8 +39,8 @@ class IdempotencyKeyMiddleware:
         if not key or request.method not in UNSAFE or not request.path.startswith("/api/"):
             return self.get_response(request)
         if len(key) > 200:
-            return JsonResponse(error_body(None, _("The Idempotency-Key is too long (at most 200 characters).")),
-                                status=400)
+            return JsonResponse(error_body("Idempotency-Key", _("The Idempotency-Key is too long (at most 200 "
+                                                                "characters)."), code="invalid"), status=400)
         claim = IdempotencyRecord(key=key, owner=owner_of(request), method=request.method, path=request.path,
                                   fingerprint=fingerprint_of(request))
         try:
@@ -115,9 +115,10 @@ def replay(claim):
     """The answer to a request whose key is stored already: the stored answer, or 422 for another request."""
     record = IdempotencyRecord.objects.filter(key=claim.key, owner=claim.owner).first()
     if record is None or record.status is None:   # the first attempt was rolled back meanwhile
-        return JsonResponse(error_body(None, _("Please try again.")), status=409)
+        return JsonResponse(error_body(None, _("Please try again."), code="retry"), status=409)
     if record.fingerprint != claim.fingerprint:
-        return JsonResponse(error_body(None, _("This Idempotency-Key was used for a different request.")),
+        return JsonResponse(error_body(None, _("This Idempotency-Key was used for a different request."),
+                                       code="idempotency_key_reused"),
                             status=422)
     response = HttpResponse(bytes(record.body), status=record.status, content_type=record.content_type)
     response["Idempotent-Replay"] = "true"

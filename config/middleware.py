@@ -3,6 +3,10 @@
 Django's LocaleMiddleware would follow the browser's Accept-Language; at a Chinese venue many phones
 are set to English while their owners expect the Chinese event pages. The language therefore comes
 only from the switcher's cookie (``/i18n/setlang/``), else ``LANGUAGE_CODE``.
+
+A program is no phone: under /api/ a request that is not a browser's (no session cookie, no
+``Sec-Fetch-Site`` header, which every current browser sends) keeps its ``Accept-Language``; the
+language cookie still comes first.
 """
 import logging
 
@@ -20,8 +24,15 @@ class ChineseFirstMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
+        if not _a_program_asks(request):
+            request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
         return self.get_response(request)
+
+
+def _a_program_asks(request) -> bool:
+    """An API request by a program (not a page's script nor a browser's address bar)."""
+    return (request.path.startswith("/api/") and "HTTP_SEC_FETCH_SITE" not in request.META
+            and settings.SESSION_COOKIE_NAME not in request.COOKIES)
 
 
 class UserErrorPagesMiddleware:

@@ -1,9 +1,10 @@
 """Top-level URLs: pages, the API with its OpenAPI schema, accounts, admin and language switching."""
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config.api_errors import UnknownAddress
 from config.auth import ThrottledLoginView
 from tournament.events import views as tournament_views
 
@@ -23,6 +24,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("tournament.urls")),
+    # last: an unknown address under /api/ (with its slash: a missing one is still added) is the API's JSON 404
+    re_path(r"^api/(?:.*/)?$", UnknownAddress.as_view()),
 ]
 
 handler403 = "config.errorpages.permission_denied"

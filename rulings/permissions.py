@@ -44,6 +44,7 @@ class CanRuleAtTable(_MatchAction):
 
     action = access.RECORD
     message = _("Only this table's referee this round or a chief referee may record rulings here.")
+    code = "not_assigned"   # DRF's PermissionDenied carries it to the error body
 
     def has_object_permission(self, request, view, obj):
         match = _match_of(obj)

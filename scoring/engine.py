@@ -116,7 +116,7 @@ def _check_points(value, name, lo, hi):
         raise UserError(gettext_noop("Points must be a whole number, not %(value)r."), field=name, value=value)
     if not lo <= value <= hi:   # the range first: 999 is out of range, whatever its last digit
         raise UserError(gettext_noop("Points %(value)s are out of the range %(lo)s..%(hi)s."), field=name,
-                        value=value, lo=lo, hi=hi)
+                        error_code="points_out_of_range", value=value, lo=lo, hi=hi)
     if value % 5:
         raise UserError(gettext_noop("Points %(value)s are not a multiple of 5."), field=name, value=value)
 
@@ -217,7 +217,8 @@ def _score(p: Profile, points, bottom_points, lt, penalty, lines):
     raw = points + penalty
     if not POINTS_MIN <= raw <= POINTS_MAX:
         raise UserError(gettext_noop("Points plus penalties come to %(value)s, out of the range %(lo)s..%(hi)s."),
-                        field="penalty_points", value=raw, lo=POINTS_MIN, hi=POINTS_MAX)
+                        field="penalty_points", error_code="points_out_of_range", value=raw, lo=POINTS_MIN,
+                        hi=POINTS_MAX)
     if penalty:
         lines.append(f"防家得分{points}，罚分{penalty:+d}，计{raw}")
     if p.clamp is not None and p.clamp_whole:

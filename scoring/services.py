@@ -157,7 +157,7 @@ def _write(match, user, number, inputs, *, correcting) -> HandWritten:
                 raise NotFoundError(gettext_noop("No such match."), field="match")
             refuse_if_round_closed(user, match)   # the table's own referee: a 409 with the real reason
             raise HandRefused(gettext_noop("Only this table's referees and the chief referees may record "
-                                           "hands here."))
+                                           "hands here."), error_code="not_assigned")
         if correcting:
             _check_open(match, number, correcting=True)
             if match.is_over and not access.may(user, access.DECIDE_RESULT, match=match):

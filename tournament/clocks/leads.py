@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from common.errors import ForbiddenError, UserError, gettext_noop
 from config import clock
+from rulings.closing import refuse_if_round_closed
 from tournament import access
 from tournament.clocks.records import hands_recorded
 from tournament.models import LeadReport
@@ -36,7 +37,9 @@ def lead_status(match) -> dict:
 def report_lead(match, user, *, hand_number, made) -> LeadReport:
     """The table's referee says whether the first lead of the hand in play was made."""
     if not access.may(user, access.RECORD, match=match):
-        raise ForbiddenError(gettext_noop("Only this table's referees and the chief referees may report this."))
+        refuse_if_round_closed(user, match)   # the table's own referee after the round closed: a 409 saying so
+        raise ForbiddenError(gettext_noop("Only this table's referees and the chief referees may report this."),
+                             error_code="not_assigned")
     in_play = hands_recorded(match) + 1
     if hand_number != in_play:
         raise UserError(gettext_noop("The hand in play is hand %(expected)s, not hand %(number)s."),
