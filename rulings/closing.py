@@ -19,7 +19,11 @@ def closed_round_text(match):
     deadline = appeal_deadline(ledger_for(match.profile).appeal, published) if match.profile_id else None
     params = {"at": f"{timezone.localtime(published):%H:%M}",
               "deadline": f"{timezone.localtime(deadline):%H:%M}" if deadline is not None else ""}
-    if deadline is not None and clock.now() > deadline:
+    if deadline is None:   # no time limit (003 二.5, 004 九.6 set none; the organiser's choice appeal_deadline)
+        return gettext_noop("The round is closed (results published at %(at)s): nothing more can be recorded at "
+                            "this table. An appeal can still be filed on the console (these rules set no time "
+                            "limit)."), params
+    if clock.now() > deadline:
         return gettext_noop("The round is closed (results published at %(at)s): nothing more can be recorded at "
                             "this table, and the appeal deadline passed at %(deadline)s."), params
     return gettext_noop("The round is closed (results published at %(at)s): nothing more can be recorded at this "
@@ -32,4 +36,4 @@ def refuse_if_round_closed(user, match):
         return
     text = closed_round_text(match)
     if text is not None:
-        raise ConflictError(text[0], field="match", **text[1])
+        raise ConflictError(text[0], field="match", error_code="round_closed", **text[1])

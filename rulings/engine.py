@@ -233,7 +233,7 @@ class Sanction:
 class AppealRule:
     """How long a ruling may be appealed, counted from what, and to whom."""
 
-    deadline_minutes: int
+    deadline_minutes: int | None   # None: no time limit (the organiser's choice appeal_deadline)
     counted_from: str
     to: str
     then: str | None
@@ -242,7 +242,10 @@ class AppealRule:
 
 
 def appeal_deadline(rule, published_at):
-    """The last moment an appeal is accepted: ``published_at`` (a datetime) plus the deadline."""
+    """The last moment an appeal is accepted: ``published_at`` (a datetime) plus the deadline; None when the
+    rule sets no time limit."""
+    if rule.deadline_minutes is None:
+        return None
     return published_at + dt.timedelta(minutes=rule.deadline_minutes)
 
 

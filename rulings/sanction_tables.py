@@ -5,7 +5,7 @@ A table is the mapping under a rule profile's ``sanctions:`` key. Top level:
     source: str                        the rule document it comes from
     other_side_may_choose: bool        may the non-offending side ever choose (options or waive)?
     penalties_waivable_by_agreement: bool   both sides may agree to play without the penalty clauses
-    appeal: {deadline_minutes, counted_from, to, then, clause}
+    appeal: {deadline_minutes (null: no limit), counted_from, to, then, clause}
     escalation: {warning_becomes_violation_from, match_forfeit_at_violations, clause,
                  warnings_converted: from_nth | nth_only, counted_per: side | player}   optional
     points_clamp: [low, high]          optional: the score range after penalties
@@ -166,7 +166,10 @@ class _Checker:
     def appeal(self, appeal):
         self.mapping(appeal, "appeal")
         self.known_keys(appeal, APPEAL_KEYS, "appeal")
-        self.integer(appeal.get("deadline_minutes"), "appeal.deadline_minutes", minimum=1)
+        if "deadline_minutes" not in appeal:
+            self.fail("appeal.deadline_minutes", gettext_noop("this key is missing"))
+        if appeal["deadline_minutes"] is not None:   # null: no time limit (003 二.5, 004 九.6 set none)
+            self.integer(appeal["deadline_minutes"], "appeal.deadline_minutes", minimum=1)
         self.choice_of(appeal.get("counted_from"), APPEAL_FROM, "appeal.counted_from")
         self.choice_of(appeal.get("to"), APPEAL_BODIES, "appeal.to")
         if appeal.get("then") is not None:

@@ -273,7 +273,9 @@ def test_shenzhen_appeal_deadline_is_ten_minutes_after_results_are_published():
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_profile_has_appeal_and_choice_flags(slug):
     book = ledger(slug)
-    assert book.appeal.deadline_minutes > 0 and book.other_side_may_choose is True
+    # null: no time limit (003 二.5, 004 九.6, 2008 九.5 set none: tests/rulings/test_rules_readings.py)
+    assert (book.appeal.deadline_minutes is None) is (slug not in ("shenzhen-community", "two-deck-standard"))
+    assert book.other_side_may_choose is True
     assert book.penalties_waivable_by_agreement is (slug == "company-league-2008")
 
 
