@@ -2,12 +2,13 @@
 
 drf-spectacular documents what a view declares; this AutoSchema adds what every operation can answer
 whether or not its view says so, all through the one error body of ``config.api_errors``
-(``{"field", "detail"}``, the ``Error`` component):
+(``{"code", "field", "detail"}``, the ``Error`` component, its ``code`` an enum of ``common.errors.CODES``):
 
-- 403 everywhere: bad credentials are refused before any view runs, and so is a write the role may not do;
+- 401 everywhere (with ``WWW-Authenticate``): wrong credentials are refused before any view runs, even on a
+  public read, and so is a write without credentials;
+- 403 everywhere: a known user without the right (a write the role may not do);
 - 404 on every operation whose address names an object (it does not exist, or is not visible to you);
 - 400 and 409 on every write (bad input; a conflict: somebody changed it first);
-- 401 when the view's first authentication class asks for credentials (``WWW-Authenticate``);
 - 429 when the view is throttled.
 
 Security per operation: drf-spectacular marks an operation public (``{}`` among its security
@@ -74,12 +75,22 @@ IDEMPOTENT_REPLAY = OpenApiParameter(
     "Idempotent-Replay", {"type": "string", "enum": ["true"]}, OpenApiParameter.HEADER, response=True,
     description="true: this is the stored answer of an earlier request with the same Idempotency-Key")
 
+#: Every read answers with an ETag and honours If-None-Match (``config.etags``).
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", {"type": "string", "maxLength": 1000}, OpenApiParameter.HEADER, required=False,
+    description="the ETag of the answer you hold: 304 without a body while it is still the answer")
+ETAG = OpenApiParameter(
+    "ETag", {"type": "string"}, OpenApiParameter.HEADER, response=[200],
+    description="this answer's tag: send it back as If-None-Match")
+
 
 class AutoSchema(SpectacularAutoSchema):
     def get_override_parameters(self):
         parameters = list(super().get_override_parameters())
         if self.method not in permissions.SAFE_METHODS and self.path.startswith("/api/"):
             parameters += [IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY]
+        elif self.method == "GET" and self.path.startswith("/api/"):
+            parameters += [IF_NONE_MATCH, ETAG]
         return parameters
 
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
@@ -114,14 +125,11 @@ class AutoSchema(SpectacularAutoSchema):
         return schema
 
     def _error_codes(self):
-        codes = {403}
+        codes = {401, 403}
         if "{" in self.path:
             codes.add(404)
         if self.method not in permissions.SAFE_METHODS:
             codes |= {400, 409, 422}
-        authenticators = self.view.get_authenticators()
-        if authenticators and authenticators[0].authenticate_header(self.view.request):
-            codes.add(401)
         if self.view.get_throttles():
             codes.add(429)
         return codes
@@ -130,6 +138,8 @@ class AutoSchema(SpectacularAutoSchema):
         responses = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
+        if self.method == "GET" and self.path.startswith("/api/"):
+            responses["304"] = {"description": "Not modified: the ETag sent in If-None-Match is still the answer"}
         for code in sorted(self._error_codes()):
             if str(code) not in responses:
                 responses[str(code)] = self._get_response_for_code(describe_error(code), str(code),

@@ -62,6 +62,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.etags.ApiConditionalGetMiddleware",  # ETag and 304 for the API's reads
     "config.middleware.BodySizeLimitMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -9,11 +9,13 @@ class TournamentConfig(AppConfig):
 
     def ready(self):
         # the services import the models, so the guard is connected once the app registry is ready
-        from tournament.competition.referees import guard_referee_units  # noqa: PLC0415
+        from tournament.competition.referees import guard_referee_units, referees_changed  # noqa: PLC0415
         from tournament.models import Match  # noqa: PLC0415
 
         m2m_changed.connect(guard_referee_units, sender=Match.referees.through,
                             dispatch_uid="competition_referee_unit_rule")
+        m2m_changed.connect(referees_changed, sender=Match.referees.through,
+                            dispatch_uid="competition_referees_changed")
         # the search index of an event is dropped when a name in it changes (cycle: the search module
         # imports the models, which are not ready before this method runs)
         from tournament.entries import search  # noqa: PLC0415

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
@@ -67,6 +69,7 @@ class MatchReadSerializer(serializers.Serializer):
     result_note = serializers.CharField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    changed_at = serializers.DateTimeField(help_text="the last change of this match (for changed_since)")
     referees = serializers.SerializerMethodField(help_text="the table referees' login names")
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
@@ -120,6 +123,9 @@ FILTERS = [
     OpenApiParameter("stage", OpenApiTypes.INT, description="a stage's id"),
     OpenApiParameter("status", OpenApiTypes.STR, enum=Match.Status.values, description="the match's status"),
     OpenApiParameter("table", OpenApiTypes.INT, description="the table number"),
+    OpenApiParameter("changed_since", OpenApiTypes.DATETIME,
+                     description="only the matches written after this time (ISO 8601 with offset): a poller "
+                                 "passes the largest changed_at it read"),
 ]
 
 
@@ -144,6 +150,16 @@ class EventMatchList(APIView):
                 raise UserError(gettext_noop("Unknown match status: choose one of %(choices)s."), field="status",
                                 choices="/".join(Match.Status.values))
             found = found.filter(status=status)
+        since = params.get("changed_since")
+        if since:
+            try:
+                at = parse_datetime(since.replace(" ", "+"))  # a "+" not escaped in a query arrives as a space
+            except ValueError:  # well formed but no such time (month 13)
+                at = None
+            if at is None or timezone.is_naive(at):
+                raise UserError(gettext_noop("Enter a date and time with its offset (ISO 8601) for %(name)s."),
+                                field="changed_since", name="changed_since")
+            found = found.filter(changed_at__gt=at)
         return Response(MatchReadSerializer(found, many=True).data)
 
 

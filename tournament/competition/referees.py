@@ -62,6 +62,17 @@ def guard_referee_units(sender, instance, action, reverse, pk_set, **kwargs):
         check_referees_allowed(instance, pk_set)
 
 
+def referees_changed(sender, instance, action, reverse, pk_set, **kwargs):
+    """``m2m_changed`` on Match.referees (connected in TournamentConfig.ready): the match read lists its
+    referees, so a change of them moves the match's ``changed_at`` (the lists' ``changed_since``)."""
+    if action not in ("post_add", "post_remove", "post_clear"):
+        return
+    if reverse:
+        Match.objects.filter(pk__in=pk_set or ()).update()
+    else:
+        Match.objects.filter(pk=instance.pk).update()
+
+
 @transaction.atomic
 def set_referee_unit(event: Event, user, unit) -> RefereeUnit:
     """Record (or change) the unit a referee belongs to at this event.

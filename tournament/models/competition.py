@@ -1,8 +1,10 @@
 """The competition: draws, stages, groups, rounds, matches, and which unit a referee belongs to."""
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from config import clock
 from config.appendonly import AppendOnlyModel
 from tournament.models.entries import Pair
 from tournament.models.event import Event
@@ -121,6 +123,16 @@ class Group(models.Model):
     def __str__(self):
         return f"{self.stage.name} {self.name}"
 
+    @staticmethod
+    def heading(name: str, stage_name: str, lone: bool) -> str:
+        """How pages and printouts head a group: "A组"; the stage's name when it is the stage's one group."""
+        return stage_name if lone else gettext("Group %(name)s") % {"name": name}
+
+    @property
+    def title(self) -> str:
+        """:meth:`heading` of this group (its stage's drawn number of groups in ``settings["n_groups"]``)."""
+        return self.heading(self.name, self.stage.name, (self.stage.settings or {}).get("n_groups") == 1)
+
 
 class GroupEntry(models.Model):
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
@@ -150,8 +162,30 @@ class Round(models.Model):
         ordering = ["stage", "number"]
         constraints = [models.UniqueConstraint(fields=["stage", "number"], name="unique_round_number")]
 
+    @property
+    def label(self):
+        """The round's name as pages show it: a name left as generated ("第3轮") or none in the page's language."""
+        if not self.name or self.name == f"第{self.number}轮":
+            return gettext("Round %(n)s") % {"n": self.number}
+        return self.name
+
     def __str__(self):
-        return self.name or f"{self.stage.name} R{self.number}"
+        return self.label
+
+
+class MatchQuerySet(models.QuerySet):
+    """Every write of a Match row, whoever makes it, moves its ``changed_at`` (the lists' ``changed_since``)."""
+
+    def update(self, **fields):
+        fields.setdefault("changed_at", clock.now())
+        return super().update(**fields)
+
+    def bulk_update(self, objs, fields, batch_size=None):
+        now = clock.now()
+        for match in objs:
+            match.changed_at = now
+        return super().bulk_update(objs, [*fields, "changed_at"] if "changed_at" not in fields else fields,
+                                   batch_size=batch_size)
 
 
 class Match(models.Model):
@@ -202,11 +236,16 @@ class Match(models.Model):
                                       verbose_name=_("table referees"))
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # the last write of this row (the model's save and MatchQuerySet's update and bulk_update move it)
+    changed_at = models.DateTimeField(_("changed at"), default=clock.now, editable=False)
+
+    objects = MatchQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["round", "table", "id"]
+        indexes = [models.Index(fields=["round", "changed_at"], name="match_round_changed")]
         constraints = [
             models.UniqueConstraint(fields=["round", "table"], name="unique_round_table"),
             models.UniqueConstraint(fields=["round", "bracket_key"], condition=~models.Q(bracket_key=""),
@@ -217,6 +256,12 @@ class Match(models.Model):
 
     def __str__(self):
         return f"{self.round} · {_('table')} {self.table}: {self.ns or self.ns_source} – {self.ew or self.ew_source}"
+
+    def save(self, *args, update_fields=None, **kwargs):
+        self.changed_at = clock.now()
+        if update_fields is not None and "changed_at" not in update_fields:
+            update_fields = [*update_fields, "changed_at"]
+        super().save(*args, update_fields=update_fields, **kwargs)
 
     @property
     def is_over(self):
