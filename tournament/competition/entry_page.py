@@ -8,11 +8,11 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from rulings.engine import in_force_text
 from rulings.ledger import match_entries
 from rulings.models import Ruling
 from rulings.presenters import entry_data
 from tournament.competition import ranking
+from tournament.competition.progress import note_words
 from tournament.competition.stages import describe_source
 from tournament.models import GroupEntry, Match, Pair, Stage
 
@@ -49,7 +49,7 @@ def _match_row(match, pair) -> dict:
         "my_level": levels[side], "their_level": levels[other],
         "won": match.winner_id == pair.pk, "lost": match.winner_id is not None and match.winner_id != pair.pk,
         "over": match.is_over, "playing": match.status == Match.Status.PLAYING,
-        "note": in_force_text(match.result_note or ""),   # a row stored before the note was written as decided
+        "note": note_words(match.result_note),   # a row stored before the note was written as decided
     }
 
 

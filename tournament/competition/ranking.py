@@ -189,7 +189,7 @@ def _group_table(group: dict, entries: list[EntryInfo], matches: list[tuple], pl
         notes=tuple(_(message) % params if params else _(message)
                     for message, params in pure.note_messages(table.rows, lot_seed)) if complete else (),
         order_labels=tuple(metric_label(n) for n in order),
-        title=title or _("Group %(name)s") % {"name": group["name"]})
+        title=title or Group.heading(group["name"], "", False))
 
 
 def shown_tie_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed, complete: bool) -> str:

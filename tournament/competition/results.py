@@ -355,7 +355,7 @@ def entry_substituted(pair_out: Pair, pair_in: Pair) -> int:
     return changed
 
 
-SWISS_BYE_NOTE = "轮空，按胜一场计"
+SWISS_BYE_NOTE = progress.SWISS_BYE_NOTE
 
 
 def give_swiss_bye(rnd, pair_id: int) -> Match:

@@ -52,7 +52,7 @@ def schedule_rounds(event, stage=None):
     rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
     if stage is not None:
         rounds = rounds.filter(stage=stage)
-    matches = (Match.objects.filter(round__in=rounds).select_related("ns__unit", "ew__unit", "winner", "group")
+    matches = (Match.objects.filter(round__in=rounds).select_related("ns__unit", "ew__unit", "winner", "group__stage")
                .prefetch_related("referees").order_by("round_id", "table", "pk"))
     by_round: dict = {}
     for m in matches:
@@ -84,7 +84,7 @@ class _EventMatches:
             offset += count
         if not wanted:
             return []
-        return list(Match.objects.filter(round_id__in=wanted).select_related("ns", "ew", "group")
+        return list(Match.objects.filter(round_id__in=wanted).select_related("ns", "ew", "group__stage")
                     .order_by("round__stage__order", "round__number", "round_id", "table", "pk")
                     [start - first:stop - first])
 
@@ -168,7 +168,7 @@ def _current_group_matches(event, group_ids) -> tuple[dict, list[int]]:
         current |= Q(round__stage_id=row["round__stage_id"], round__number=row["number"])
     by_group: dict = {}
     rounds = set()
-    for m in (Match.objects.filter(current, group_id__in=list(group_ids)).select_related("round", "ns", "ew", "group")
+    for m in (Match.objects.filter(current, group_id__in=list(group_ids)).select_related("round", "ns", "ew", "group__stage")
               .order_by("round__number", "table", "pk")):
         by_group.setdefault(m.group_id, []).append(m)
         rounds.add(m.round_id)

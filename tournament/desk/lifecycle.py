@@ -14,8 +14,8 @@ from django.utils.translation import gettext_noop
 from common.names import display_name
 from rulings.engine import appeal_deadline
 from rulings.ledger import ledger_for
-from rulings.presenters import in_force_text
 from tournament import access
+from tournament.competition.progress import note_words
 from tournament.models import HandAllowance, Match, ResultDecision
 
 HOW = {
@@ -80,7 +80,7 @@ def match_lifecycle(match, user, *, top_winner=None) -> dict:
         "form_allowed": chief,            # a finished match is corrected by a chief referee only
         "winner": str(match.winner) if match.winner_id else "", "winner_side": side,
         "winner_side_label": {"NS": _("North–South"), "EW": _("East–West")}.get(side, ""),
-        "how": how, "how_label": _(HOW[how]), "note": in_force_text(match.result_note or ""),
+        "how": how, "how_label": _(HOW[how]), "note": note_words(match.result_note),
         "decision": ({"by": display_name(decision.decided_by), "at": decision.decided_at, "reason": decision.reason}
                      if decision is not None else None),
         "next_match": str(following) if following is not None else "",

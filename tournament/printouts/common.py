@@ -85,8 +85,8 @@ def local_time(value, fmt="%Y-%m-%d %H:%M"):
 
 
 def round_label(rnd):
-    """A round's name, or "第 N 轮"."""
-    return rnd.name or _("Round %(number)s") % {"number": rnd.number}
+    """A round's name (:attr:`Round.label`)."""
+    return rnd.label
 
 
 def heading_for(event, stage=None, rnd=None):

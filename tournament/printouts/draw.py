@@ -212,7 +212,7 @@ def _where(match, match_id):
     """A match's round and table as printed ("#id" when the match no longer exists)."""
     if match is None:
         return f"#{match_id}", ""
-    rnd = match.round.name or _("Round %(number)s") % {"number": match.round.number}
+    rnd = match.round.label
     return rnd, str(match.table or "")
 
 

@@ -14,6 +14,7 @@ from rulings.adjustments import match_replay
 from rulings.engine import in_force_text
 from scoring.models import SEAT_CHOICES
 from scoring.presenters import state_payload
+from tournament.competition.progress import note_words
 from tournament.printouts.common import Printout, heading_for, local_time, players_label, selected_matches, side_label
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 from tournament.printouts.scoresheets import HandRow
@@ -104,7 +105,7 @@ def _sheet(event, match, hands):
         status=str(match.get_status_display()),
         winner=match.winner.name if match.winner_id else "",
         levels=levels,
-        note=in_force_text(match.result_note or ""),
+        note=note_words(match.result_note),
         finished=local_time(match.finished_at),
         hands=tuple(hands),
     )

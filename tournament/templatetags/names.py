@@ -1,12 +1,14 @@
 """``{{ user|display_name }}``: a person as the pages name them (``common.names.display_name``: a Chinese
 name family name first without a space, else "first last", else the login name). ``{{ text|seat_names }}``:
 the seat and side codes of a text in the active language's words (北/东/南/西, 南北/东西 on Chinese pages;
-``common.seats.zh_seats``), for texts stored with the codes (explanations)."""
+``common.seats.zh_seats``), for texts stored with the codes (explanations). ``{{ match.result_note|note_words }}``:
+a match's stored result note in the page's language (``tournament.competition.progress.note_words``)."""
 from django import template
 from django.utils.translation import get_language
 
 from common.names import display_name as _display_name
 from common.seats import zh_seats
+from tournament.competition.progress import note_words as _note_words
 
 register = template.Library()
 
@@ -19,3 +21,8 @@ def display_name(user):
 @register.filter
 def seat_names(text):
     return zh_seats(text) if (get_language() or "").startswith("zh") else text
+
+
+@register.filter
+def note_words(note):
+    return _note_words(note)
