@@ -1,7 +1,11 @@
 """Pages of the scoring app: the table page a referee keeps open on a phone."""
+import hashlib
 from collections import defaultdict
+from functools import cache
+from pathlib import Path
 
-from django.http import Http404
+from django.conf import settings
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language, gettext
 
@@ -91,3 +95,28 @@ def _inputs(hand):
     return {"number": hand.number, "declarer": hand.declarer_seat, "trump": hand.trump,
             "defender_points": hand.defender_points, "bottom_points": hand.bottom_points,
             "last_trick": hand.last_trick or {}, "reclaim": hand.reclaim}
+
+
+#: The service worker's source (static/js/sw.js); its version is filled in when served.
+SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "js" / "sw.js"
+
+
+@cache
+def build_version() -> str:
+    """A digest of this build's static files and templates: a deploy that changes any of them gives the
+    service worker a new cache (the old one is deleted), so an old cached page is never served after it."""
+    digest = hashlib.sha256()
+    for folder in ("static", "templates"):
+        for path in sorted((Path(settings.BASE_DIR) / folder).rglob("*")):
+            if path.is_file():
+                digest.update(str(path.relative_to(settings.BASE_DIR)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def service_worker(request):
+    """The table page's and the console's service worker, served under /tables/ so its scope covers both."""
+    source = SERVICE_WORKER.read_text(encoding="utf-8").replace("__VERSION__", build_version())
+    response = HttpResponse(source, content_type="application/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response

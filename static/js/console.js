@@ -213,6 +213,8 @@
     var body = payload();
     var missing = ready(body);
     if (missing) { previewBox.textContent = missing; previewBox.className = "preview"; return; }
+    var queue = window.OfflineQueue;
+    if (queue && queue.queueing()) { offlinePreview(); return; }   // the server computes it once sent
     previewBox.textContent = L.previewing;
     post(root.dataset.previewUrl, body, false).then(function (result) {
       if (!current) { return; }
@@ -235,9 +237,30 @@
         addLoginLink(previewBox);
       }
     }, function () {
+      if (window.OfflineQueue && !navigator.onLine) { offlinePreview(); return; }
       previewBox.textContent = L.preview_offline;
       previewBox.className = "preview error";
     });
+  }
+
+  /* No connection: the inputs are checked here with the server's limits (the inputs' min and max); the
+     ruling can be confirmed and kept on the phone, its sanction computed by the server once sent. */
+  function offlinePreview() {
+    var Q = window.OfflineQueue, bad = null;
+    ["minutes", "seconds", "cards"].forEach(function (name) {
+      var input = field(name);
+      if (bad || !input || input.closest("[hidden]") || input.value === "") { return; }
+      var value = Number(input.value);
+      if (!/^\d+$/.test(input.value) || value < +input.min || value > +input.max) { bad = input; }
+    });
+    if (bad) {
+      previewBox.textContent = Q.fill(Q.labels.range, { lo: bad.min, hi: bad.max });
+      previewBox.className = "preview error";
+      return;
+    }
+    previewBox.textContent = Q.labels.offlinePreview;
+    previewBox.className = "preview";
+    confirmButton.disabled = false;
   }
 
   function confirmRuling(event) {
@@ -247,6 +270,17 @@
     body.note = field("note").value;
     if (field("declarer") && field("declarer").value) { body.declarer = field("declarer").value; }
     confirmButton.disabled = true;
+    var queue = window.OfflineQueue;
+    if (queue && queue.queueing()) {   // no connection, or entries still waiting: kept, in order
+      var side = sideName(body.side), url = root.dataset.recordUrl;
+      queue.add("ruling", url, JSON.stringify(body), queue.labels.ruling + " · " + current.name + " · " + side,
+                keyFor(url, body)).then(function () {
+        delete pendingKeys[url + "\n" + JSON.stringify(body)];
+        closeForm();
+        setStatus(queue.labels.queued, "saved");
+      });
+      return;
+    }
     setStatus(L.saving, "");
     // the key is that of every input, note and declarer included: another body (e.g. after picking the
     // declarer) is another request with another key
@@ -404,4 +438,12 @@
     document.getElementById("cancel").addEventListener("click", closeForm);
   }
   renderList(data.rulings);
+  if (window.OfflineQueue) {
+    // the list and the levels are the server's once the queue is sent, or stopped by a refusal
+    window.OfflineQueue.onSent(function (item) {
+      if (item.refused || !window.OfflineQueue.items().length) {
+        refresh().then(function () { window.OfflineQueue.render(); });
+      }
+    });
+  }
 })();

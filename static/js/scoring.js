@@ -206,6 +206,17 @@
     var url = correcting ? form.dataset.correctUrl : form.dataset.recordUrl;
     var body = JSON.stringify(redeal ? { number: number, outcome: "redeal" } : collect(form, number));
     if (body !== pendingBody) { pendingKey = newKey(); pendingBody = body; }
+    var queue = window.OfflineQueue;
+    if (queue && queue.queueing()) {   // no connection, or entries still waiting: kept, in order
+      if (!redeal && badPoints(form)) { return; }
+      var label = redeal ? form.querySelector("button[type=submit]").textContent : handLabel(form, number, correcting);
+      queue.add(correcting ? "correction" : "hand", url, body, label, pendingKey).then(function () {
+        if (!correcting) { nextAfterQueued(form, number); }
+        status(queue.labels.queued, "ok");
+      });
+      pendingKey = null; pendingBody = null;
+      return;
+    }
     var button = form.querySelector("button[type=submit]");
     button.disabled = true;
     var handForm = document.getElementById("hand-form");
@@ -255,6 +266,55 @@
     });
   }
 
+  /* Offline, the same limits as the server's (the inputs' min, max and step, from the profile): the queue
+     never keeps what the server would refuse for a typo. True (with the message by the field) when bad. */
+  function badPoints(form) {
+    return ["defender_points", "bottom_points"].some(function (name) {
+      var input = form.elements[name], raw = (input.value || (name === "bottom_points" ? "0" : "")).trim();
+      var value = parseInt(raw, 10), fill = window.OfflineQueue.fill, message = "";
+      if (!/^-?\d+$/.test(raw)) { message = form.dataset.msgWhole.replace("%(value)r", "'" + raw + "'"); }
+      else if (value < +input.min || value > +input.max) {
+        message = fill(form.dataset.msgRange, { value: value, lo: input.min, hi: input.max });
+      } else if (value % (+input.step || 1)) { message = fill(form.dataset.msgFive, { value: value }); }
+      return message ? showFieldError(form, name, message) || true : false;
+    });
+  }
+
+  /* How a kept hand is listed: its number, trump and points. */
+  function handLabel(form, number, correcting) {
+    var f = form.elements, title = document.getElementById("form-title");
+    var name = correcting ? title.textContent : title.dataset.pattern.replace("{n}", number);
+    var trump = f.trump.options[f.trump.selectedIndex];
+    return name + " · " + (trump ? trump.textContent : "") + " · " + f.defender_points.value + " / " + (f.bottom_points.value || "0");
+  }
+
+  /* The hand after the last one kept: its number (after what the server has and what waits), an empty form. */
+  function nextAfterQueued(form, number) {
+    form.reset();
+    form.dataset.next = number + 1;
+    applyQueue();
+  }
+
+  /* Hands waiting in the queue: the next number follows them; the server names their declarers; the last
+     stored hand is no longer the last, so "correct the last hand" waits until they are sent. */
+  function applyQueue() {
+    var queue = window.OfflineQueue, form = document.getElementById("hand-form");
+    if (!queue || !form) { return; }
+    var waiting = queue.items().filter(function (i) { return i.kind === "hand" && i.number; });
+    var next = parseInt(form.dataset.next, 10);
+    waiting.forEach(function (i) { next = Math.max(next, i.number + 1); });
+    form.dataset.next = next;
+    var redealForm = document.getElementById("redeal-form");
+    if (redealForm) { redealForm.dataset.next = next; }
+    var title = document.getElementById("form-title"), box = form.elements.correct;
+    if (title && title.dataset.pattern && !(box && box.checked)) { title.textContent = title.dataset.pattern.replace("{n}", next); }
+    if (box && !box.disabled) { box.closest("label").hidden = waiting.length > 0; }
+    var declarer = form.elements.declarer;
+    if (declarer && waiting.length) { declarer.value = ""; declarer.closest("label").hidden = true; }
+    syncShape(form);
+    syncLastTrick(form);
+  }
+
   /* On load, and after a save swapped in a fresh form: the shape's question, and a correction already ticked
      (a finished match offers only the correction). */
   function ready() {
@@ -262,6 +322,16 @@
     if (!form) { return; }
     syncShape(form);
     if (form.elements.correct && form.elements.correct.checked) { syncCorrection(form); }
+    applyQueue();
+    if (window.OfflineQueue) { window.OfflineQueue.render(); }
+  }
+
+  if (window.OfflineQueue) {
+    window.OfflineQueue.onChange(applyQueue);
+    // the page shows the server's levels and hands once the queue is sent, or stopped by a refusal
+    window.OfflineQueue.onSent(function (item) {
+      if (item.refused || !window.OfflineQueue.items().length) { refresh().catch(function () {}); }
+    });
   }
 
   document.addEventListener("submit", submit);

@@ -10,6 +10,7 @@ the hall display's cached data (``tournament.clocks.display``); the rulings are 
 """
 from __future__ import annotations
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -22,6 +23,7 @@ from rulings.ledger import PENDING, STATE_LABELS, ledger_for, match_entries, rel
 from rulings.models import Ruling
 from rulings.presenters import decided_text, offence_menu
 from tournament.clocks import display
+from tournament.desk import uplinks
 from tournament.models import Match
 
 # A table's state on the desk.
@@ -134,6 +136,7 @@ def desk_data(rnd, user) -> dict:
         choices += mine[1]
         appeals += mine[2]
         per_match[match_id] = mine
+    unsent = uplinks.of_matches(list(matches))
     tables = []
     for table in live["tables"]:
         mid = table["match_id"]
@@ -153,10 +156,14 @@ def desk_data(rnd, user) -> dict:
             alerts.append(_("A ruling waits for a side's choice"))
         if open_appeals:
             alerts.append(_("An appeal waits"))
+        if mid in unsent:   # the table's phone holds entries it could not send (its network)
+            alerts.append(_("%(n)s entries waiting to upload · last seen %(at)s") % {
+                "n": unsent[mid]["pending"], "at": timezone.localtime(unsent[mid]["seen"]).strftime("%H:%M")})
         tables.append({
             **table, "state": state, "state_label": _(STATE_LABELS_DESK[state]),
             "how": _how(table["status"], match.result_note if match else ""), "has_entries": has_entries,
             "referees": referees.get(mid, []), "alerts": alerts,
+            "unsent": unsent[mid]["pending"] if mid in unsent else 0,
             "table_url": f"/tables/{mid}/", "console_url": f"/tables/{mid}/console/",
             "decidable": has_entries and state == NO_RESULT and rnd.results_published_at is None,
             "rulings": [r for r in per_match.get(mid, ([], [], [], []))[3] if r["state"] != "void"],

@@ -1,17 +1,20 @@
 """The chief's desk (one page per round, polled as JSON) and the arbitration page. Thin views over
 ``tournament.desk.board`` (reading); every decision posts to the existing API (tournament.desk.api,
 rulings.api), whose services check the rights again."""
+import json
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from rulings import appeal_route
 from rulings.presenters import offence_menu
 from tournament import access
-from tournament.desk import board
-from tournament.models import Event, Round
+from tournament.desk import board, uplinks
+from tournament.models import Event, Match, Round
 
 
 def _desk_round(request, event_slug, round_id):
@@ -79,3 +82,19 @@ def arbitration(request, event_slug):
     return render(request, "tournament/desk/arbitration.html", {
         "event": event, "data": board.arbitration_data(event, request.user),
     })
+
+
+@require_POST
+def uplink(request, match_id):
+    """A table's phone reports how many entries its offline queue still holds: ``{"pending": n}`` → 204."""
+    match = get_object_or_404(Match.objects.select_related("round__stage__event"), pk=match_id)
+    if not access.may(request.user, access.RECORD, match=match):
+        return JsonResponse({"field": None, "detail": _("You may not record at this table.")}, status=403)
+    try:
+        pending = json.loads(request.body or b"{}").get("pending")
+    except (ValueError, AttributeError):
+        pending = None
+    if not isinstance(pending, int) or isinstance(pending, bool) or not 0 <= pending <= 10_000:
+        return JsonResponse({"field": "pending", "detail": _("Send the number of entries waiting.")}, status=400)
+    uplinks.record(match.pk, pending)
+    return HttpResponse(status=204)

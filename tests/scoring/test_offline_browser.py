@@ -1,0 +1,145 @@
+"""The table page and the console keep working offline (issue 30): entries kept in IndexedDB with their
+Idempotency-Key, shown as pending, kept over a reload (the service worker serves the pages), sent once and
+in order when the connection returns; a refusal stops the queue without losing what is behind it; the
+chief's desk shows the table whose phone holds entries. Run under the site's Content-Security-Policy."""
+import pathlib
+
+import pytest
+
+from demo.hands import scratch_match
+from rulings.models import Ruling
+from scoring import services
+from scoring.models import Hand
+from scoring.presenters import state_payload
+from tests.conftest import login
+from tests.scoring.test_table_page import zh
+from tournament import roles
+
+SHOTS = pathlib.Path("/tmp/offline-shots")
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """The service worker and the queue's script run under the policy itself."""
+    return {**browser_context_args, "bypass_csp": False, "viewport": PHONE}
+
+
+def three_hands(match, user):
+    for number, points in ((1, 45), (2, 60), (3, 40)):
+        services.record_hand(match, user, number=number, trump="H", defender_points=points,
+                             declarer="N" if number == 1 else None)
+
+
+def open_for_offline(page, url):
+    page.goto(url)
+    page.wait_for_selector("html[data-offline-ready]", state="attached", timeout=15_000)
+
+
+def keep_hand(page, points, count):
+    page.select_option("select[name=trump]", "S")
+    page.fill("input[name=defender_points]", str(points))
+    page.fill("input[name=bottom_points]", "0")
+    page.click("#hand-form button[type=submit]")
+    page.wait_for_selector(f"#offline-list li:nth-child({count})", timeout=10_000)
+
+
+def banner(page):
+    return page.inner_text("#offline-banner")
+
+
+@pytest.mark.browser
+def test_offline_hands_and_a_ruling_survive_a_reload_and_upload_once_in_order(transactional_db, live_server,
+                                                                               page, make_user):
+    SHOTS.mkdir(exist_ok=True)
+    page.set_default_timeout(15_000)
+    referee = make_user(roles.TABLE_REFEREE)
+    match = scratch_match(referees=[referee])
+    three_hands(match, referee)
+    login(page, live_server, referee)
+    table, console = f"{live_server.url}/tables/{match.pk}/", f"{live_server.url}/tables/{match.pk}/console/"
+    open_for_offline(page, console)
+    open_for_offline(page, table)
+    page.context.set_offline(True)
+    for count, points in enumerate((80, 40, 120), start=1):
+        keep_hand(page, points, count)
+    page.fill("input[name=defender_points]", "83")     # a typo: refused on the phone, never queued
+    page.click("#hand-form button[type=submit]")
+    page.wait_for_selector("#error-defender_points:visible")
+    assert page.locator("#offline-list li").count() == 3
+    page.goto(console)                                   # served by the service worker
+    page.click("button.offence[data-code=delay]")
+    page.check("input[name=side][value=NS]")
+    page.wait_for_selector("#confirm:enabled")
+    page.click("#confirm")
+    page.wait_for_selector("#offline-list li:nth-child(4)")
+    page.goto(table)                                     # reloaded offline: all four still there
+    page.wait_for_selector("#offline-list li:nth-child(4)")
+    assert banner(page) == zh("Offline · %(n)s waiting to upload") % {"n": 4}
+    assert page.locator("#offline-list li", has_text=zh("Waiting to upload")).count() == 4
+    assert page.inner_text("#level-NS") == zh("To be confirmed")
+    assert page.inner_text("#form-title") == zh("Hand %(number)s") % {"number": 7}
+    assert Hand.objects.filter(match=match).count() == 3 and not Ruling.objects.filter(match=match).exists()
+    page.screenshot(path=str(SHOTS / "offline-pending.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    page.context.set_offline(False)
+    page.wait_for_selector(f"#offline-banner:has-text('{zh('All uploaded')}')")
+    page.wait_for_selector("#table-history article.hand[data-number='6']")
+    hands = Hand.objects.filter(match=match).order_by("number")
+    assert [(h.number, h.defender_points) for h in hands] == [(1, 45), (2, 60), (3, 40), (4, 80), (5, 40), (6, 120)]
+    ruling = Ruling.objects.get(match=match)   # once, after the hands: during hand 7
+    assert ruling.hand_number == 7
+    state = state_payload(match, referee)
+    page.wait_for_selector(f"#level-NS:text-is('{state['levels']['NS']}')")
+    assert page.inner_text("#level-EW") == state["levels"]["EW"]
+    page.screenshot(path=str(SHOTS / "offline-uploaded.png"), full_page=True)
+
+
+@pytest.mark.browser
+def test_a_conflict_stops_the_queue_loses_nothing_and_the_desk_shows_the_table(transactional_db, live_server,
+                                                                                page, browser, make_user):
+    SHOTS.mkdir(exist_ok=True)
+    page.set_default_timeout(15_000)
+    referee, chief = make_user(roles.TABLE_REFEREE), make_user(roles.CHIEF_REFEREE)
+    match = scratch_match(referees=[referee, chief])
+    three_hands(match, referee)
+    table = f"{live_server.url}/tables/{match.pk}/"
+    login(page, live_server, referee)
+    open_for_offline(page, table)
+    page.context.set_offline(True)
+    keep_hand(page, 80, 1)
+    keep_hand(page, 40, 2)
+
+    other = browser.new_context(bypass_csp=False, viewport=PHONE)   # the second phone, online
+    second = other.new_page()
+    second.set_default_timeout(15_000)
+    login(second, live_server, chief)
+    second.goto(table)
+    second.select_option("select[name=trump]", "D")
+    second.fill("input[name=defender_points]", "100")
+    second.click("#hand-form button[type=submit]")
+    second.wait_for_selector("#table-history article.hand[data-number='4']")
+
+    page.context.set_offline(False)
+    page.wait_for_selector("#offline-list li.refused")
+    refused = page.inner_text("#offline-list li.refused")
+    assert "4" in refused and zh("Refused") in refused
+    assert page.locator("#offline-list li").count() == 2          # the hand behind it is kept
+    assert banner(page).startswith(zh("Upload stopped: %(n)s waiting; see the refused entry below.")[:4])
+    page.wait_for_selector("#table-history article.hand[data-number='4']")   # the other phone's hand shown
+    assert [(h.number, h.defender_points) for h in Hand.objects.filter(match=match, number__gte=4)] == [(4, 100)]
+    page.screenshot(path=str(SHOTS / "offline-conflict.png"), full_page=True)
+
+    event = match.round.stage.event
+    second.goto(f"{live_server.url}/manage/{event.slug}/rounds/{match.round_id}/desk/")
+    alert = zh("%(n)s entries waiting to upload · last seen %(at)s").split("%(n)s")[-1].split("%(at)s")[0].strip()
+    row = second.locator(f"#desk-tables tr[data-match-id='{match.pk}']")
+    row.locator(".alert", has_text=alert).wait_for()
+    assert "2" in row.locator(".alert", has_text=alert).inner_text()
+    second.screenshot(path=str(SHOTS / "desk-pending.png"), full_page=True)
+
+    page.click("#offline-list li.refused button:nth-of-type(2)")   # drop it: the rest is sent
+    page.wait_for_selector(f"#offline-banner:has-text('{zh('All uploaded')}')")
+    assert Hand.objects.filter(match=match, number=5, defender_points=40).exists()
+    other.close()
