@@ -18,11 +18,13 @@ from tournament.models import ClockEvent, ClockFiring, HandAllowance, Match
 @pytest.fixture
 def sent(monkeypatch):
     """Capture the ETA tasks sent and the ids revoked instead of talking to a broker."""
-    from tournament.clocks import tasks
-
     log = {"sent": [], "revoked": []}
-    monkeypatch.setattr(tasks.fire_round_clock, "apply_async",
-                        lambda args, eta, task_id: log["sent"].append((args[1], eta, task_id)))
+
+    def send_task(name, args, eta, task_id):
+        assert name == cs.FIRE_ROUND_CLOCK
+        log["sent"].append((args[1], eta, task_id))
+
+    monkeypatch.setattr(cs.celery_app, "send_task", send_task)
     monkeypatch.setattr(cs, "_revoke", lambda ids: log["revoked"].extend(ids))
     return log
 

@@ -37,7 +37,6 @@ from tournament.clocks.tables import (  # noqa: F401 (the scoring layer's, kept 
     hands_left,
     with_clock_state,
 )
-from tournament.clocks.tasks import fire_round_clock
 from tournament.models import (
     ClockEvent,
     ClockFiring,
@@ -48,6 +47,10 @@ from tournament.models import (
     Round,
     RoundClock,
 )
+
+#: The Celery task that fires a round's due clock events (``tournament.clocks.tasks``). Sent by name: the
+#: tasks import this module, never the other way round.
+FIRE_ROUND_CLOCK = "tournament.fire_round_clock"
 
 log = logging.getLogger(__name__)
 
@@ -232,7 +235,7 @@ def schedule_round_tasks(round_id):
 
         def send():
             for key, eta, task_id in to_send:
-                fire_round_clock.apply_async((round_id, key), eta=eta, task_id=task_id)
+                celery_app.send_task(FIRE_ROUND_CLOCK, args=(round_id, key), eta=eta, task_id=task_id)
             _revoke(stale)
 
         transaction.on_commit(send)

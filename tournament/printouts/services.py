@@ -16,12 +16,21 @@ from django.utils.translation import gettext
 
 from common.errors import UserError, gettext_noop
 from config import clock
+from config.celery import app as celery_app
 from tournament.models import Event, PrintJob
 from tournament.printouts.common import PrintOptions, canonical_json
 from tournament.printouts.registry import PRINTOUTS, get_printout
-from tournament.printouts.tasks import build_print_job
 
 logger = logging.getLogger(__name__)
+
+#: The Celery task that builds a print job (``tournament.printouts.tasks``). Sent by name: the tasks import
+#: this module, never the other way round.
+BUILD_PRINT_JOB = "tournament.build_print_job"
+
+
+def send_build(job_id):
+    """Queue the build of print job ``job_id`` (call it after the commit that made the job)."""
+    celery_app.send_task(BUILD_PRINT_JOB, args=(job_id,))
 PROGRESS_STEP = 5  # write progress to the database every 5 %
 QUEUED_TIMEOUT = dt.timedelta(minutes=10)  # queued this long: its task was lost (a busy queue takes seconds)
 MAX_ATTEMPTS = 3  # builds started for one job before it is marked failed (a printout that kills its worker)
@@ -112,7 +121,7 @@ def request_job(kind, event, options, user=None):
                                       params_key=params_key(options), fingerprint=print_id,
                                       requested_by=user if user is not None and user.is_authenticated else None)
 
-        transaction.on_commit(lambda: build_print_job.delay(job.pk))
+        transaction.on_commit(lambda: send_build(job.pk))
     return job, True
 
 
@@ -157,7 +166,7 @@ def requeue_stale_jobs(*, now=None, **filters) -> list[int]:
                            job.alive_at)
             requeued.append(job.pk)
         if requeued:
-            transaction.on_commit(lambda: [build_print_job.delay(pk) for pk in requeued])
+            transaction.on_commit(lambda: [send_build(pk) for pk in requeued])
     return requeued
 
 

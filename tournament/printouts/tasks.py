@@ -1,5 +1,6 @@
 """Celery tasks for printouts: thin wrappers around :mod:`tournament.printouts.services` (found by the
-Celery app's autodiscovery, ``config/celery.py``).
+Celery app's autodiscovery, ``config/celery.py``). The services send the build by name (``BUILD_PRINT_JOB``),
+so this module imports the services and not back.
 
 Both are idempotent, so they run with late acknowledgement and reject-on-worker-lost (settings): a worker
 killed mid-build gives the message back to the broker. A killed build also stops writing its job's
@@ -8,13 +9,12 @@ heartbeat; the beat sweep requeues such a job (exactly once) and another worker 
 from celery import shared_task
 from django.db import OperationalError
 
+from tournament.printouts.services import BUILD_PRINT_JOB, requeue_stale_jobs, run_job
 
-@shared_task(name="tournament.build_print_job", autoretry_for=(OperationalError,), retry_backoff=True,
-             max_retries=3)
+
+@shared_task(name=BUILD_PRINT_JOB, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
 def build_print_job(job_id):
     """Build print job ``job_id`` (idempotent: a running, done or failed job is left as it is)."""
-    from tournament.printouts.services import run_job  # noqa: PLC0415 (cycle: the services send this task)
-
     job = run_job(job_id)
     return {"job": job.pk, "status": job.status}
 
@@ -23,6 +23,4 @@ def build_print_job(job_id):
              max_retries=3)
 def sweep_print_jobs():
     """Beat: requeue the print jobs whose worker died (no heartbeat) or whose task was lost (idempotent)."""
-    from tournament.printouts.services import requeue_stale_jobs  # noqa: PLC0415 (cycle: as above)
-
     return {"requeued": requeue_stale_jobs()}
