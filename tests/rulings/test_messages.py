@@ -50,7 +50,7 @@ def test_a_refused_approval_is_a_403_with_a_chinese_detail(table):
     api.force_authenticate(users["chief"])
     response = api.post(f"/api/rulings/{ruling.pk}/approval/", {"approved": True}, format="json")
     assert response.status_code == 403
-    assert response.json() == {"field": None, "detail": "提出判罚的人不能核准自己的判罚。"}
+    assert response.json() == {"code": "forbidden", "field": None, "detail": "提出判罚的人不能核准自己的判罚。"}
 
 
 def test_the_api_answers_in_english_once_switched(table):
@@ -60,10 +60,10 @@ def test_the_api_answers_in_english_once_switched(table):
     url = f"/api/matches/{match.pk}/rulings/void-last/"
     response = api.post(url, {}, format="json")
     assert response.status_code == 400
-    assert response.json() == {"field": "ruling", "detail": "本场没有可作废的判罚。"}
+    assert response.json() == {"code": "invalid", "field": "ruling", "detail": "本场没有可作废的判罚。"}
     api.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     response = api.post(url, {}, format="json")
-    assert response.json() == {"field": "ruling", "detail": "This match has no ruling to void."}
+    assert response.json() == {"code": "invalid", "field": "ruling", "detail": "This match has no ruling to void."}
 
 
 def test_a_ruling_on_a_void_is_refused_in_one_language(table):
@@ -129,7 +129,7 @@ def test_the_idempotency_refusal_has_the_api_shape():
     middleware(post(b'{"a": 1}'))
     refused = middleware(post(b'{"a": 2}'))
     assert refused.status_code == 422
-    assert json.loads(refused.content) == {"field": None, "detail": "同一 Idempotency-Key 用于不同的请求。"}
+    assert json.loads(refused.content) == {"code": "idempotency_key_reused", "field": None, "detail": "同一 Idempotency-Key 用于不同的请求。"}
 
 
 @pytest.mark.parametrize("msgid", [
