@@ -56,9 +56,9 @@ from scoring import services as scoring  # noqa: E402
 from scoring.profile_store import latest_profile  # noqa: E402
 from tournament import pagecache, roles  # noqa: E402
 from tournament.competition import draws, ranking, rounds, stages  # noqa: E402
+from tournament.engines.pairings import round_robin  # noqa: E402
 from tournament.entries import search  # noqa: E402
 from tournament.models import Draw, Event, Group, GroupEntry, Match, Pair, Player, Round, Stage, Unit  # noqa: E402
-from tournament.pairings import round_robin  # noqa: E402
 
 N_GROUPS, GROUP_SIZE = 64, 64          # 4,096 pairs; 32 tables per group and round: 2,048 tables per round
 FINISHED_ROUNDS, LIVE_ROUND = 3, 4

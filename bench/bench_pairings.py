@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournament.pairings import draw_groups, elimination_slots, round_robin  # noqa: E402
+from tournament.engines.pairings import draw_groups, elimination_slots, round_robin  # noqa: E402
 
 
 def best_of(fn, repeat: int = 5) -> float:

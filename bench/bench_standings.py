@@ -30,8 +30,8 @@ def build_event():
     import random
 
     from scoring.profile_store import latest_profile
+    from tournament.engines.pairings import round_robin
     from tournament.models import Event, Group, GroupEntry, Match, Pair, Player, Round, Stage, Unit
-    from tournament.pairings import round_robin
 
     rng = random.Random(7)
     profile = latest_profile("company-league")

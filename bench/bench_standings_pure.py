@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournament.pairings import round_robin  # noqa: E402
-from tournament.standings import MatchResult, compute_standings, crosstable  # noqa: E402
+from tournament.engines.pairings import round_robin  # noqa: E402
+from tournament.engines.standings import MatchResult, compute_standings, crosstable  # noqa: E402
 
 LADDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JOKER"]
 ORDER = ("points", "net_levels", "total_levels", "lot")

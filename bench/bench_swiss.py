@@ -1,4 +1,4 @@
-"""Print timings of the pure Swiss pairing (tournament.swiss.swiss_round).
+"""Print timings of the pure Swiss pairing (tournament.engines.swiss.swiss_round).
 
 Run from the repo root: ``.venv/bin/python bench/bench_swiss.py``.
 Targets: one round of 64 entries under 0.5 s, 512 under 2 s, 4,096 under
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournament.swiss import swiss_round  # noqa: E402
+from tournament.engines.swiss import swiss_round  # noqa: E402
 
 ROUNDS_BEFORE = (4, 5, 6)
 SIZES = [(64, 0.5), (512, 2.0), (4096, 30.0)]

@@ -106,7 +106,7 @@ SCHEMA = ("map", {
 OPTIONAL_TOP = {"sanctions": {}, "organiser_defaults": [], "choices": {}}
 #: Optional top-level keys kept only when the file has them (their schema): the unit (team) standings of a
 #: union meet, points per final place (1st, 2nd, ...), the best N pairs per unit that count (null: all),
-#: and the bonus for each placed women's pair (see :mod:`tournament.unit_standings`).
+#: and the bonus for each placed women's pair (see :mod:`tournament.engines.unit_standings`).
 OPTIONAL_SECTIONS = {
     "unit_standings": ("map", {"points": ("list", "int"), "best_n": ("null", "int"), "women_bonus": "int"}),
 }

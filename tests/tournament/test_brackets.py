@@ -8,13 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.refusals import refused
-from tournament.brackets import (
+from tournament.engines.brackets import (
     JOINT_THIRD,
     PLACE_QUARTER_FINALISTS,
     THIRD_PLACE_MATCH,
     build_bracket,
 )
-from tournament.pairings import elimination_slots
+from tournament.engines.pairings import elimination_slots
 
 
 def bracket_for(n, places_played=JOINT_THIRD):

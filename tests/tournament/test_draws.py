@@ -4,9 +4,9 @@ from collections import Counter
 import pytest
 
 from tests.tournament.test_draws_support import event16, finish, make_event  # noqa: F401
-from tournament import pairings
 from tournament.competition import draws, stages
 from tournament.competition.stages import CompetitionError
+from tournament.engines import pairings
 from tournament.models import Draw, Group, Match, Stage
 
 

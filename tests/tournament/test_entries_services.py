@@ -4,12 +4,12 @@ import datetime as dt
 import pytest
 
 from scoring.profile_store import latest_profile
+from tournament.engines.pairings import draw_pairs
 from tournament.entries import individuals
 from tournament.entries import pairs as entry_pairs
 from tournament.entries import services as svc
 from tournament.entries.services import EntryError, PairData, PlayerData
 from tournament.models import Draw, Event, Match, Pair, Registration, Round, Stage
-from tournament.pairings import draw_pairs
 
 
 def make_event(slug, profile):

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.refusals import refused
-from tournament.pairings import (
+from tournament.engines.pairings import (
     bracket_positions,
     cross_seed,
     draw_groups,
@@ -210,7 +210,7 @@ def test_draw_groups_same_seed_same_draw_and_seed_changes_it():
 def test_draw_groups_str_seed_is_stable_across_processes():
     code = (
         "import sys; sys.path.insert(0, %r);"
-        "from tournament.pairings import draw_groups;"
+        "from tournament.engines.pairings import draw_groups;"
         "print(draw_groups([f'{u}{i}' for u in 'ABC' for i in range(5)], 4, '种子', lambda e: e[0], seeded=3))"
     ) % str(REPO)
     outs = {

@@ -11,8 +11,8 @@ from rulings import presenters
 from rulings import services as rulings
 from scoring.profile_store import latest_profile
 from tournament.competition import views as competition_views
+from tournament.engines.pairings import round_robin
 from tournament.models import Event, Group, GroupEntry, Match, Pair, Player, Round, Stage, Unit
-from tournament.pairings import round_robin
 
 pytestmark = pytest.mark.django_db
 PAGES = ["", "schedule/", "groups/", "standings/", "bracket/", "penalties/"]

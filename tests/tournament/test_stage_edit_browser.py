@@ -11,8 +11,9 @@ from django.urls import reverse
 
 from tests.conftest import login
 from tests.tournament.test_draws_support import make_event
-from tournament import brackets, roles
+from tournament import roles
 from tournament.competition import draws, stages
+from tournament.engines import brackets
 from tournament.models import Draw, Event, Stage
 
 PHONE = {"width": 390, "height": 844}

@@ -4,9 +4,9 @@ from collections import Counter
 import pytest
 
 from tests.tournament.test_draws_support import finish, make_event, play_stage
-from tournament import brackets
 from tournament.competition import draws, stages
 from tournament.competition.stages import CompetitionError
+from tournament.engines import brackets
 from tournament.models import Event, Match, Stage
 
 

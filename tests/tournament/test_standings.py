@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.refusals import refused
-from tournament.standings import (
+from tournament.engines.standings import (
     METRICS,
     MatchResult,
     Metric,

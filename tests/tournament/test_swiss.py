@@ -1,4 +1,4 @@
-"""Swiss pairing (tournament.pairings.swiss_round): contract, optimality, examples."""
+"""Swiss pairing (tournament.engines.pairings.swiss_round): contract, optimality, examples."""
 from __future__ import annotations
 
 import random
@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.refusals import refused
-from tournament.pairings import swiss_round
-from tournament.swiss import EXACT_LIMIT
-from tournament.swiss_matching import SwissField, _bounds_without_two, exchange_rematches, min_cost_matching
+from tournament.engines.pairings import swiss_round
+from tournament.engines.swiss import EXACT_LIMIT
+from tournament.engines.swiss_matching import SwissField, _bounds_without_two, exchange_rematches, min_cost_matching
 
 
 # --------------------------------------------------------------------------- helpers

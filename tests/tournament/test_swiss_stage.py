@@ -5,9 +5,9 @@ import pytest
 
 from common.errors import ConflictError, UserError
 from tests.tournament.test_draws_support import finish, make_event, play_stage
-from tournament import pairings
-from tournament import standings as pure
 from tournament.competition import draws, placings, stages, swiss_rounds, swiss_standings
+from tournament.engines import pairings
+from tournament.engines import standings as pure
 from tournament.models import Draw, Match, Round, Stage
 
 

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from tests.tournament.test_draws_support import make_event, play_stage
 from tests.tournament.test_printouts import pages_text
-from tournament import brackets
 from tournament.competition import draws, placings, stages
+from tournament.engines import brackets
 from tournament.models import Event, Stage
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.services import build_printout

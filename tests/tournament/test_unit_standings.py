@@ -7,8 +7,8 @@ from openpyxl import load_workbook
 
 from common.errors import UserError
 from tests.tournament.test_draws_support import make_event, play_stage
-from tournament import unit_standings as us
 from tournament.competition import draws, stages, unit_ranking
+from tournament.engines import unit_standings as us
 from tournament.models import Event, Player, Stage
 
 P = us.PlacedPair

@@ -2,7 +2,7 @@
 
 A Draw is append-only: a redo is a new Draw with ``supersedes=`` the one in force, and is allowed
 only before the stage's first match starts. The seed is printed beside the result; re-running the
-pure function in :mod:`tournament.pairings` with the recorded ``params`` and ``seed`` gives the
+pure function in :mod:`tournament.engines.pairings` with the recorded ``params`` and ``seed`` gives the
 recorded ``result``. Seeds default to a random string from :mod:`secrets`, or the organiser gives one.
 
 Draw kinds here:
@@ -29,7 +29,6 @@ from django.db import transaction
 from django.db.models import Count
 
 from common.errors import UserError, gettext_noop
-from tournament import pairings
 from tournament.competition import ranking, swiss_standings
 from tournament.competition.progress import active_draw, latest_draw  # noqa: F401 (active_draw: views, demo)
 from tournament.competition.results import advance_bracket
@@ -44,6 +43,7 @@ from tournament.competition.stages import (
     play_records,
     stage_started,
 )
+from tournament.engines import pairings
 from tournament.models import Draw, Match, Pair, Round, Stage
 
 SEED_MAX_LENGTH = 64

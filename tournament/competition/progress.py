@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from django.utils.translation import gettext, gettext_noop
 
 from rulings.engine import in_force_text
-from tournament import brackets
 from tournament.competition import ranking
 from tournament.competition.places import holders
 from tournament.competition.stages import bracket_from_draw, source_code
+from tournament.engines import brackets
 from tournament.models import Draw, Match, Pair, Stage
 
 BYE_NOTE = "轮空，直接晋级"

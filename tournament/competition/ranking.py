@@ -1,7 +1,7 @@
 """Standings and crosstables, computed from recorded results only (places and awards: ``placings``).
 
 Everything is derived on each call from the Match rows (status, winner, final levels) with the pure
-:mod:`tournament.standings` module and the event's frozen profile (points, tie-break order); nothing
+:mod:`tournament.engines.standings` module and the event's frozen profile (points, tie-break order); nothing
 is typed in or stored, so a corrected result updates everything after it.
 
 Query budget: :func:`event_standings` reads an event of any size in a fixed number of queries
@@ -24,9 +24,9 @@ from django.db.models import Count, Exists, Q
 from django.utils.translation import gettext as _
 
 from common.errors import gettext_noop
-from tournament import standings as pure
 from tournament.competition.places import holders
 from tournament.competition.stages import CompetitionError
+from tournament.engines import standings as pure
 from tournament.models import Draw, Group, GroupEntry, Match, Pair, PairSubstitution, Stage
 
 TIE_BREAK_NAMES = {"shared_place": "shared"}  # profile name -> pure standings name

@@ -29,9 +29,10 @@ from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
 from config import clock
-from tournament import brackets, pagecache
+from tournament import pagecache
+from tournament.engines import brackets
+from tournament.engines.pairings import round_robin
 from tournament.models import Draw, Event, Group, GroupEntry, Match, Round, Stage
-from tournament.pairings import round_robin
 
 GROUP_SIZE = 4  # default entries per group when the organiser gives no group count
 MAX_SWISS_ROUNDS = 30

@@ -2,7 +2,7 @@
 
 Each round is a draw like the others: :func:`pair_next_round` ranks the entries by the standings after
 the previous round (:mod:`.swiss_standings`; round 1: seeded entries by seed number, the others by lot),
-calls the pure :func:`tournament.pairings.swiss_round` and records a ``Draw`` of kind ``swiss``
+calls the pure :func:`tournament.engines.pairings.swiss_round` and records a ``Draw`` of kind ``swiss``
 (append-only) holding every input (``params``: round, ranking, scores, played, had_bye, units) and the
 pairing (``result``: pairs, forced rematches, tables), so :func:`replay_pairing` re-runs it to the same
 answer. The round's matches follow: a table per pair (ns: the higher-ranked entry), and the bye, if
@@ -21,8 +21,8 @@ from tournament.competition.results import give_swiss_bye
 from tournament.competition.rounds import undecided_tables
 from tournament.competition.stages import MAX_SWISS_ROUNDS, create_stage
 from tournament.competition.swiss_standings import first_draw, planned_rounds, stage_standings, suggested_rounds
+from tournament.engines.pairings import swiss_round
 from tournament.models import Draw, Event, Match, Pair, Round, Stage
-from tournament.pairings import swiss_round
 
 SWISS_STAGE_NAME = "瑞士制"
 MAX_ROUNDS = MAX_SWISS_ROUNDS

@@ -2,12 +2,12 @@
 
 A Swiss stage is one field: its entries are the ones drawn into its first round (``Draw.params["entries"]``
 of the round-1 pairing). The standings after round k count the results of rounds 1..k with the pure
-:func:`tournament.standings.compute_standings`: points from the profile (3/0 by default), then the
+:func:`tournament.engines.standings.compute_standings`: points from the profile (3/0 by default), then the
 profile's tie-breaks, with Buchholz (the sum of the opponents' points, ``buchholz``) added before the
 lot when the profile's order does not name it; the lot is drawn with the seed "<round-1 seed>:名次".
 
 A bye (a Match with no opponent, status bye, the entry as winner) counts as a forfeit win against a
-phantom opponent (:data:`tournament.standings.BYE`): the points of a win and the walkover levels of the
+phantom opponent (:data:`tournament.engines.standings.BYE`): the points of a win and the walkover levels of the
 stage's forfeit rule (``Stage.settings["forfeit_rule"]``, else the profile's, else the largest margin of
 the stage); the phantom counts in no one's Buchholz.
 
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, UserError, gettext_noop
-from tournament import standings as pure
 from tournament.competition.ranking import EntryInfo, FinalPlace, metric_label, shown_tie_note, standings_config
+from tournament.engines import standings as pure
 from tournament.models import Draw, Match, Pair, Round, Stage
 
 DEFAULT_QUALIFIERS = 8  # a knock-out fed by a Swiss stage takes its top eight unless told otherwise

@@ -2,7 +2,7 @@
 
 The rules come from the profile's ``unit_standings`` section (points per place, best N, women's pair
 bonus), overridden per event by the organiser (``Event.unit_scoring``, :func:`set_unit_rules`); the
-calculation is the pure :func:`tournament.unit_standings.unit_standings` over
+calculation is the pure :func:`tournament.engines.unit_standings.unit_standings` over
 :func:`tournament.competition.placings.final_ranking`. Provisional (暂定) until that ranking is complete.
 The lot that ends a tie is drawn with ``Event.unit_scoring["lot_seed"]``, else "<event slug>:团体",
 printed under the table.
@@ -19,8 +19,8 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from common.errors import UserError, gettext_noop
-from tournament import unit_standings as pure
 from tournament.competition.placings import final_ranking
+from tournament.engines import unit_standings as pure
 from tournament.models import Event, Pair, Player
 
 RULE_KEYS = ("points", "best_n", "women_bonus")

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from common.errors import gettext_noop
 from common.names import clean_name
+from tournament.engines.pairings import draw_pairs
 from tournament.entries import limits
 from tournament.entries.pairs import unit_named
 from tournament.entries.services import (
@@ -28,7 +29,6 @@ from tournament.entries.services import (
     team_rule,
 )
 from tournament.models import Draw, Event, Pair, Player, Registration
-from tournament.pairings import draw_pairs
 
 
 @transaction.atomic

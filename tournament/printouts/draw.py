@@ -3,7 +3,7 @@
 Each draw is told as a sentence and a table: which entry went to which group and place in it, which
 bracket slot, which seats, which table number, which partner, with each entry's seed number (种子号).
 Superseded draws are printed too, marked as such, so a redo can be checked against the original.
-Anyone can re-run a draw: the pure function of :mod:`tournament.pairings` for the draw's kind, given the
+Anyone can re-run a draw: the pure function of :mod:`tournament.engines.pairings` for the draw's kind, given the
 recorded parameters (printed small under "Data for checking") and the draw's seed, gives the same result.
 """
 import json
