@@ -115,8 +115,8 @@ class Effect:
     None: unchanged). ``gainer``/``levels``: who goes up and by how much. ``drop_to``: pairs
     (level, level): when the declarers play the first level they drop to the second instead and
     nobody goes up. ``levels_per_points``/``max_levels``: the gainer goes up one level per full
-    that many points the defenders hold at the end of the hand, at most ``max_levels`` (union-games
-    over/under-burying, 003 一.19); see :meth:`levels_for`.
+    that many points the defenders hold at the end of the hand above ``levels_from_points``, at most
+    ``max_levels`` (union-games over/under-burying, 003 一.19); see :meth:`levels_for`.
     ``applies_to``: "current_hand" or "first_hand" (where the points are counted).
     """
 
@@ -127,6 +127,7 @@ class Effect:
     drop_to: tuple = ()
     levels_per_points: int | None = None
     max_levels: int | None = None
+    levels_from_points: int = 0
     drop_keeps_levels: bool = False
     points_void: bool = False
     redeal: bool = False
@@ -152,15 +153,16 @@ class Effect:
         """The gainer's levels when the defenders end the hand with ``defender_points``.
 
         ``levels`` plus, for a points-dependent effect, one level per full ``levels_per_points``
-        (a score below zero earns none), at most ``max_levels``: 003 一.19 gives 0–35 → 0,
-        40–75 → 1, 80–115 → 2, 120 or more → 3.
+        above ``levels_from_points`` (a score below that earns none), at most ``max_levels``: 003 一.19
+        gives 0–35 → 0, 40–75 → 1, 80–115 → 2, 120 or more → 3 (the organiser choice wrong_bury_levels;
+        counted from 80: 0–115 → 0, 120–155 → 1, 160–195 → 2, 200 or more → 3).
         """
         if not self.needs_points:
             return self.levels
         if isinstance(defender_points, bool) or not isinstance(defender_points, int):
             raise UserError(gettext_noop("Enter the points as a whole number, not %(value)r."),
                             field="defender_points", value=defender_points)
-        earned = max(defender_points, 0) // self.levels_per_points
+        earned = max(defender_points - self.levels_from_points, 0) // self.levels_per_points
         if self.max_levels is not None:
             earned = min(earned, self.max_levels)
         return self.levels + earned
@@ -370,6 +372,7 @@ def _effect(outcome, side):
         levels=outcome.get("levels", 0), next_declarer=outcome.get("next_declarer"),
         drop_to=tuple((str(k), str(v)) for k, v in outcome.get("drop_to", {}).items()),
         levels_per_points=outcome.get("levels_per_points"), max_levels=outcome.get("max_levels"),
+        levels_from_points=outcome.get("levels_from_points", 0),
         drop_keeps_levels=outcome.get("drop_keeps_levels", False),
         points_void=outcome.get("points_void", False), redeal=outcome.get("redeal", False),
         hand_ends=outcome.get("hand_ends", False),
@@ -415,7 +418,8 @@ def _describe(kinds, points, outcome, effect):
         keeps = f"对方仍升{effect.levels}级" if effect.drop_keeps_levels else "对方不升级"
         parts.append(f"（{drops}，{keeps}）")
     if effect.levels_per_points:
-        parts.append(f"对方按得分每满{effect.levels_per_points}分升1级，最多{effect.max_levels}级")
+        above = f"{effect.levels_from_points}分以上" if effect.levels_from_points else ""
+        parts.append(f"对方按得分{above}每满{effect.levels_per_points}分升1级，最多{effect.max_levels}级")
     if effect.redeal:
         parts.append("重新洗牌抓牌")
     parts.extend({"next": ["由下家坐庄"], "same": ["由原庄家继续坐庄"]}.get(effect.next_declarer, []))

@@ -36,6 +36,8 @@ A *node* says how one offence turns into an outcome. It is one of:
                                        approval (the document makes it automatic, e.g. lateness)
         levels_per_points: int, max_levels: int    levels from the defenders' points at the end of
                                        the hand, to ``gainer`` (union-games bury, 003 一.19)
+        levels_from_points: int        the points those levels count from (default 0; 80: the first
+                                       level at 120, as the take-over table would; needs levels_per_points)
         points_void, redeal, hand_ends: bool
 Any node may carry ``clause`` (innermost wins) and ``note`` (notes add up); an offence also has
 ``name`` and may carry ``waivable_by_other_side``; an option also has ``label`` and ``aliases``.
@@ -74,8 +76,8 @@ ESCALATION_ENUMS = {"warnings_converted": ("from_nth", "nth_only"), "counted_per
 
 STRUCTURE_KEYS = ("options", "by_role", "steps", "bands")
 OUTCOME_KEYS = {"kinds", "points", "per_card", "applies_to", "gainer", "levels", "stage",
-                "next_declarer", "drop_to", "levels_per_points", "max_levels", "points_void",
-                "redeal", "hand_ends", "automatic", "drop_keeps_levels"}
+                "next_declarer", "drop_to", "levels_per_points", "max_levels", "levels_from_points",
+                "points_void", "redeal", "hand_ends", "automatic", "drop_keeps_levels"}
 META_KEYS = {"clause", "note"}
 OFFENCE_KEYS = {"name", "waivable_by_other_side"}
 OPTION_KEYS = {"label", "aliases"}
@@ -336,6 +338,10 @@ class _Checker:
             if "levels_per_points" not in node:
                 self.fail(f"{path}.max_levels", gettext_noop("max_levels needs levels_per_points"))
             self.integer(node["max_levels"], f"{path}.max_levels", minimum=1)
+        if "levels_from_points" in node:
+            if "levels_per_points" not in node:
+                self.fail(f"{path}.levels_from_points", gettext_noop("levels_from_points needs levels_per_points"))
+            self.integer(node["levels_from_points"], f"{path}.levels_from_points", minimum=0, step=5)
         gains = levels or "levels_per_points" in node
         if gains and "gainer" not in node:
             self.fail(f"{path}.gainer", gettext_noop("levels without gainer"))

@@ -36,6 +36,8 @@ class SanctionEffectSerializer(serializers.Serializer):
     drop_to = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
     levels_per_points = serializers.IntegerField(allow_null=True)
     max_levels = serializers.IntegerField(allow_null=True)
+    levels_from_points = serializers.IntegerField(
+        required=False, help_text="the points levels_per_points counts from (absent in sanctions shown before it)")
     points_void = serializers.BooleanField()
     redeal = serializers.BooleanField()
     hand_ends = serializers.BooleanField()

@@ -12,7 +12,8 @@ MAYBE = st.one_of(st.none(), TEXT)
 EFFECTS = st.builds(Effect, stage=MAYBE, gainer=MAYBE, levels=st.integers(0, 4), next_declarer=MAYBE,
                     drop_to=st.lists(st.tuples(TEXT, TEXT), max_size=3).map(tuple),
                     levels_per_points=st.one_of(st.none(), st.integers(1, 80)),
-                    max_levels=st.one_of(st.none(), st.integers(1, 3)), drop_keeps_levels=st.booleans(),
+                    max_levels=st.one_of(st.none(), st.integers(1, 3)),
+                    levels_from_points=st.integers(0, 16).map(lambda n: n * 5), drop_keeps_levels=st.booleans(),
                     points_void=st.booleans(), redeal=st.booleans(), hand_ends=st.booleans(),
                     applies_to=st.sampled_from(["current_hand", "first_hand"]))
 SANCTIONS = st.builds(Sanction, code=TEXT, side=TEXT, beneficiary=TEXT,
