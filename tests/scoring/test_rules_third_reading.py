@@ -41,15 +41,23 @@ def test_the_reburiers_keep_their_own_bottom():
 
 
 @pytest.mark.django_db
-def test_the_hand_api_path_keeps_who_buried_the_bottom(make_user):
-    """004 七.3 through the services the table page posts to (last_trick.buried_by)."""
+@pytest.mark.parametrize("won_by, points, final, levels", [("declarers", 90, 10, ("7", "5")),
+                                                          ("defenders", 70, 70, ("6", "5"))])
+def test_the_hand_api_path_keeps_who_buried_the_bottom(make_user, won_by, points, final, levels):
+    """004 七.1/七.3 through the services the table page posts to (last_trick.buried_by), the issue's two cases:
+    NS declare 5, EW 5, EW re-buried 20; NS win the last trick with a pair, EW 90 → 10, NS +2, S declares; the
+    re-buriers win it with 70 → 70, NS +1."""
     user = make_user(roles.TABLE_REFEREE)
     match = scratch_match(CL, referees=[user])
-    record(match, user, 1, 0, declarer="N")                        # NS 2 → 5, S declares
-    record(match, user, 2, 90, bottom_points=20,
-           last_trick={"by": "declarers", "shape": "pair", "buried_by": "defenders"})
+    for number, hand_points in enumerate((0, 200, 80), start=1):  # NS 5 (S); EW take over to 5 (E); NS back
+        record(match, user, number, hand_points, declarer="N" if number == 1 else None)
     match.refresh_from_db()
-    assert (match.ns_level, match.ew_level) == ("7", "2")
+    assert (match.ns_level, match.ew_level) == ("5", "5")
+    hand = record(match, user, 4, points, bottom_points=20,
+                  last_trick={"by": won_by, "shape": "pair", "buried_by": "defenders"})
+    assert hand.final_points == final and hand.declarer_keeps and hand.next_declarer == "S"
+    match.refresh_from_db()
+    assert (match.ns_level, match.ew_level) == levels
 
 
 def test_profiles_without_reburying_refuse_it():
@@ -77,6 +85,21 @@ def test_a_capture_with_another_suits_j_drops_to_6_even_as_a_trump_play():
     page = settle_hand(p, declarer_level="J", defender_level="8", defender_points=60, bottom_points=10,
                        declarer_seat="N", last_trick=LastTrick("defenders", "single", trump=True, rank="J"))
     assert page.declarer_level == "2"
+
+
+@pytest.mark.django_db
+def test_the_hand_api_path_sends_another_suits_j(make_user):
+    """004 四.5 through the services: NS at J (S declares), EW at 8, EW reach 80 with a 副J → NS 6, EW take over."""
+    user = make_user(roles.TABLE_REFEREE)
+    match = scratch_match(CL, referees=[user])
+    for number, hand_points in enumerate((200, 0, 80, 0, 0, 0), start=1):
+        record(match, user, number, hand_points, declarer="N" if number == 1 else None)
+    match.refresh_from_db()
+    assert (match.ns_level, match.ew_level) == ("J", "8")
+    record(match, user, 7, 60, bottom_points=10,
+           last_trick={"by": "defenders", "shape": "single", "trump": True, "rank": "J", "main_rank": False})
+    match.refresh_from_db()
+    assert (match.ns_level, match.ew_level) == ("6", "8")
 
 
 @pytest.mark.django_db
