@@ -3,15 +3,19 @@
 Each test quotes its clause; the cases are the issue's. The table page's side of items 1 and 2 is in
 tests/scoring/test_rules_third_reading_browser.py.
 """
+import copy
+
 import pytest
 
 from demo.hands import scratch_match
 from rulings.engine import PenaltyLedger
 from scoring.engine import LastTrick, MatchState, settle_hand
+from scoring.models import RuleProfile
 from scoring.profiles import load_profile, profile_from_dict
 from tests.conftest import refused
 from tests.scoring.test_table_page import record
 from tournament import roles
+from tournament.models import Match
 
 CL, UG, SZ = "company-league", "union-games", "shenzhen-community"
 
@@ -113,6 +117,22 @@ def test_the_table_page_asks_main_or_other_only_where_the_profile_tells_them_apa
     match = scratch_match(UG, referees=[user])
     html = client.get(f"/tables/{match.pk}/").content.decode()
     assert 'name="lt_main"' not in html and 'name="lt_buried_by"' not in html
+
+
+@pytest.mark.django_db
+def test_the_page_asks_main_or_other_a_where_a_profile_tells_them_apart(client, make_user):
+    """Issue 28 item 2 "(and 主A/副A where the profile distinguishes them)": an organiser's version of 004 whose A
+    capture drops to J with 主A and to Q with 副A makes the page ask for A as for J."""
+    user = make_user(roles.TABLE_REFEREE)
+    client.force_login(user)
+    match = scratch_match(CL, referees=[user])
+    data = copy.deepcopy(match.profile.data)
+    capture_a = next(rc for rc in data["rank_captures"] if rc["rank"] == "A")
+    capture_a["drop_to_other"] = "Q"
+    Match.objects.filter(pk=match.pk).update(
+        profile=RuleProfile.objects.create(slug="cl-a", version=1, name="主A副A", data=data))
+    html = client.get(f"/tables/{match.pk}/").content.decode()
+    assert 'data-ranks="A,J"' in html
 
 
 # --- 3. union 二.3 with 一.16: the cap on the hand's whole score ----------------------------------------
