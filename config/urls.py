@@ -24,8 +24,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("tournament.urls")),
-    # last: an unknown address under /api/ (with its slash: a missing one is still added) is the API's JSON 404
-    re_path(r"^api/(?:.*/)?$", UnknownAddress.as_view()),
+    # last: an unknown address under /api/ is the API's JSON 404 (an operation's without its slash: a 308 to it)
+    re_path(r"^api/", UnknownAddress.as_view()),
 ]
 
 handler403 = "config.errorpages.permission_denied"

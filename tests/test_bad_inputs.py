@@ -216,3 +216,9 @@ def test_a_lost_database_answers_a_friendly_503_page(client, db):
         response = client.get("/")
     assert response.status_code == 503 and int(response["Retry-After"]) > 0
     assert "text/html" in response["Content-Type"] and chinese(response.content.decode())
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_operation_without_its_final_slash_is_sent_on_with_its_method(client, db, method):
+    response = getattr(client, method)("/api/events?page=2")
+    assert response.status_code == 308 and response["Location"] == "/api/events/?page=2"
