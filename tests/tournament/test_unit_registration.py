@@ -208,3 +208,145 @@ def test_units_not_submitted_with_their_phones_as_xlsx(client, event, links, mak
     sheet = client.get(reverse("entries_links_missing", args=[event.slug]), {"format": "xlsx"})
     rows = list(load_workbook(io.BytesIO(sheet.content)).active.iter_rows(values_only=True))
     assert [r[0] for r in rows[1:]] == ["二厂", "三厂"] and rows[1][2] == "13800000001"
+
+
+# --------------------------------------------------------------------------- review: what an approval replaces
+@pytest.fixture
+def league(db):
+    """An event with no team rule (company-league): a unit's link may enter up to OPEN_PAIRS pairs."""
+    day = dt.date(2026, 12, 6)
+    return Event.objects.create(slug="league-reg", name="公司联赛", start_date=day, end_date=day,
+                                profile=latest_profile("company-league"))
+
+
+def open_rows(*names):
+    return [{"player1": f"{n}甲", "gender1": "M", "phone1": "", "player2": f"{n}乙", "gender2": "M", "phone2": ""}
+            for n in names]
+
+
+def active_pairs(event, unit="一厂"):
+    return set(Pair.objects.filter(event=event, unit__name=unit, status="active").values_list("player1__name",
+                                                                                               flat=True))
+
+
+def test_approval_replaces_only_what_the_links_approvals_entered_not_the_organisers_pairs(league, make_user):
+    boss = make_user(roles.ORGANISER)
+    link, _key = reg.create_link(league, "一厂")
+    reg.save(link, link_rows(link, open_rows("A", "B")), submit=True)
+    first = reg.approve(link, boss)
+    assert reg.versions(link)[-1].pair_ids == [p.pk for p in first]     # the approval names what it entered
+    by_hand = add_pair(league, PairData("一厂", PlayerData("手录甲", "M"), PlayerData("手录乙", "M")))
+    reg.save(link, link_rows(link, open_rows("A", "C")), submit=True)    # B out, C in; the hand pair not listed
+    reg.approve(link, boss)
+    assert active_pairs(league) == {"A甲", "C甲", "手录甲"}
+    assert Pair.objects.get(pk=by_hand.pk).status == "active"
+    reg.save(link, link_rows(link, open_rows("C")), submit=True)
+    reg.approve(link, boss)
+    assert active_pairs(league) == {"C甲", "手录甲"}
+    assert [v.action for v in reg.versions(link)] == ["submitted", "approved"] * 3   # every step kept
+
+
+def test_a_submitted_pair_the_organiser_entered_is_not_doubled_and_stays_the_organisers(league, make_user):
+    boss = make_user(roles.ORGANISER)
+    link, _key = reg.create_link(league, "一厂")
+    by_hand = add_pair(league, PairData("一厂", PlayerData("A甲", "M"), PlayerData("A乙", "M")))
+    reg.save(link, link_rows(link, open_rows("A", "B")), submit=True)
+    entered = reg.approve(link, boss)
+    assert by_hand in entered and Pair.objects.filter(event=league, status="active").count() == 2
+    assert by_hand.pk not in reg.versions(link)[-1].pair_ids
+    reg.save(link, link_rows(link, open_rows("B")), submit=True)
+    reg.approve(link, boss)
+    assert active_pairs(league) == {"A甲", "B甲"}      # dropping it from the list does not remove the organiser's
+
+
+def test_an_approval_that_cannot_be_entered_changes_nothing(league, make_user):
+    boss = make_user(roles.ORGANISER)
+    link, _key = reg.create_link(league, "一厂")
+    reg.save(link, link_rows(link, open_rows("A", "B")), submit=True)
+    reg.approve(link, boss)
+    add_pair(league, PairData("一厂", PlayerData("手录甲", "M"), PlayerData("手录乙", "M")))
+    before = set(Pair.objects.filter(event=league).values_list("pk", "status"))
+    rows = open_rows("C", "D")
+    rows[1]["player1"] = "手录甲"          # a player of the organiser's pair: the import refuses this
+    reg.save(link, link_rows(link, rows), submit=True)
+    with pytest.raises(ValueError):
+        reg.approve(link, boss)
+    assert set(Pair.objects.filter(event=league).values_list("pk", "status")) == before   # nothing half-saved
+    history = reg.versions(link)
+    assert reg.status(history) == reg.SUBMITTED and history[-1].action == "submitted"
+
+
+def test_an_approval_stored_without_its_pairs_owns_the_pairs_it_approved(league, make_user):
+    """Approvals stored before they named their pairs (pair_ids None): the unit's pairs equal to them."""
+    boss = make_user(roles.ORGANISER)
+    link, _key = reg.create_link(league, "一厂")
+    rows = link_rows(link, open_rows("A"))
+    for data in open_rows("A"):
+        add_pair(league, PairData("一厂", PlayerData(data["player1"], "M"), PlayerData(data["player2"], "M")))
+    add_pair(league, PairData("一厂", PlayerData("手录甲", "M"), PlayerData("手录乙", "M")))
+    UnitEntryVersion.objects.create(link=link, number=1, action="submitted", pairs=rows, at=NOW)
+    UnitEntryVersion.objects.create(link=link, number=2, action="approved", pairs=rows, at=NOW, by_user=boss)
+    reg.save(link, link_rows(link, open_rows("B")), submit=True)
+    reg.approve(link, boss)
+    assert active_pairs(league) == {"B甲", "手录甲"}
+
+
+def test_the_organiser_sends_an_entry_back_and_the_unit_submits_again(client, event, links, make_user):
+    boss = make_user(roles.ORGANISER)
+    link, key = links["一厂"]
+    reg.save(link, link_rows(link, team_rows("一厂")), submit=True)
+    client.force_login(boss)
+    url = reverse("entries_links", args=[event.slug])
+    client.post(url, {"action": "refuse", "link": link.pk, "note": "女队员电话缺失"})
+    history = reg.versions(link)
+    assert reg.status(history) == reg.REFUSED and history[-1].note == "女队员电话缺失"
+    assert history[-1].by_user == boss and not Pair.objects.exists()
+    with pytest.raises(ValueError):
+        reg.approve(link, boss)
+    assert link in [r.link for r in reg.not_submitted(event)]
+    page = client.get(reverse("unit_register", args=[key])).content.decode()
+    assert 'id="reg-refused"' in page and "女队员电话缺失" in page
+    reg.save(link, link_rows(link, team_rows("一厂")), submit=True)
+    assert len(reg.approve(link, boss)) == 4
+
+
+def test_the_entries_list_shows_each_units_registration_status(client, event, links, make_user):
+    boss = make_user(roles.ORGANISER)
+    one, two, three = (links[n][0] for n in ("一厂", "二厂", "三厂"))
+    reg.save(one, link_rows(one, team_rows("一厂")), submit=True)
+    reg.approve(one, boss)
+    reg.save(two, link_rows(two, team_rows("二厂")), submit=True)
+    reg.save(three, link_rows(three, team_rows("三厂")), submit=True)
+    reg.refuse(three, boss, "")
+    for i, row in enumerate(team_rows("手录")):
+        add_pair(event, PairData("四厂", PlayerData(row["player1"], row["gender1"]),
+                                 PlayerData(row["player2"], row["gender2"]), team="四厂", reserve=i == 3))
+    client.force_login(boss)
+    page = client.get(reverse("entries_list", args=[event.slug])).content.decode()
+
+    def tag(unit):
+        section = page.split(f'data-unit="{unit}"')[1].split("</h2>")[0]
+        return section.split("reg-status")[1]
+    assert "reg-approved" in tag("一厂") and "已核准" in tag("一厂")
+    assert "reg-submitted" in tag("二厂")            # listed though it has no entries yet
+    assert "reg-refused" in tag("三厂") and "已退回" in tag("三厂")
+    assert "reg-none" in tag("四厂")
+
+
+def test_the_card_is_printed_again_with_a_new_link_and_the_old_one_stops(client, event, links, make_user):
+    boss = make_user(roles.ORGANISER)
+    link, old_key = links["一厂"]
+    reg.save(link, link_rows(link, team_rows("一厂")))
+    client.force_login(boss)
+    page = client.post(reverse("entries_links", args=[event.slug]), {"action": "reissue", "link": link.pk})
+    text = page.content.decode()
+    assert page.status_code == 200 and 'id="reissued"' in text and "<svg" in text
+    new_key = text.split('name="key" value="')[1].split('"')[0]
+    assert new_key != old_key and new_key not in reg.find_link(new_key).digest
+    assert client.get(reverse("unit_register", args=[old_key])).status_code == 404
+    assert client.post(reverse("entries_link_card", args=[event.slug]), {"key": old_key}).status_code == 404
+    card = client.post(reverse("entries_link_card", args=[event.slug]), {"key": new_key})
+    assert card.status_code == 200 and card.content.startswith(b"%PDF")
+    unit_page = client.get(reverse("unit_register", args=[new_key])).content.decode()
+    assert "一厂甲1" in unit_page                    # the draft and its history stay with the unit's link
+    assert reg.find_link(new_key).pk == link.pk and len(reg.versions(link)) == 1

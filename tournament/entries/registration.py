@@ -2,7 +2,8 @@
 the organiser's review and approval.
 
 - A link is ``secrets.token_urlsafe`` shown once (page, card); only its SHA-256 digest is kept and looked up.
-  A revoked or unknown key finds nothing (the page answers 404).
+  A revoked or unknown key finds nothing (the page answers 404). To print a card again the organiser has
+  the link's key replaced (:func:`reissue`): the old key (and its card) stops working, the history stays.
 - The holder edits the unit's entries as a draft: every save, submission and approval is a new
   :class:`~tournament.models.UnitEntryVersion` (append-only: who is the link, or the approving organiser).
   The draft never touches the entries; :func:`approve` turns the submitted version into normal pairs through
@@ -49,11 +50,13 @@ OPEN_PAIRS = 8
 FIELDS = ("player1", "gender1", "phone1", "player2", "gender2", "phone2")
 KEY_BYTES = 24
 
-NOT_STARTED, IN_PROGRESS, SUBMITTED, CHANGED, APPROVED = "not_started", "in_progress", "submitted", "changed", \
-    "approved"
+NOT_STARTED, IN_PROGRESS, SUBMITTED, CHANGED, APPROVED, REFUSED = "not_started", "in_progress", "submitted", \
+    "changed", "approved", "refused"
 STATUS_LABELS = {NOT_STARTED: gettext_noop("Not started"), IN_PROGRESS: gettext_noop("In progress"),
                  SUBMITTED: gettext_noop("Submitted"), CHANGED: gettext_noop("Changed after submission"),
-                 APPROVED: gettext_noop("Approved")}
+                 APPROVED: gettext_noop("Approved"), REFUSED: gettext_noop("Sent back")}
+#: The status of a unit with no link (entered by the organiser or imported).
+NO_LINK = gettext_noop("No registration link")
 CLOSED = gettext_noop("Registration has closed: the entries can be read but no longer changed. Ask the "
                       "organiser to reopen your unit.")
 ELSEWHERE = gettext_noop("Player %(slot)s is already entered in this event by another unit or sign-up: ask the "
@@ -103,6 +106,21 @@ def find_link(key: str) -> UnitLink | None:
         return None
     return (UnitLink.objects.select_related("event__profile", "unit").filter(digest=digest(key),
                                                                            revoked_at__isnull=True).first())
+
+
+def reissue(link: UnitLink) -> tuple[UnitLink, str]:
+    """A new key for the unit's link (to print its card again: the key is kept only as a digest, so the old
+    one cannot be shown again). The old key stops opening the page at once; the unit's drafts, submissions
+    and approvals stay with the link. Returns (link, new key), the key shown only now."""
+    with transaction.atomic():
+        link = UnitLink.objects.select_for_update().select_related("event__profile", "unit").get(pk=link.pk)
+        if link.revoked_at is not None:
+            raise ConflictError(gettext_noop("This link has been revoked."), "link")
+        key = _new_key()
+        link.digest = digest(key)
+        link.reissued_at = clock.now()
+        link.save(update_fields=["digest", "reissued_at"])
+    return link, key
 
 
 def revoke(link: UnitLink) -> None:
@@ -217,6 +235,8 @@ def status(history: list[UnitEntryVersion]) -> str:
         return APPROVED
     if last == UnitEntryVersion.Action.SUBMITTED:
         return SUBMITTED
+    if last == UnitEntryVersion.Action.REFUSED:
+        return REFUSED
     return CHANGED if any(v.action != UnitEntryVersion.Action.SAVED for v in history) else IN_PROGRESS
 
 
@@ -244,10 +264,10 @@ def save(link: UnitLink, rows: list[dict], *, submit: bool = False) -> UnitEntry
         return _append(link, action, rows)
 
 
-def _append(link: UnitLink, action: str, rows: list[dict], by=None) -> UnitEntryVersion:
+def _append(link: UnitLink, action: str, rows: list[dict], by=None, **extra) -> UnitEntryVersion:
     last = link.versions.order_by("-number").first()
     return UnitEntryVersion.objects.create(link=link, number=(last.number if last else 0) + 1, action=action,
-                                           pairs=rows, at=clock.now(), by_user=by)
+                                           pairs=rows, at=clock.now(), by_user=by, **extra)
 
 
 # --------------------------------------------------------------------------- the organiser's review
@@ -272,10 +292,40 @@ def mark_seen(link: UnitLink) -> None:
     link.save(update_fields=["seen"])
 
 
+def _owned(event: Event, link: UnitLink, history: list[UnitEntryVersion]) -> list[Pair]:
+    """The unit's active pairs that this link's last approval entered (made or kept), not the organiser's own.
+
+    An approval stored before approvals named their pairs (``pair_ids`` None) owns the unit's active pairs
+    that are, to the letter, the ones it approved."""
+    active = list(event.pairs.filter(unit=link.unit, status=Pair.Status.ACTIVE).select_related(
+        "unit", "team", "player1", "player2").order_by("pk"))
+    approved = [v for v in history if v.action == UnitEntryVersion.Action.APPROVED]
+    if not approved:
+        return []
+    last = approved[-1]
+    if last.pair_ids is not None:
+        ids = set(last.pair_ids)
+        return [p for p in active if p.pk in ids]
+    left = [clean_pair(_pair_data(link, r)) for r in last.pairs if _filled(r)]
+    owned = []
+    for pair in active:
+        data = entry_pairs.pair_data(pair)
+        if data in left:
+            left.remove(data)
+            owned.append(pair)
+    return owned
+
+
 @transaction.atomic
 def approve(link: UnitLink, by) -> list[Pair]:
-    """The submitted version becomes the unit's entries: pairs no longer in it go (withdrawn and deleted:
-    none has played before the draw), new ones are entered through ``add_pair``; all or nothing."""
+    """The submitted version becomes the unit's entries, all or nothing.
+
+    Only what this link's previous approval entered is replaced: of those pairs, the ones no longer in the
+    submission go (withdrawn and deleted: none has played before the draw). A pair the organiser entered by
+    hand for the unit stays whatever the submission says; a submitted pair that is, to the letter, one of
+    those is not entered twice (it stays the organiser's). The rest are entered through ``add_pair`` (the
+    import's checks: a submitted player already in a hand-entered pair, or a team over its size, refuses
+    the whole approval and nothing is changed). The approval's version names the pairs it entered."""
     link = UnitLink.objects.select_for_update().select_related("event__profile", "unit").get(pk=link.pk)
     event = open_event(link.event)
     history = versions(link)
@@ -283,9 +333,10 @@ def approve(link: UnitLink, by) -> list[Pair]:
         raise ConflictError(gettext_noop("Only a submitted entry can be approved."), "link")
     wanted = [clean_pair(_pair_data(link, r)) for r in history[-1].pairs if _filled(r)]
     wanted.sort(key=lambda d: (d.reserve, not is_women(d.player1.gender, d.player2.gender)))
-    kept = []
-    for pair in event.pairs.filter(unit=link.unit, status=Pair.Status.ACTIVE).select_related(
-            "unit", "team", "player1", "player2"):
+    owned = _owned(event, link, history)
+    owned_ids = {p.pk for p in owned}
+    kept, by_hand = [], []
+    for pair in owned:
         current = entry_pairs.pair_data(pair)
         if current in wanted:
             wanted.remove(current)
@@ -293,11 +344,36 @@ def approve(link: UnitLink, by) -> list[Pair]:
         else:
             entry_pairs.withdraw_pair(pair)
             cleanup.delete_withdrawn_pair(event, pair)
+    for pair in event.pairs.filter(unit=link.unit, status=Pair.Status.ACTIVE).exclude(pk__in=owned_ids) \
+            .select_related("unit", "team", "player1", "player2"):
+        current = entry_pairs.pair_data(pair)
+        if current in wanted:
+            wanted.remove(current)
+            by_hand.append(pair)
     added = [entry_pairs.add_pair(event, data) for data in wanted]
-    version = _append(link, UnitEntryVersion.Action.APPROVED, history[-1].pairs, by=by)
+    entered = kept + added
+    version = _append(link, UnitEntryVersion.Action.APPROVED, history[-1].pairs, by=by,
+                      pair_ids=[p.pk for p in entered])
     link.seen = version.number
     link.save(update_fields=["seen"])
-    return kept + added
+    return entered + by_hand
+
+
+def refuse(link: UnitLink, by, note: str = "") -> UnitEntryVersion:
+    """Send a submitted entry back to the unit (with the organiser's reason): the unit changes it and submits
+    again; the entries are not touched."""
+    with transaction.atomic():
+        link = UnitLink.objects.select_for_update().select_related("event__profile", "unit").get(pk=link.pk)
+        history = versions(link)
+        if status(history) != SUBMITTED:
+            raise ConflictError(gettext_noop("Only a submitted entry can be sent back."), "link")
+        note = (note or "").strip()
+        if len(note) > 300:
+            raise EntryError(gettext_noop("The reason is too long (at most 300 characters)."), "note")
+        version = _append(link, UnitEntryVersion.Action.REFUSED, history[-1].pairs, by=by, note=note)
+        link.seen = version.number
+        link.save(update_fields=["seen"])
+    return version
 
 
 def review(event: Event) -> list[SimpleNamespace]:
@@ -312,9 +388,14 @@ def review(event: Event) -> list[SimpleNamespace]:
     return sorted(rows, key=lambda r: natural_key(r.link.unit.name))
 
 
+def unit_statuses(event: Event) -> dict[str, SimpleNamespace]:
+    """Each unit's registration status by unit name (units with a live link only), for the entries list."""
+    return {r.link.unit.name: r for r in review(event)}
+
+
 def not_submitted(event: Event) -> list[SimpleNamespace]:
     """The units whose entries are not (or no longer) submitted, with their contact's phone."""
-    return [r for r in review(event) if r.status in (NOT_STARTED, IN_PROGRESS, CHANGED)]
+    return [r for r in review(event) if r.status in (NOT_STARTED, IN_PROGRESS, CHANGED, REFUSED)]
 
 
 def not_submitted_sheet(event: Event) -> bytes:

@@ -21,7 +21,7 @@ from config import auth
 from tournament.entries import registration as reg
 from tournament.entries.registration_card import registration_card_pdf
 from tournament.entries.services import entries_locked_reason, team_rule
-from tournament.models import UnitLink
+from tournament.models import UnitEntryVersion, UnitLink
 from tournament.permissions import organiser_required
 
 #: The lockout's "login name" for link misses (a NUL: no account can have it).
@@ -75,6 +75,7 @@ def unit_register(request, key):
         "rows": [{"index": i, "row": r, "problems": by_row.get(i, [])} for i, r in enumerate(rows)],
         "unit_problems": by_row.get(None, []), "status": _(reg.STATUS_LABELS[reg.status(history)]),
         "history": list(reversed(history)),
+        "refused": history[-1] if history and history[-1].action == UnitEntryVersion.Action.REFUSED else None,
     })
 
 
@@ -91,10 +92,22 @@ def unit_check(request, key):
 # --------------------------------------------------------------------------- the organiser
 @organiser_required
 def links_page(request, event):
-    """The registration window, the links (make, card, revoke, reopen) and each unit's review and approval."""
+    """The registration window, the links (make, new key and card, revoke, reopen) and each unit's review:
+    approve or send back."""
     created, error = None, None
     action = request.POST.get("action") if request.method == "POST" else None
-    if action == "create":
+    if action == "reissue":
+        link = get_object_or_404(UnitLink.objects.select_related("unit", "event__profile"), event=event,
+                                 pk=request.POST.get("link") or 0, revoked_at__isnull=True)
+        try:
+            link, key = reg.reissue(link)
+        except UserError as exc:
+            error = exc
+        else:
+            url = link_url(request, key)
+            created = {"link": link, "key": key, "url": url, "qr": qr_svg(url, label=link.unit.name),
+                       "reissued": True}
+    elif action == "create":
         try:
             link, key = reg.create_link(event, request.POST.get("unit", ""),
                                         individual=request.POST.get("individual") == "on",
@@ -111,7 +124,7 @@ def links_page(request, event):
         reg.set_window(event, closes, request.POST.get("asks_phone") == "on")
         messages.success(request, _("Registration window saved."))
         return redirect("entries_links", event.slug)
-    elif action in ("revoke", "reopen", "approve", "seen"):
+    elif action in ("revoke", "reopen", "approve", "refuse", "seen"):
         return _link_action(request, event, action)
     window = reg.window(event)
     return render(request, "tournament/entries/links.html", {
@@ -135,17 +148,26 @@ def _link_action(request, event, action):
             pairs = reg.approve(link, request.user)
             messages.success(request, _("Entries of “%(unit)s” approved: %(count)s pairs.") % {
                 "unit": link.unit.name, "count": len(pairs)})
+        elif action == "refuse":
+            reg.refuse(link, request.user, request.POST.get("note", ""))
+            messages.success(request, _("The entries of “%(unit)s” were sent back to the unit.") % {
+                "unit": link.unit.name})
         else:
             reg.mark_seen(link)
     except UserError as exc:
-        messages.error(request, _("%(unit)s: %(problem)s") % {"unit": link.unit.name, "problem": exc})
+        if action == "approve":
+            messages.error(request, _("%(unit)s: not approved, nothing was changed: %(problem)s") % {
+                "unit": link.unit.name, "problem": exc})
+        else:
+            messages.error(request, _("%(unit)s: %(problem)s") % {"unit": link.unit.name, "problem": exc})
     return redirect("entries_links", event.slug)
 
 
 @organiser_required
 @require_POST
 def link_card(request, event):
-    """The card of a link just made: the key comes with the request (it is not kept) and must be the event's."""
+    """The card of a link just made (or just given a new key): the key comes with the request (it is not kept)
+    and must be the event's. To print a card later the organiser has the key replaced (``reissue``)."""
     key = request.POST.get("key", "")
     link = reg.find_link(key)
     if link is None or link.event_id != event.pk:

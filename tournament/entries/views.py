@@ -1,6 +1,8 @@
 """Organiser pages for entries: list, add/edit/withdraw/replace, individual sign-ups and their
 partner draw, import with a row-by-row error report, and .xlsx exports. Thin: services decide."""
 
+from types import SimpleNamespace
+
 from django.contrib import messages
 from django.db import IntegrityError
 from django.http import Http404, HttpResponse
@@ -13,8 +15,8 @@ from common.numbers import whole
 from tournament import access
 from tournament.entries import individuals as signups
 from tournament.entries import pairs as entry_pairs
+from tournament.entries import registration, spreadsheets
 from tournament.entries import services as svc
-from tournament.entries import spreadsheets
 from tournament.entries.forms import (
     DrawPairsForm,
     ImportForm,
@@ -53,12 +55,16 @@ def _page(request, event, template, **context):
 
 @organiser_required
 def entries_list(request, event):
-    """Units, pairs, players, teams and their status; team-rule problems shown on top."""
+    """Units, pairs, players, teams and their status; team-rule problems shown on top. Each unit says where
+    its registration through its link stands (issue 32): a unit with a link and no entries yet is listed too."""
     pairs = sorted(event.pairs.select_related("unit", "team", "player1", "player2"),
                    key=lambda p: (natural_key(p.unit.name), p.status, natural_key(p.name)))
-    units = {}
+    by_unit = {}
     for pair in pairs:
-        units.setdefault(pair.unit.name, []).append(pair)
+        by_unit.setdefault(pair.unit.name, []).append(pair)
+    statuses = registration.unit_statuses(event)
+    units = [SimpleNamespace(name=name, pairs=by_unit.get(name, []), registration=statuses.get(name))
+             for name in sorted(set(by_unit) | set(statuses), key=natural_key)]
     return _page(request, event, "list.html", units=units, problems=svc.team_problems(event),
                  rule=svc.team_rule(event), active=sum(p.status == Pair.Status.ACTIVE for p in pairs),
                  waiting=event.registrations.filter(status="active", pair__isnull=True).count(),

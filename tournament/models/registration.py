@@ -37,6 +37,8 @@ class UnitLink(models.Model):
     created_at = models.DateTimeField(_("created at"))
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    #: When the key was last replaced by a new one (a reprinted card): the old key no longer opens the page.
+    reissued_at = models.DateTimeField(_("new key issued at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("registration link")
@@ -54,6 +56,7 @@ class UnitEntryVersion(AppendOnlyModel):
         SAVED = "saved", _("Saved")
         SUBMITTED = "submitted", _("Submitted")
         APPROVED = "approved", _("Approved")
+        REFUSED = "refused", _("Sent back")
 
     link = models.ForeignKey(UnitLink, on_delete=models.PROTECT, related_name="versions", verbose_name=_("link"))
     number = models.PositiveIntegerField(_("version"))
@@ -62,6 +65,10 @@ class UnitEntryVersion(AppendOnlyModel):
     at = models.DateTimeField(_("at"))
     by_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                 related_name="+", verbose_name=_("approved by"))
+    #: An approval's entries: the pairs it made or kept (the next approval replaces only these). None on
+    #: other actions (and on approvals stored before the field existed).
+    pair_ids = models.JSONField(_("pairs entered"), null=True, blank=True, default=None)
+    note = models.CharField(_("note"), max_length=300, blank=True)
 
     class Meta:
         verbose_name = _("unit entry version")
