@@ -42,7 +42,17 @@
     return null;
   }
 
+  // The round's one status leads (tournament.competition.rounds.round_status): a round played without its
+  // clock ever starting is in progress, not "not started" with a full countdown beside finished tables.
+  function clockless(d) { return d.status === "not_started" && d.round_status === "in_progress"; }
+
+  function allOver(d) {
+    var rows = (d.tables || []).filter(function (t) { return t.playing || t.ended; });
+    return rows.length > 0 && rows.every(function (t) { return t.ended; });
+  }
+
   function statusKey(d, secs) {
+    if (clockless(d)) return allOver(d) ? "all-over" : "no-clock";
     if (d.status === "running" && secs <= 0) return "time-up";
     return { not_started: "not-started", paused: "paused", running: "running", time_up: "time-up",
              closed: "closed" }[d.status];
@@ -54,10 +64,11 @@
       var table = findTable(feed, el);
       var secs = remaining(feed, table);
       // No rule (a profile without a time limit): nothing to count down.
-      var known = feed.data.remaining_seconds != null;
+      var known = feed.data.remaining_seconds != null && !clockless(feed.data);
       el.querySelector("[data-clock-time]").textContent = known ? format(secs) : "--:--";
       el.querySelector("[data-clock-status]").textContent = label(el, statusKey(feed.data, secs));
       el.setAttribute("data-status", feed.data.status);
+      el.setAttribute("data-round-status", feed.data.round_status || "");
     });
   }
 

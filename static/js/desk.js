@@ -215,7 +215,10 @@
   function renderRound() {
     var closed = data.round.closed;
     var state = document.getElementById("round-state");
-    state.textContent = closed ? fill(L.closed, { at: time(data.round.results_published_at) }) : L.open;
+    // the round's one status (tournament.competition.rounds), as the table pages and the hall display say it
+    state.textContent = closed ? fill(L.closed, { at: time(data.round.results_published_at) })
+      : data.round.status_label || L.open;
+    state.setAttribute("data-round-status", data.round.status || "");
     if (!closed && data.undecided.length) {
       state.appendChild(el("div", { cls: "muted", text: fill(L.undecided, { tables: data.undecided.join("、") }) }));
     }

@@ -63,6 +63,8 @@ def test_console_shows_the_countdown_and_hands_left(transactional_db, live_serve
 @pytest.mark.browser
 def test_table_page_before_the_start_shows_the_full_length(transactional_db, live_server, phone):
     match = tables_of(make_round(tables=1))[0]
+    # before the start no table has begun (a table "playing" would put its round in progress: issue 27 item 17)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.SCHEDULED)
     phone.goto(f"{live_server.url}/tables/{match.pk}/")
     phone.wait_for_function("document.querySelector('[data-clock-time]').textContent.includes('秒')")
     assert phone.locator("[data-clock-time]").inner_text() == "1小时30分00秒"

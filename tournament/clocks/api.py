@@ -51,6 +51,8 @@ class ClockTableSerializer(serializers.Serializer):
     extra_seconds = serializers.IntegerField()
     remaining_seconds = serializers.FloatField(help_text="this table's own remaining time")
     ends_at = serializers.DateTimeField(allow_null=True)
+    state = serializers.ChoiceField(choices=["not_started", "playing", "finished"],
+                                    help_text="what the table shows, never ahead of its round's status")
 
 
 class ClockRoundSerializer(serializers.Serializer):
@@ -67,6 +69,11 @@ class LiveClockSerializer(serializers.Serializer):
     server_now = serializers.DateTimeField()
     round = ClockRoundSerializer()
     rule_error = serializers.CharField()
+    # a CharField: the same three values as the rounds list's status (RoundReadStatusEnum), one enum name
+    round_status = serializers.CharField(
+        help_text="the round's one status, as in the rounds list: not_started, in_progress (once its clock "
+                  "started or a table began: the clock may then still be not_started) or closed (its results "
+                  "published)")
     status = serializers.ChoiceField(choices=["not_started", "running", "paused", "time_up", "closed"],
                                      help_text="closed: the chief closed the round (its results published)")
     closed_at = serializers.DateTimeField(required=False, help_text="when the round was closed")

@@ -15,6 +15,7 @@ from config import clock
 from tournament.clocks import arithmetic as clocks
 from tournament.clocks.cache import display_key
 from tournament.clocks.records import clock_rule, hands_recorded, mark, marks_of, round_with_event
+from tournament.competition import rounds
 from tournament.models import ClockFiring, Match, Round
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,12 @@ def build_display_data(round_id) -> dict | None:
         rule_error = ""
     marks = marks_of(round_id)
     firings = dict(ClockFiring.objects.filter(round_id=round_id).values_list("kind", "fired_at"))
+    clock_started = any(m.kind == clocks.START for m in marks)
+    status = rounds.round_status(rnd, clock_started=clock_started,
+                                 matches=Match.objects.filter(round_id=round_id).only("status", "started_at"))
     return {
+        "round_status": status,
+        "clock_started": clock_started,
         "round": {"id": rnd.pk, "name": str(rnd), "event_slug": event.slug, "event_name": event.name,
                   "published": event.published},
         "closed_at": _iso(rnd.results_published_at),
@@ -130,27 +136,41 @@ def banner_text(rule) -> str:
 CLOSED = "closed"   # the clock's status once the round is closed (its results published)
 
 
+def _with_states(data, tables) -> list:
+    """The rows with what each table shows (``rounds.table_status``: never ahead of its round)."""
+    status, started = data.get("round_status", rounds.NOT_STARTED), data.get("clock_started", False)
+    return [{**row, "state": rounds.table_status(status, clock_started=started, over=row["ended"],
+                                                 begun=bool(row["recorded"]) or row["status"] in Match.PLAYED)}
+            for row in tables]
+
+
 def live_clock(data, now=None) -> dict:
-    """The JSON a display polls: the shared data read at ``now`` (remaining time, per-table ends)."""
+    """The JSON a display polls: the shared data read at ``now`` (remaining time, per-table ends).
+
+    ``round_status`` is the round's one status (:func:`tournament.competition.rounds.round_status`); the
+    clock's own ``status`` says where the hall clock stands. A round played without its clock ever starting
+    is in progress with the clock not started: the displays then show the round's status, not a full
+    countdown."""
     now = now or clock.now()
-    base = {"server_now": _iso(now), "round": data["round"], "rule_error": data["rule_error"]}
+    base = {"server_now": _iso(now), "round": data["round"], "rule_error": data["rule_error"],
+            "round_status": data.get("round_status", rounds.NOT_STARTED)}
     if data.get("closed_at"):
         # the round's one status (tournament.competition.rounds.round_status): closed by the chief, the clock
         # stops and every display shows the round's results
-        tables = [{**row, "remaining_seconds": 0.0, "ends_at": None} for row in data["tables"]]
-        return {**base, "status": CLOSED, "closed_at": data["closed_at"], "tables": tables,
-                "announced": False, "banner": "", "time_up": True, "remaining_seconds": None, "ends_at": None,
-                "announce_at": None, "length_seconds": None}
+        tables = [{**row, "remaining_seconds": 0.0, "ends_at": None} for row in _with_states(data, data["tables"])]
+        return {**base, "round_status": rounds.CLOSED, "status": CLOSED, "closed_at": data["closed_at"],
+                "tables": tables, "announced": False, "banner": "", "time_up": True, "remaining_seconds": None,
+                "ends_at": None, "announce_at": None, "length_seconds": None}
     if data["rule"] is None:
-        return {**base, "status": clocks.NOT_STARTED, "tables": data["tables"], "announced": False,
-                "banner": "", "time_up": False, "remaining_seconds": None, "ends_at": None,
+        return {**base, "status": clocks.NOT_STARTED, "tables": _with_states(data, data["tables"]),
+                "announced": False, "banner": "", "time_up": False, "remaining_seconds": None, "ends_at": None,
                 "announce_at": None, "length_seconds": None}
     rule = clocks.ClockRule(**data["rule"])
     marks = [mark(*m) for m in data["marks"]]
     hall = clocks.read(rule, marks, now)
     announced_at = data["firings"].get("announce")
     tables = []
-    for row in data["tables"]:
+    for row in _with_states(data, data["tables"]):
         mine = clocks.read(rule, marks, now, table=row["match_id"]) if row["extra_seconds"] else hall
         tables.append({**row, "remaining_seconds": round(mine.remaining, 3), "ends_at": _iso(mine.ends_at)})
     return {

@@ -9,6 +9,13 @@ results_published_at`` mirrors the latest and is written here only.
                                                          every round of it is
     round_status(rnd, clock_started, matches) -> str     not_started / in_progress / closed: the one status
                                                          of a round
+    status_of_round(rnd) -> str                          the same, its clock and tables read from the database
+    table_status(round_status, clock_started, ...) -> str  what one table of the round shows: not started /
+                                                         playing / finished, never ahead of the round
+
+Every page that says where a round or its tables stand (the table page's clock, the chief's desk and clock
+page, the hall display, the API's rounds) takes it from here, so a table never reads "进行中" while its
+round has not started, and a hall clock that never ran does not read "未开始" beside finished tables.
 """
 from __future__ import annotations
 
@@ -22,10 +29,17 @@ from config import clock
 from config.db import lock_row
 from tournament import access
 from tournament.clocks import cache as display_cache
-from tournament.models import Match, Round, RoundClosure
+from tournament.models import ClockEvent, Match, Round, RoundClosure
 
 NOT_STARTED, IN_PROGRESS, CLOSED = "not_started", "in_progress", "closed"
 ROUND_STATUSES = [NOT_STARTED, IN_PROGRESS, CLOSED]
+ROUND_STATUS_LABELS = {NOT_STARTED: gettext_noop("Round not started"), IN_PROGRESS: gettext_noop("Round in progress"),
+                       CLOSED: gettext_noop("Round closed: results published")}
+
+# What one table shows (the desk refines "playing" into last hands, no result, disputed).
+TABLE_NOT_STARTED, TABLE_PLAYING, TABLE_FINISHED = "not_started", "playing", "finished"
+TABLE_STATUS_LABELS = {TABLE_NOT_STARTED: gettext_noop("Not started"), TABLE_PLAYING: gettext_noop("Playing"),
+                       TABLE_FINISHED: gettext_noop("Ended")}
 
 
 def round_status(rnd, *, clock_started: bool, matches) -> str:
@@ -36,6 +50,26 @@ def round_status(rnd, *, clock_started: bool, matches) -> str:
     if clock_started or any(m.started_at is not None or m.status in Match.PLAYED for m in matches):
         return IN_PROGRESS
     return NOT_STARTED
+
+
+def status_of_round(rnd) -> str:
+    """:func:`round_status` of ``rnd``, its clock's start and its tables read here (two small queries)."""
+    clock_started = ClockEvent.objects.filter(round_id=rnd.pk, kind=ClockEvent.Kind.START).exists()
+    matches = Match.objects.filter(round_id=rnd.pk).only("status", "started_at")
+    return round_status(rnd, clock_started=clock_started, matches=matches)
+
+
+def table_status(status: str, *, clock_started: bool, over: bool, begun: bool) -> str:
+    """What one table of a round in ``status`` shows: finished once over; playing once it began (a hand, a
+    result) or while its round's clock has started (every table plays under the hall clock), unless the
+    round is closed; not started otherwise — so never "playing" in a round that has not started."""
+    if over:
+        return TABLE_FINISHED
+    if status == NOT_STARTED:
+        return TABLE_NOT_STARTED
+    if begun or (clock_started and status == IN_PROGRESS):
+        return TABLE_PLAYING
+    return TABLE_NOT_STARTED
 
 
 def undecided_tables(rnd) -> list:

@@ -23,6 +23,7 @@ from rulings.ledger import PENDING, STATE_LABELS, ledger_for, match_entries, rel
 from rulings.models import Ruling
 from rulings.presenters import decided_text, offence_menu
 from tournament.clocks import display
+from tournament.competition import rounds
 from tournament.desk import uplinks
 from tournament.models import Match
 
@@ -107,9 +108,8 @@ def _state(table, time_up, appeals_open):
         return NO_RESULT
     if table["hands_left"] is not None:
         return LAST_HANDS
-    if table["recorded"] or table["status"] == Match.Status.PLAYING:
-        return PLAYING
-    return NOT_STARTED
+    # playing or not started as every page says it (tournament.competition.rounds.table_status)
+    return PLAYING if table.get("state") == rounds.TABLE_PLAYING else NOT_STARTED
 
 
 def _how(status, note):
@@ -173,6 +173,7 @@ def desk_data(rnd, user) -> dict:
         deadline = appeal_deadline(ledger_for(event.profile).appeal, rnd.results_published_at)
     return {
         "round": {"id": rnd.pk, "name": str(rnd), "closed": rnd.results_published_at is not None,
+                  "status": live["round_status"], "status_label": _(rounds.ROUND_STATUS_LABELS[live["round_status"]]),
                   "results_published_at": _iso(rnd.results_published_at), "appeal_deadline": _iso(deadline)},
         "server_now": _iso(clock.now()),
         "clock": {key: live.get(key) for key in ("status", "remaining_seconds", "ends_at", "time_up", "banner",
