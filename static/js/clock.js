@@ -140,6 +140,10 @@
           : "";
       }
       renderTables(el, feed);
+      // a line shown only while the hall clock has not started (tournament/desk/_guidance.html)
+      document.querySelectorAll("[data-while-clock-not-started]").forEach(function (hint) {
+        hint.hidden = !(feed.data.status === "not_started" && feed.data.length_seconds != null);
+      });
       var off = el.querySelector("[data-clock-offline]");
       off.hidden = !feed.failures;
       off.textContent = feed.failures ? label(el, "offline") : "";

@@ -4,6 +4,8 @@ it was decided, whether this user may still write, and the round's closure with 
     match_lifecycle(match, user, *, top_winner=None) -> dict
 
 ``top_winner``: the side past the top level by the hands ("NS"/"EW"/None) when the caller replayed them.
+The guidance lines (``tournament.desk.guidance``, issue 27 item 21) come with it: where to appeal once the
+round is closed, which offences wait for the chief, and that hands may be recorded before the clock starts.
 """
 from __future__ import annotations
 
@@ -15,8 +17,10 @@ from common.names import display_name
 from rulings.engine import appeal_deadline
 from rulings.ledger import ledger_for
 from tournament import access
+from tournament.clocks.records import clock_rule
 from tournament.competition.progress import note_words
-from tournament.models import HandAllowance, Match, ResultDecision
+from tournament.desk import guidance
+from tournament.models import ClockEvent, HandAllowance, Match, ResultDecision
 
 HOW = {
     "forfeit": gettext_noop("Forfeit (by a ruling)"),
@@ -46,6 +50,17 @@ def _how(match, top_winner, decision):
     return "top"
 
 
+def _clock_waits(rnd) -> bool:
+    """The round has a time limit and its hall clock has not started."""
+    if ClockEvent.objects.filter(round_id=rnd.pk, kind=ClockEvent.Kind.START).exists():
+        return False
+    try:
+        clock_rule(rnd)
+    except ValueError:       # these rules set no match length: no clock to wait for
+        return False
+    return True
+
+
 def _next_match(match):
     """The knock-out match the winner goes on to (None outside a bracket)."""
     if not match.bracket_key:
@@ -61,10 +76,15 @@ def match_lifecycle(match, user, *, top_winner=None) -> dict:
     event = rnd.stage.event
     chief = access.may(user, access.DECIDE_RESULT, match=match)
     over = match.is_over
-    data = {"over": over, "chief": chief, "closed": rnd.results_published_at is not None,
+    data = {"over": over, "chief": chief, "closed": rnd.results_published_at is not None, "match_id": match.pk,
+            "may_appeal": access.may(user, access.FILE_APPEAL, match=match),
             "published_at": rnd.results_published_at, "appeal_deadline": None}
     if data["closed"] and event.profile_id:
         data["appeal_deadline"] = appeal_deadline(ledger_for(event.profile).appeal, rnd.results_published_at)
+        data["appeal_guidance"] = guidance.appeal_line(event.profile, data["appeal_deadline"])
+    data["approval_guidance"] = guidance.approval_line(match.profile) if match.profile_id else ""
+    data["clock_guidance"] = _(guidance.CLOCK_NOT_STARTED)
+    data["clock_not_started"] = not over and not data["closed"] and _clock_waits(rnd)
     if not over:
         return {**data, "form_allowed": True}
     decision = None
