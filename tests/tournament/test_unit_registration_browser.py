@@ -120,6 +120,20 @@ def test_three_units_register_one_late_one_changes_the_organiser_approves_and_dr
     assert "三厂" in page.inner_text("main") and "13800000002" in page.inner_text("main")
     shot(page, "organiser-not-submitted")
 
+    # the entries list says where each unit's registration stands
+    page.goto(f"{live_server.url}/manage/{event.slug}/entries/")
+    assert "已核准" in page.inner_text("section[data-unit='一厂'] .reg-status")
+    assert "未开始" in page.inner_text("section[data-unit='三厂'] .reg-status")
+    shot(page, "organiser-entries-status")
+    # 三厂 lost its card: a new link and card, the old link answers 404
+    page.goto(links_url)
+    page.locator("li[data-unit='三厂'] button[value=reissue]").click()
+    assert page.locator("#reissued").is_visible() and page.locator("#created-link svg").count() == 1
+    new_url = page.get_attribute("#new-link-url", "href")
+    assert new_url != urls["三厂"]
+    shot(page, "organiser-new-card")
+    assert late.goto(urls["三厂"]).status == 404
+
     stage = stages.create_stage(event, Stage.Kind.ELIMINATION, settings={"places_played": 2})
     draws.draw_bracket(stage, seed="reg")
     drawn = {p for m in Match.objects.filter(round__stage=stage) for p in (m.ns, m.ew) if p}
