@@ -264,11 +264,12 @@ def test_an_approval_that_cannot_be_entered_changes_nothing(league, make_user):
     link, _key = reg.create_link(league, "一厂")
     reg.save(link, link_rows(link, open_rows("A", "B")), submit=True)
     reg.approve(link, boss)
+    rows = open_rows("C", "D")
+    rows[1]["player1"] = "手录甲"
+    reg.save(link, link_rows(link, rows), submit=True)
+    # meanwhile the organiser enters a pair with that player by hand: the import refuses the submission now
     add_pair(league, PairData("一厂", PlayerData("手录甲", "M"), PlayerData("手录乙", "M")))
     before = set(Pair.objects.filter(event=league).values_list("pk", "status"))
-    rows = open_rows("C", "D")
-    rows[1]["player1"] = "手录甲"          # a player of the organiser's pair: the import refuses this
-    reg.save(link, link_rows(link, rows), submit=True)
     with pytest.raises(ValueError):
         reg.approve(link, boss)
     assert set(Pair.objects.filter(event=league).values_list("pk", "status")) == before   # nothing half-saved
@@ -350,3 +351,17 @@ def test_the_card_is_printed_again_with_a_new_link_and_the_old_one_stops(client,
     unit_page = client.get(reverse("unit_register", args=[new_key])).content.decode()
     assert "一厂甲1" in unit_page                    # the draft and its history stay with the unit's link
     assert reg.find_link(new_key).pk == link.pk and len(reg.versions(link)) == 1
+
+
+def test_the_unit_is_told_as_it_types_when_a_player_is_in_the_organisers_pair(league, make_user):
+    boss = make_user(roles.ORGANISER)
+    link, _key = reg.create_link(league, "一厂")
+    add_pair(league, PairData("一厂", PlayerData("A甲", "M"), PlayerData("A乙", "M"), name="一厂老将"))
+    assert reg.check(link, link_rows(link, open_rows("A", "B"))) == []   # the organiser's pair as it is: fine
+    rows = open_rows("B")
+    rows[0]["player1"] = "A甲"                               # one of its players in another pair: told now
+    problems = reg.check(link, link_rows(link, rows))
+    assert [(p.row, p.field) for p in problems] == [(0, "player1")] and "组委会" in problems[0].message
+    reg.save(link, link_rows(link, open_rows("B", "A")), submit=True)
+    entered = reg.approve(link, boss)
+    assert len(entered) == 2 and Pair.objects.filter(event=league, status="active").count() == 2

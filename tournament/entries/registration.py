@@ -61,6 +61,8 @@ CLOSED = gettext_noop("Registration has closed: the entries can be read but no l
                       "organiser to reopen your unit.")
 ELSEWHERE = gettext_noop("Player %(slot)s is already entered in this event by another unit or sign-up: ask the "
                          "organiser.")
+BY_HAND = gettext_noop("Player %(slot)s is already in a pair the organiser entered for your unit: enter that "
+                       "pair exactly as it is, or ask the organiser.")
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,10 @@ def check(link: UnitLink, rows: list[dict]) -> list[Problem]:
     """Everything wrong with the draft, as the import would say it (row problems, then the unit's)."""
     problems, cleaned = [], []
     asks_phone = window(link.event).asks_phone
-    own = set(link.unit.players.values_list("pk", flat=True))
+    by_hand = _by_hand(link.event, link, versions(link))
+    held = {pk for pair in by_hand for pk in (pair.player1_id, pair.player2_id)}
+    own = set(link.unit.players.values_list("pk", flat=True)) - held
+    hand_data = [entry_pairs.pair_data(pair) for pair in by_hand]
     for index, row in enumerate(rows):
         if not _filled(row):
             continue
@@ -195,7 +200,9 @@ def check(link: UnitLink, rows: list[dict]) -> list[Problem]:
         except EntryError as exc:
             problems.append(Problem(index, exc.field or "", str(exc)))
             continue
-        problems += _row_problems(link, index, data, cleaned, own, asks_phone)
+        exact = any(_same_players(data, other) for other in hand_data)   # the organiser's pair, as entered
+        problems += _row_problems(link, index, data, cleaned, own | held if exact else own, asks_phone,
+                                  [] if exact else hand_data)
         cleaned.append(data)
     rule = team_rule(link.event)
     if rule is not None and not problems:
@@ -209,7 +216,8 @@ def check(link: UnitLink, rows: list[dict]) -> list[Problem]:
     return problems
 
 
-def _row_problems(link, index, data: PairData, earlier: list[PairData], own: set, asks_phone: bool):
+def _row_problems(link, index, data: PairData, earlier: list[PairData], own: set, asks_phone: bool,
+                  hand_data: list[PairData]):
     for slot, player in ((1, data.player1), (2, data.player2)):
         if asks_phone and not player.phone:
             yield Problem(index, f"phone{slot}", _("This event asks for every player's phone: enter the phone of "
@@ -220,7 +228,9 @@ def _row_problems(link, index, data: PairData, earlier: list[PairData], own: set
         try:
             check_player_free(link.event, player, data.unit, slot, exclude_player_ids=own)
         except EntryError:
-            yield Problem(index, f"player{slot}", _(ELSEWHERE) % {"slot": slot})
+            mine = any(same_person(player, data.unit, other, data.unit) for d in hand_data
+                       for other in (d.player1, d.player2))
+            yield Problem(index, f"player{slot}", _(BY_HAND if mine else ELSEWHERE) % {"slot": slot})
 
 
 def versions(link: UnitLink) -> list[UnitEntryVersion]:
@@ -316,14 +326,29 @@ def _owned(event: Event, link: UnitLink, history: list[UnitEntryVersion]) -> lis
     return owned
 
 
+def _by_hand(event: Event, link: UnitLink, history: list[UnitEntryVersion]) -> list[Pair]:
+    """The unit's active pairs that the link's approvals did not enter (the organiser's: typed, imported)."""
+    owned = {p.pk for p in _owned(event, link, history)}
+    return [p for p in event.pairs.filter(unit=link.unit, status=Pair.Status.ACTIVE).select_related(
+        "unit", "team", "player1", "player2").order_by("pk") if p.pk not in owned]
+
+
+def _same_players(a: PairData, b: PairData) -> bool:
+    """The same two people (either order), as the entries tell people apart (``same_person``)."""
+    def same(x, y):
+        return same_person(x, a.unit, y, b.unit)
+    return (same(a.player1, b.player1) and same(a.player2, b.player2)) or (
+        same(a.player1, b.player2) and same(a.player2, b.player1))
+
+
 @transaction.atomic
 def approve(link: UnitLink, by) -> list[Pair]:
     """The submitted version becomes the unit's entries, all or nothing.
 
     Only what this link's previous approval entered is replaced: of those pairs, the ones no longer in the
     submission go (withdrawn and deleted: none has played before the draw). A pair the organiser entered by
-    hand for the unit stays whatever the submission says; a submitted pair that is, to the letter, one of
-    those is not entered twice (it stays the organiser's). The rest are entered through ``add_pair`` (the
+    hand for the unit stays whatever the submission says; a submitted pair of the same two players as one of
+    those is not entered twice (it stays the organiser's, as the organiser entered it). The rest are entered through ``add_pair`` (the
     import's checks: a submitted player already in a hand-entered pair, or a team over its size, refuses
     the whole approval and nothing is changed). The approval's version names the pairs it entered."""
     link = UnitLink.objects.select_for_update().select_related("event__profile", "unit").get(pk=link.pk)
@@ -347,8 +372,9 @@ def approve(link: UnitLink, by) -> list[Pair]:
     for pair in event.pairs.filter(unit=link.unit, status=Pair.Status.ACTIVE).exclude(pk__in=owned_ids) \
             .select_related("unit", "team", "player1", "player2"):
         current = entry_pairs.pair_data(pair)
-        if current in wanted:
-            wanted.remove(current)
+        same = next((d for d in wanted if _same_players(d, current)), None)
+        if same is not None:
+            wanted.remove(same)
             by_hand.append(pair)
     added = [entry_pairs.add_pair(event, data) for data in wanted]
     entered = kept + added
