@@ -23,6 +23,8 @@ from tournament.staff.services import add_creator, ascii_of, short_ascii
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 RESERVED_SLUGS = {"new"}  # /events/new/ is the new-event page
+#: The longest name, venue and organising body (the model's columns; the page's form and the API declare it too).
+TEXT_MAX = 200
 FIELDS = ("name", "organising_body", "start_date", "end_date", "venue", "format", "profile", "profile_version",
           "slug", "published")
 
@@ -135,13 +137,13 @@ def _clean(values: dict, event: Event | None) -> dict:
         name = str(values.get("name") or "").strip()
         if not name:
             raise EventError(gettext_noop("Enter the event's name."), field="name")
-        if len(name) > 200:
+        if len(name) > TEXT_MAX:
             raise EventError(gettext_noop("The name is too long (at most 200 characters)."), field="name")
         out["name"] = name
     for field in ("venue", "organising_body"):
         if field in values:
             text = str(values.get(field) or "").strip()
-            if len(text) > 200:
+            if len(text) > TEXT_MAX:
                 raise EventError(gettext_noop("Too long (at most 200 characters)."), field=field)
             out[field] = text
     for field in ("start_date", "end_date"):

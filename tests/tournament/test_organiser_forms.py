@@ -1,0 +1,116 @@
+"""Issue 33: the organiser's pages (event, staff, stages, draws, referees, clock) validate through Django Forms.
+A bad input shows its Chinese sentence next to its field and saves nothing; the event's create and edit pages
+share one form, whose rules stay the events service's (the API's too)."""
+import datetime as dt
+import re
+
+import pytest
+from django.urls import reverse
+
+from scoring.profile_store import sync_profiles
+from tests.tournament.test_draws_support import make_event
+from tournament import roles
+from tournament.competition import draws, stages
+from tournament.events.forms import EventForm
+from tournament.models import Event
+from tournament.staff.services import add_creator
+
+
+def next_to(html: str, name: str) -> list[str]:
+    """The error sentences inside the <label> holding the input (or select) named ``name``."""
+    for label in re.findall(r"<label\b.*?</label>", html, re.S):
+        if re.search(rf'name="{re.escape(name)}"', label):
+            return re.findall(r'<span class="error">(.*?)</span>', label, re.S)
+    raise AssertionError(f"no field {name} on the page")
+
+
+@pytest.fixture
+def organiser(client, make_user):
+    user = make_user(roles.ORGANISER)
+    client.force_login(user)
+    return user
+
+
+def owned_event(user, **kw):
+    event = make_event(4, 2, **kw)
+    add_creator(event, user)
+    return event
+
+
+NEW = {"name": "区职工赛", "organising_body": "区总工会", "start_date": "2026-12-05", "end_date": "2026-12-05",
+       "venue": "文化宫", "profile": "union-games", "profile_version": "", "format": "groups_elimination",
+       "slug": ""}
+
+
+# --------------------------------------------------------------------------- event create / edit / copy
+@pytest.mark.parametrize("field, value, sentence", [
+    ("end_date", "2026-12-04", "最后一天不能早于第一天"),        # the service's rule
+    ("start_date", "2026-13-40", "请输入日期，例如 2026-12-05。"),  # the form's date field, the service's sentence
+    ("name", "赛" * 201, "名称太长（最多 200 个字）。"),
+    ("name", "", "请填写赛事名称。"),
+    ("venue", "馆" * 201, "太长了（最多 200 个字）。"),
+    ("slug", "Not A Slug", "网址只能包含小写字母、数字和连字符。"),
+    ("format", "nonsense", "请从列表中选择赛制。"),
+    ("profile", "no-such-rules", "请选择比赛规则。"),
+])
+def test_a_bad_new_event_shows_its_chinese_sentence_next_to_its_field(client, organiser, field, value, sentence):
+    sync_profiles()
+    answer = client.post(reverse("event_new"), {**NEW, field: value})
+    assert answer.status_code == 200
+    errors = next_to(answer.content.decode(), field)
+    assert errors and sentence in errors[0], (field, errors)
+    assert not Event.objects.exists()
+
+
+def test_create_and_edit_share_one_form(client, organiser):
+    sync_profiles()
+    assert isinstance(client.get(reverse("event_new")).context["form"], EventForm)
+    answer = client.post(reverse("event_new"), NEW)
+    event = Event.objects.get()
+    assert answer.status_code == 302 and (event.name, event.profile.slug, event.venue) == ("区职工赛", "union-games",
+                                                                                           "文化宫")
+    page = client.get(reverse("event_edit", args=[event.slug]))
+    assert isinstance(page.context["form"], EventForm)
+    html = page.content.decode()
+    assert 'value="2026-12-05"' in html and 'value="区职工赛"' in html
+
+
+def test_a_bad_edit_saves_nothing(client, organiser):
+    event = owned_event(organiser)
+    other = make_event(2, 1)
+    values = {"name": "改名", "organising_body": "", "start_date": "2026-12-05", "end_date": "2026-12-06",
+              "venue": "", "profile": event.profile.slug, "profile_version": event.profile.version,
+              "format": event.format, "slug": other.slug}
+    answer = client.post(reverse("event_edit", args=[event.slug]), values)
+    assert answer.status_code == 200
+    assert any(other.slug in e and "网址" in e for e in next_to(answer.content.decode(), "slug"))
+    event.refresh_from_db()
+    assert event.name != "改名" and event.end_date == dt.date(2026, 12, 5)
+
+
+def test_the_format_of_a_drawn_event_stays_whatever_is_posted(client, organiser):
+    """The format field is disabled once drawn (its hidden input keeps the page's value); a forged post
+    cannot change it."""
+    event = owned_event(organiser)
+    group_stage = stages.create_stages_from_format(event)[0]
+    draws.do_draw(group_stage, "groups", seed="s", user=organiser)
+    page = client.get(reverse("event_edit", args=[event.slug])).content.decode()
+    assert '<input type="hidden" name="format"' in page
+    values = {"name": event.name, "start_date": "2026-12-05", "end_date": "2026-12-05",
+              "profile": event.profile.slug, "profile_version": event.profile.version, "format": "swiss"}
+    assert client.post(reverse("event_edit", args=[event.slug]), values).status_code == 302
+    event.refresh_from_db()
+    assert event.format == Event.Format.GROUPS_ELIMINATION and event.end_date == dt.date(2026, 12, 5)
+
+
+def test_a_bad_copy_shows_its_sentence_and_makes_nothing(client, organiser):
+    event = owned_event(organiser)
+    answer = client.post(reverse("event_copy", args=[event.slug]),
+                         {"name": "复制", "start_date": "2026-12-05", "end_date": "2026-12-01", "slug": ""})
+    assert answer.status_code == 200
+    assert "最后一天不能早于第一天" in next_to(answer.content.decode(), "end_date")[0]
+    assert Event.objects.count() == 1
+    answer = client.post(reverse("event_copy", args=[event.slug]),
+                         {"name": "复制", "start_date": "", "end_date": "", "slug": "", "with_entries": "on"})
+    copy = Event.objects.exclude(pk=event.pk).get()
+    assert answer.status_code == 302 and copy.start_date == event.start_date and copy.pairs.count() == 4
