@@ -5,6 +5,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from scoring.profile_store import sync_profiles
@@ -12,7 +13,7 @@ from tests.tournament.test_draws_support import make_event
 from tournament import roles
 from tournament.competition import draws, stages
 from tournament.events.forms import EventForm
-from tournament.models import Event
+from tournament.models import ApiToken, Event, EventRole
 from tournament.staff.services import add_creator
 
 
@@ -114,3 +115,37 @@ def test_a_bad_copy_shows_its_sentence_and_makes_nothing(client, organiser):
                          {"name": "复制", "start_date": "", "end_date": "", "slug": "", "with_entries": "on"})
     copy = Event.objects.exclude(pk=event.pk).get()
     assert answer.status_code == 302 and copy.start_date == event.start_date and copy.pairs.count() == 4
+
+
+# --------------------------------------------------------------------------- staff
+def test_a_bad_staff_row_shows_its_sentence_next_to_its_field(client, organiser):
+    event = owned_event(organiser)
+    before = get_user_model().objects.count()
+    url = reverse("event_staff", args=[event.slug])
+    for post, field, sentence in (
+            ({"role": "table_referee", "display_name": ""}, "display_name", "请填写"),
+            ({"role": "table_referee", "display_name": "名" * 151}, "display_name", "最多 150"),
+            ({"role": "king", "display_name": "张裁判"}, "role", "请选择角色"),
+            ({"role": "table_referee", "display_name": "张裁判", "password": "123"}, "password", "至少")):
+        answer = client.post(url, post)
+        assert answer.status_code == 200
+        errors = next_to(answer.content.decode(), field)
+        assert errors and sentence in errors[0], (post, errors)
+    assert get_user_model().objects.count() == before and not EventRole.objects.exclude(user=organiser).exists()
+
+
+def test_a_bad_token_shows_its_sentence_next_to_its_field(client, organiser):
+    event = owned_event(organiser)
+    answer = client.post(reverse("event_token_create", args=[event.slug]), {"name": "平" * 101, "user": organiser.pk})
+    assert "100" in next_to(answer.content.decode(), "name")[0]
+    answer = client.post(reverse("event_token_create", args=[event.slug]), {"name": "脚本", "user": 999999})
+    assert "请选择" in next_to(answer.content.decode(), "user")[0]
+    assert not ApiToken.objects.exists()
+
+
+def test_a_bad_organiser_account_shows_its_sentence_and_makes_nothing(client, make_user):
+    client.force_login(make_user(is_superuser=True))
+    before = get_user_model().objects.count()
+    answer = client.post(reverse("site_organisers"), {"display_name": "王老师", "username": "bad name!"})
+    assert "登录名" in next_to(answer.content.decode(), "username")[0]
+    assert get_user_model().objects.count() == before

@@ -31,6 +31,8 @@ PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read off
 PASSWORD_LENGTH = 10
 ROLE_ORDER = [EventRole.Role.ORGANISER, EventRole.Role.CHIEF_REFEREE, EventRole.Role.TABLE_REFEREE,
               EventRole.Role.ARBITRATION]
+#: The longest name shown on pages and printouts (``User.first_name``).
+DISPLAY_MAX = 150
 HEADED_ROLES = {EventRole.Role.CHIEF_REFEREE, EventRole.Role.ARBITRATION}  # the first one added is the head
 
 
@@ -93,7 +95,7 @@ def _new_account(display: str, username: str = "", password: str | None = None, 
     if not display:
         raise StaffError(gettext_noop("Enter the person's name as it should be shown (e.g. 张裁判)."),
                          field="display_name")
-    if len(display) > 150:
+    if len(display) > DISPLAY_MAX:
         raise StaffError(gettext_noop("The name is too long (at most 150 characters)."), field="display_name")
     _check_password(password)
     username = (username or "").strip() or unique_username(display)

@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from common.errors import UserError
-from tournament.models import EventRole
 from tournament.permissions import organiser_required
 from tournament.staff import services, tokens
 from tournament.staff.card import staff_card_pdf
+from tournament.staff.forms import CardForm, OrganiserAccountForm, StaffForm, TokenForm
 
 
 def login_address(request) -> str:
@@ -24,33 +24,29 @@ def login_address(request) -> str:
 @organiser_required
 def staff_page(request, event):
     """The event's staff with the add form; a new person's one-time password is shown once."""
-    form = {"role": EventRole.Role.TABLE_REFEREE, "username": "", "display_name": ""}
-    error, created = None, None
-    if request.method == "POST":
-        form = {k: (request.POST.get(k) or "").strip() for k in ("role", "username", "display_name", "password")}
-        try:
-            row, password = services.add_staff(event, form["role"], username=form["username"],
-                                               display=form["display_name"], password=form["password"] or None)
-        except UserError as exc:
-            error = exc
-        else:
-            if password is None:
-                messages.success(request, _("%(name)s is now %(role)s.") % {
-                    "name": services.display_name(row.user), "role": row.get_role_display()})
-                return redirect("event_staff", slug=event.slug)
-            created = {"row": row, "password": password, "name": services.display_name(row.user)}
-            form = {"role": form["role"], "username": "", "display_name": ""}
-    return _staff_page(request, event, form=form, error=error, created=created)
+    form, created = StaffForm(request.POST or None), None
+    if request.method == "POST" and form.is_valid() and (added := form.save(event)) is not None:
+        row, password = added
+        if password is None:
+            messages.success(request, _("%(name)s is now %(role)s.") % {
+                "name": services.display_name(row.user), "role": row.get_role_display()})
+            return redirect("event_staff", slug=event.slug)
+        created = {"row": row, "password": password, "name": services.display_name(row.user)}
+        form = StaffForm(initial={"role": form.cleaned_data["role"]})
+    return _staff_page(request, event, form=form, created=created)
 
 
-def _staff_page(request, event, **context):
+def _people(rows):
+    """(user id, name) of everybody on the staff, by name: whom a token may act as."""
+    return sorted({row.user_id: row.name for row in rows}.items(), key=lambda p: p[1])
+
+
+def _staff_page(request, event, *, form=None, token_form=None, **context):
     rows = services.staff_rows(event)
-    people = {row.user_id: row.name for row in rows}
+    people = _people(rows)
     return render(request, "tournament/staff/staff.html", {
-        "event": event, "rows": rows, "roles": EventRole.Role.choices, "login_url": login_address(request),
-        "form": {"role": EventRole.Role.TABLE_REFEREE, "username": "", "display_name": ""},
-        "tokens": tokens.event_tokens(event), "people": sorted(people.items(), key=lambda p: p[1]),
-        "token_form": {"name": "", "user": ""}, **context,
+        "event": event, "rows": rows, "login_url": login_address(request), "form": form or StaffForm(),
+        "tokens": tokens.event_tokens(event), "token_form": token_form or TokenForm(people=people), **context,
     })
 
 
@@ -58,11 +54,11 @@ def _staff_page(request, event, **context):
 @require_POST
 def token_create(request, event):
     """A new API token for a person on the staff; its key is shown once on the staff page."""
-    token_form = {k: (request.POST.get(k) or "").strip() for k in ("name", "user")}
-    try:
-        token, key = tokens.create_token(event, token_form["user"], token_form["name"], by=request.user)
-    except UserError as exc:
-        return _staff_page(request, event, token_error=exc, token_form=token_form)
+    token_form = TokenForm(request.POST, people=_people(services.staff_rows(event)))
+    made = token_form.save(event, by=request.user) if token_form.is_valid() else None
+    if made is None:
+        return _staff_page(request, event, token_form=token_form)
+    token, key = made
     return _staff_page(request, event, created_token={"token": token, "key": key,
                                                       "name": services.display_name(token.user)})
 
@@ -121,13 +117,15 @@ def staff_unlock(request, event, user_id):
 @require_POST
 def staff_card(request, event):
     """A staff card PDF for a person on the staff; the password comes with the request and is not kept."""
-    rows = [r for r in services.staff_rows(event) if str(r.user_id) == request.POST.get("user_id", "")]
+    form = CardForm(request.POST)
+    user_id = form.cleaned_data["user_id"] if form.is_valid() else None
+    rows = [r for r in services.staff_rows(event) if r.user_id == user_id]
     if not rows:
         raise PermissionDenied(_("This person is not on the event's staff."))
     user = rows[0].user
     pdf = staff_card_pdf(event_name=event.name, name=services.display_name(user),
                          roles=[str(r.get_role_display()) for r in rows], username=user.username,
-                         password=request.POST.get("password", ""), login_url=login_address(request))
+                         password=form.cleaned_data["password"], login_url=login_address(request))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{event.slug}-staff-{user.pk}.pdf"'
     return response
@@ -142,21 +140,15 @@ def _superuser(request):
 def organisers_page(request):
     """The site superuser's page: the accounts that may create events, and a form for a new one."""
     _superuser(request)
-    form, error, created = {"display_name": "", "username": ""}, None, None
-    if request.method == "POST":
-        form = {k: (request.POST.get(k) or "").strip() for k in ("display_name", "username", "password")}
-        try:
-            user, password = services.create_organiser_account(form["display_name"], form["username"],
-                                                               form["password"] or None)
-        except UserError as exc:
-            error = exc
-        else:
-            created = {"name": services.display_name(user), "username": user.username, "password": password,
-                       "user_id": user.pk}
-            form = {"display_name": "", "username": ""}
+    form, created = OrganiserAccountForm(request.POST or None), None
+    if request.method == "POST" and form.is_valid() and (made := form.save()) is not None:
+        user, password = made
+        created = {"name": services.display_name(user), "username": user.username, "password": password,
+                   "user_id": user.pk}
+        form = OrganiserAccountForm()
     return render(request, "tournament/staff/organisers.html", {
         "accounts": [(u, services.display_name(u)) for u in services.organiser_accounts()],
-        "form": form, "error": error, "created": created, "login_url": login_address(request),
+        "form": form, "created": created, "login_url": login_address(request),
     })
 
 
@@ -166,7 +158,9 @@ def organiser_card(request, user_id):
     """A card for a new organiser account (superuser only): login name, password, login address."""
     _superuser(request)
     user = get_object_or_404(services.organiser_accounts(), pk=user_id)
+    form = CardForm(request.POST)
     pdf = staff_card_pdf(event_name=_("Tractor tournaments"), name=services.display_name(user),
                          roles=[_("Organiser")], username=user.username,
-                         password=request.POST.get("password", ""), login_url=login_address(request))
+                         password=form.cleaned_data["password"] if form.is_valid() else "",
+                         login_url=login_address(request))
     return HttpResponse(pdf, content_type="application/pdf")

@@ -1,0 +1,106 @@
+"""Forms of the staff pages: add a person, make an API token, a new organiser account, a staff card. They
+declare the fields (types, lengths, choices); the rules are :mod:`tournament.staff.services`'s and
+:mod:`tournament.staff.tokens`'s (the API's too), whose refusal lands next to its field."""
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from common.errors import UserError
+from tournament.models import EventRole
+from tournament.staff import services, tokens
+
+NAME_MESSAGES = {"max_length": _("The name is too long (at most 150 characters).")}
+USERNAME_MESSAGES = {"max_length": _("A login name may hold letters, digits and . @ + - _ only.")}
+#: The longest login name (Django's ``User.username``; ``services.USERNAME_RE`` says which characters).
+USERNAME_MAX = 150
+
+
+def apply_user_error(form: forms.Form, error: UserError) -> None:
+    """Show a service's UserError on its field when the form has that field, else above the form."""
+    form.add_error(error.field if error.field in form.fields else None, str(error))
+
+
+def _display_name(placeholder):
+    return forms.CharField(label=_("Name shown on pages and printouts"), max_length=services.DISPLAY_MAX,
+                           required=False, error_messages=NAME_MESSAGES,
+                           widget=forms.TextInput(attrs={"placeholder": placeholder}))
+
+
+def _username(help_text):
+    return forms.CharField(label=_("Login name"), max_length=USERNAME_MAX, required=False, help_text=help_text,
+                           error_messages=USERNAME_MESSAGES, widget=forms.TextInput(attrs={"autocapitalize": "off"}))
+
+
+def _password(help_text):
+    """A password to give (empty: one is made); shown in clear, it is a one-time password to write down."""
+    return forms.CharField(label=_("Password"), required=False, help_text=help_text,
+                           widget=forms.TextInput(attrs={"autocomplete": "off"}))
+
+
+class StaffForm(forms.Form):
+    """A person given a role in the event: a new account (by display name) or an existing login name."""
+
+    role = forms.ChoiceField(label=_("Role"), choices=EventRole.Role.choices, initial=EventRole.Role.TABLE_REFEREE,
+                             error_messages={"invalid_choice": _(
+                                 "Choose a role: organiser, chief referee, table referee or arbitration.")})
+    display_name = _display_name("张裁判")
+    username = _username(_("Leave empty for a new person: one is made from the name. An existing login name gets "
+                           "the role added."))
+    password = _password(_("For a new person only (an existing account keeps its own password). Leave empty to "
+                           "have one made and shown once; it is replaced at the first login."))
+
+    def save(self, event):
+        """``(EventRole, password or None)`` from the service, or None with the refusal on the form."""
+        d = self.cleaned_data
+        try:
+            return services.add_staff(event, d["role"], username=d["username"], display=d["display_name"],
+                                      password=d["password"] or None)
+        except UserError as exc:
+            apply_user_error(self, exc)
+            return None
+
+
+class TokenForm(forms.Form):
+    """A new API token acting as a person on the event's staff."""
+
+    name = forms.CharField(label=_("Token name"), max_length=tokens.MAX_NAME, required=False,
+                           widget=forms.TextInput(attrs={"placeholder": "3号桌平板"}))
+    user = forms.TypedChoiceField(label=_("Acts as"), coerce=int, choices=[],
+                                  error_messages={"invalid_choice": _("Choose a person on the event's staff."),
+                                                  "required": _("Choose a person on the event's staff.")})
+
+    def __init__(self, *args, people=(), **kwargs):
+        kwargs.setdefault("auto_id", "token_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["user"].choices = list(people)
+
+    def save(self, event, by):
+        """``(token, key)`` from the service, or None with the refusal on the form."""
+        try:
+            return tokens.create_token(event, self.cleaned_data["user"], self.cleaned_data["name"], by=by)
+        except UserError as exc:
+            apply_user_error(self, exc)
+            return None
+
+
+class OrganiserAccountForm(forms.Form):
+    """A new account that may create events (the site superuser's page)."""
+
+    display_name = _display_name("区工会 王老师")
+    username = _username(_("Leave empty: one is made from the name."))
+    password = _password(_("Leave empty to have one made and shown once."))
+
+    def save(self):
+        """``(user, password)`` from the service, or None with the refusal on the form."""
+        d = self.cleaned_data
+        try:
+            return services.create_organiser_account(d["display_name"], d["username"], d["password"] or None)
+        except UserError as exc:
+            apply_user_error(self, exc)
+            return None
+
+
+class CardForm(forms.Form):
+    """Whose staff card to print, with the one-time password just shown (printed, never kept)."""
+
+    user_id = forms.IntegerField(required=False)
+    password = forms.CharField(required=False, strip=False)
