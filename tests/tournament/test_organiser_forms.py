@@ -13,7 +13,7 @@ from tests.tournament.test_draws_support import make_event
 from tournament import roles
 from tournament.competition import draws, stages
 from tournament.events.forms import EventForm
-from tournament.models import ApiToken, Event, EventRole
+from tournament.models import ApiToken, Draw, Event, EventRole
 from tournament.staff.services import add_creator
 
 
@@ -149,3 +149,46 @@ def test_a_bad_organiser_account_shows_its_sentence_and_makes_nothing(client, ma
     answer = client.post(reverse("site_organisers"), {"display_name": "王老师", "username": "bad name!"})
     assert "登录名" in next_to(answer.content.decode(), "username")[0]
     assert get_user_model().objects.count() == before
+
+
+# --------------------------------------------------------------------------- stages and draws
+def field_error(html: str, field: str) -> str:
+    """The stage pages' sentence for ``field`` (a <p class="error" data-field-error=…> under its input)."""
+    found = re.search(rf'data-field-error="{field}">(.*?)</p>', html, re.S)
+    assert found, f"no error for {field}"
+    return found.group(1)
+
+
+@pytest.mark.parametrize("post, field, sentence", [
+    ({"kind": "round_robin", "name": "小组赛", "n_groups": "0"}, "n_groups", "分组数必须是正整数"),
+    ({"kind": "round_robin", "name": "小组赛", "n_groups": "两"}, "n_groups", "分组数必须是正整数"),
+    ({"kind": "elimination", "name": "淘汰赛", "places_played": "3"}, "places_played", "2 的幂"),
+    ({"kind": "swiss", "name": "瑞士移位", "rounds": "31"}, "rounds", "轮数须为 1 至 30 的整数"),
+    ({"kind": "round_robin", "name": "组" * 101}, "name", "阶段名称最多100个字符"),
+])
+def test_a_bad_new_stage_shows_its_sentence_next_to_its_field(client, organiser, post, field, sentence):
+    event = owned_event(organiser)
+    answer = client.post(reverse("competition_manage_stages", args=[event.slug]), {"action": "create", **post})
+    assert answer.status_code == 400
+    assert sentence in field_error(answer.content.decode(), field)
+    assert not event.stages.exists()
+
+
+def test_a_bad_stage_edit_and_void_and_draw_save_nothing(client, organiser):
+    event = owned_event(organiser)
+    groups, knockout = stages.create_stages_from_format(event)
+    edit = reverse("competition_manage_stage_edit", args=[event.slug, groups.pk])
+    answer = client.post(edit, {"action": "save", "name": "小组赛", "first_table": "-1"})
+    assert answer.status_code == 400 and "起始桌号必须是正整数" in field_error(answer.content.decode(), "first_table")
+    answer = client.post(edit, {"action": "delete"})
+    assert answer.status_code == 400 and field_error(answer.content.decode(), "confirm")
+    draw_page = reverse("competition_manage_stage", args=[event.slug, groups.pk])
+    answer = client.post(draw_page, {"kind": "groups", "seed": "s", "n_groups": "0"})
+    assert answer.status_code == 400 and "分组数必须是正整数" in field_error(answer.content.decode(), "n_groups")
+    assert not Draw.objects.exists()
+    assert client.post(draw_page, {"kind": "groups", "seed": "s", "n_groups": "1"}).status_code == 302
+    answer = client.post(edit, {"action": "void", "reason": "因" * 201})
+    assert answer.status_code == 400 and "原因最多200个字符" in field_error(answer.content.decode(), "reason")
+    groups.refresh_from_db()
+    assert groups.name == event.stages.get(pk=groups.pk).name and stages.is_drawn(groups)
+    assert Draw.objects.count() == 1 and event.stages.count() == 2 and knockout.pk

@@ -4,7 +4,6 @@ the services in :mod:`tournament.competition` and shape their answers for the te
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.db import IntegrityError
 from django.db.models import Count, Min, Q
@@ -13,15 +12,28 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from common.errors import UserError, gettext_noop
+from common.errors import UserError
 from common.naturalsort import natural_key
 from common.numbers import whole
 from tournament import pagecache
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
 from tournament.competition import draws, exports, live, placings, ranking, referees, rounds, stages, swiss_rounds
+from tournament.competition.forms import (
+    DeleteStageForm,
+    DrawForm,
+    FromFormatForm,
+    RefereeAssignForm,
+    RefereeUnitForm,
+    StageActionForm,
+    StageEditForm,
+    StageForm,
+    VoidDrawForm,
+    apply_user_error,
+    first_errors,
+)
 from tournament.competition.progress import bracket_state
-from tournament.models import Draw, Event, Group, Match, Round, Stage, Unit
+from tournament.models import Draw, Event, Group, Match, Round, Stage
 from tournament.models.competition import RefereeUnit
 from tournament.permissions import organiser_required
 from tournament.staff.services import referees_of
@@ -32,15 +44,6 @@ def public_event(request, slug) -> Event:
     event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
     pagecache.seen(request, event)
     return event
-
-
-def _int(value, field=None):
-    if value in (None, ""):
-        return None
-    if whole(value) is None:
-        raise stages.CompetitionError(gettext_noop("Expected a whole number, not %(value)r."), field=field,
-                                      value=value)
-    return whole(value)
 
 
 def pair_names(event) -> dict:
@@ -267,33 +270,43 @@ def crosstables_xlsx(request, slug):
 # --------------------------------------------------------------------------- organiser pages
 @organiser_required
 def manage_stages(request, event):
+    """The event's stages: made from its format (the places its knock-out plays off asked first), or added
+    one by one; a refused setting is shown next to its field."""
+    errors, posted = {}, {}
     if request.method == "POST":
-        try:
-            if request.POST.get("action") == "from_format":
-                # the form asks (its radio buttons start on the profile's default); none sent: that default
-                stages.create_stages_from_format(event, places_played=_int(request.POST.get("places_played"),
-                                                                           "places_played"))
+        action = StageActionForm(request.POST)
+        from_format = action.is_valid() and action.cleaned_data["action"] == "from_format"
+        form = FromFormatForm(request.POST) if from_format else StageForm(request.POST, event=event)
+        if form.is_valid():
+            try:
+                _create_stages(event, form)
+            except UserError as exc:
+                apply_user_error(form, exc)
             else:
-                source = event.stages.filter(pk=_int(request.POST.get("source"), "source")).first()
-                settings = {k: _int(request.POST.get(k), k) for k in ("n_groups", "qualifiers_per_group",
-                                                                   "places_played") if request.POST.get(k)}
-                if request.POST.get("kind") == Stage.Kind.SWISS:
-                    swiss_rounds.create_swiss_stage(event, name=request.POST.get("name", "").strip(),
-                                                    rounds=_int(request.POST.get("rounds")))
-                else:
-                    stages.create_stage(event, request.POST.get("kind", ""), name=request.POST.get("name", "").strip(),
-                                        source=source, settings=settings)
-            messages.success(request, _("Stages saved."))
-        except UserError as exc:
-            messages.error(request, str(exc))
-        return redirect("competition_manage_stages", slug=event.slug)
+                messages.success(request, _("Stages saved."))
+                return redirect("competition_manage_stages", slug=event.slug)
+        errors = first_errors(form)
+        posted = {"form": "from_format" if from_format else "create", **request.POST.dict()}
     return render(request, "tournament/competition/manage_stages.html", {
         "event": event, "stages": event.stages.select_related("source").order_by("order"),
         "kinds": Stage.Kind.choices, "default_places": stages.default_places_played(event.profile),
         "suggested_rounds": swiss_rounds.suggestion(event),
         "asks_places": stages.format_has_knockout(event), "places_choices": _places_choices(),
         "default_places_label": _places_label(stages.default_places_played(event.profile)),
-    })
+        "errors": errors, "posted": posted,
+    }, status=400 if errors else 200)
+
+
+def _create_stages(event, form):
+    """The stages the form asks for, through the stage services (their rules, the API's too)."""
+    d = form.cleaned_data
+    if isinstance(form, FromFormatForm):
+        # the form asks (its radio buttons start on the profile's default); none sent: that default
+        stages.create_stages_from_format(event, places_played=d["places_played"])
+    elif d["kind"] == Stage.Kind.SWISS:
+        swiss_rounds.create_swiss_stage(event, name=d["name"], rounds=d["rounds"])
+    else:
+        stages.create_stage(event, d["kind"], name=d["name"], source=d["source"], settings=form.settings())
 
 
 def _places_choices():
@@ -308,21 +321,6 @@ def _places_label(value) -> str:
 EDITED_SETTINGS = ("n_groups", "qualifiers_per_group", "places_played", "rounds", "first_table")
 
 
-def _edited_settings(stage, post) -> dict:
-    """The stage's settings with the edit form's fields: a blank field drops the key (its default applies)."""
-    fields = {Stage.Kind.ROUND_ROBIN: ("n_groups", "qualifiers_per_group", "first_table"),
-              Stage.Kind.ELIMINATION: ("qualifiers_per_group", "places_played", "first_table"),
-              Stage.Kind.SWISS: ("rounds", "first_table")}[stage.kind]
-    settings = {k: v for k, v in (stage.settings or {}).items() if k not in fields}
-    for key in fields:
-        value = _int(post.get(key), key)
-        if value is not None:
-            settings[key] = value
-    if "places_played" in settings:
-        settings.pop("third_place_match", None)  # the organiser's explicit choice replaces the shortcut
-    return settings
-
-
 def _stage_page(event, stage):
     return ("competition_manage_swiss" if stage.kind == Stage.Kind.SWISS else "competition_manage_stage",
             event.slug, stage.pk)
@@ -331,36 +329,19 @@ def _stage_page(event, stage):
 @organiser_required
 def manage_stage_edit(request, event, stage_id):
     """Edit or delete a stage while it is not drawn; once drawn, void its draw first (with a reason)."""
-    stage = get_object_or_404(event.stages.select_related("source"), pk=stage_id)
+    stage = get_object_or_404(event.stages.select_related("source", "event"), pk=stage_id)
     errors = {}
     if request.method == "POST":
-        action = request.POST.get("action")
-        try:
-            if action == "delete":
-                if not request.POST.get("confirm"):
-                    raise stages.CompetitionError(gettext_noop("Tick the box to confirm the deletion."),
-                                                  field="confirm")
-                stages.delete_stage(stage, user=request.user)
-                messages.success(request, _("Stage %(stage)s deleted.") % {"stage": stage.name})
-                return redirect("competition_manage_stages", slug=event.slug)
-            if action == "void":
-                draws.void_draws(stage, reason=request.POST.get("reason", ""), user=request.user)
-                messages.success(request, _("The draw of %(stage)s is void: the stage may now be changed, "
-                                            "deleted or drawn again.") % {"stage": stage.name})
-                return redirect("competition_manage_stage_edit", slug=event.slug, stage_id=stage.pk)
-            source = stage.source
-            if stage.kind != Stage.Kind.SWISS:
-                source_id = _int(request.POST.get("source"), "source")
-                source = event.stages.filter(pk=source_id).first() if source_id else None
-                if source_id and source is None:
-                    raise stages.CompetitionError(gettext_noop("The qualifiers' source is not a stage of this event."),
-                                                  field="source")
-            stages.update_stage(stage, name=request.POST.get("name", ""), source=source,
-                                settings=_edited_settings(stage, request.POST))
-            messages.success(request, _("Stage saved."))
-            return redirect(*_stage_page(event, stage))
-        except UserError as exc:
-            errors[exc.field or "stage"] = str(exc)
+        action = StageActionForm(request.POST)
+        action = action.cleaned_data["action"] if action.is_valid() else ""
+        form = {"delete": DeleteStageForm, "void": VoidDrawForm}.get(action)
+        form = form(request.POST) if form else StageEditForm(request.POST, stage=stage)
+        if form.is_valid():
+            try:
+                return _stage_edit_done(request, event, stage, action, form)
+            except UserError as exc:
+                apply_user_error(form, exc)
+        errors = first_errors(form)
         stage = get_object_or_404(event.stages.select_related("source"), pk=stage_id)
     drawn = stages.is_drawn(stage)
     started = drawn and (stages.stage_started(stage) or stages.play_records(stage))
@@ -381,23 +362,45 @@ def manage_stage_edit(request, event, stage_id):
     }, status=400 if errors else 200)
 
 
+def _stage_edit_done(request, event, stage, action, form):
+    """Delete the stage, void its draw or save it (the services refuse with a UserError), and say so."""
+    if action == "delete":
+        stages.delete_stage(stage, user=request.user)
+        messages.success(request, _("Stage %(stage)s deleted.") % {"stage": stage.name})
+        return redirect("competition_manage_stages", slug=event.slug)
+    if action == "void":
+        draws.void_draws(stage, reason=form.cleaned_data["reason"], user=request.user)
+        messages.success(request, _("The draw of %(stage)s is void: the stage may now be changed, "
+                                    "deleted or drawn again.") % {"stage": stage.name})
+        return redirect("competition_manage_stage_edit", slug=event.slug, stage_id=stage.pk)
+    stages.update_stage(stage, name=form.cleaned_data["name"], source=form.source_stage(), settings=form.settings())
+    messages.success(request, _("Stage saved."))
+    return redirect(*_stage_page(event, stage))
+
+
 @organiser_required
 def manage_stage(request, event, stage_id):
     stage = get_object_or_404(event.stages.select_related("source"), pk=stage_id)
     if stage.kind == Stage.Kind.SWISS:
         return redirect("competition_manage_swiss", slug=event.slug, stage_id=stage.pk)
+    errors, posted = {}, {}
     if request.method == "POST":
-        kind = request.POST.get("kind", "")
-        options = {"seed": request.POST.get("seed", ""), "user": request.user}
-        try:
-            if kind == Draw.Kind.GROUPS:
-                options.update(n_groups=_int(request.POST.get("n_groups"), "n_groups"),
-                               seeded=_int(request.POST.get("seeded"), "seeded"))
-            draw = draws.do_draw(stage, kind, **options)
-            messages.success(request, _("Draw recorded with seed %(seed)s.") % {"seed": draw.seed})
-        except stages.CompetitionError as exc:
-            messages.error(request, str(exc))
-        return redirect("competition_manage_stage", slug=event.slug, stage_id=stage.pk)
+        form = DrawForm(request.POST)
+        if form.is_valid():
+            try:
+                draw = draws.do_draw(stage, form.cleaned_data["kind"], user=request.user, **form.options())
+            except UserError as exc:
+                apply_user_error(form, exc)
+            else:
+                messages.success(request, _("Draw recorded with seed %(seed)s.") % {"seed": draw.seed})
+                return redirect("competition_manage_stage", slug=event.slug, stage_id=stage.pk)
+        errors = first_errors(form)
+        if form.data.get("kind") != Draw.Kind.GROUPS or set(errors) <= {"stage", "kind"}:
+            # only the group draw has fields to show a refusal next to: the others' go above the page
+            for message in errors.values():
+                messages.error(request, message)
+            return redirect("competition_manage_stage", slug=event.slug, stage_id=stage.pk)
+        posted = request.POST.dict()
     names = pair_names(event)
     standings = ranking.stage_standings(stage) if stage.kind == Stage.Kind.ROUND_ROBIN else None
     return render(request, "tournament/competition/manage_stage.html", {
@@ -406,7 +409,8 @@ def manage_stage(request, event, stage_id):
         "active": {k: draws.active_draw(stage, k) for k in Draw.Kind.values},
         "standings": standings, "bracket": bracket_columns(stage, names) if standings is None else None,
         "places_played": stages.places_played(stage) if stage.kind == Stage.Kind.ELIMINATION else None,
-    })
+        "errors": errors, "posted": posted,
+    }, status=400 if errors else 200)
 
 
 def _referees(event):
@@ -415,19 +419,30 @@ def _referees(event):
     return [(u, units.get(u.pk, "")) for u in people]
 
 
+def _say_refusal(request, form):
+    """The form's refusals as messages above the page (its inputs are hidden or chosen from lists)."""
+    for errors in form.errors.values():
+        for message in errors:
+            messages.error(request, message)
+
+
 @organiser_required
 def manage_schedule(request, event):
     if request.method == "POST":
-        match = get_object_or_404(Match, pk=_int(request.POST.get("match"), "match"), round__stage__event=event)
-        user = get_object_or_404(get_user_model(), pk=_int(request.POST.get("referee"), "referee"))
+        form = RefereeAssignForm(request.POST, event=event)
         try:
-            if request.POST.get("action") == "remove":
-                match.referees.remove(user)
+            if not form.is_valid():
+                pass
+            elif form.cleaned_data["action"] == "remove":
+                form.cleaned_data["match"].referees.remove(form.cleaned_data["referee"])
             else:
-                referees.assign_referee(match, user)
+                referees.assign_referee(form.cleaned_data["match"], form.cleaned_data["referee"])
+        except UserError as exc:
+            apply_user_error(form, exc)
+        if form.errors:
+            _say_refusal(request, form)
+        else:
             messages.success(request, _("Referees saved."))
-        except stages.CompetitionError as exc:
-            messages.error(request, str(exc))
         return redirect("competition_manage_schedule", slug=event.slug)
     return render(request, "tournament/competition/manage_schedule.html",
                   {"event": event, "rounds": schedule_rounds(event), "referees": _referees(event)})
@@ -436,15 +451,18 @@ def manage_schedule(request, event):
 @organiser_required
 def manage_referees(request, event):
     if request.method == "POST":
-        user = get_object_or_404(get_user_model(), pk=_int(request.POST.get("referee"), "referee"))
-        unit = get_object_or_404(Unit, pk=_int(request.POST.get("unit"), "unit"), event=event)
+        form = RefereeUnitForm(request.POST, event=event)
         try:
-            referees.set_referee_unit(event, user, unit)
-            messages.success(request, _("Referees saved."))
-        except stages.CompetitionError as exc:
-            messages.error(request, str(exc))
+            if form.is_valid():
+                referees.set_referee_unit(event, form.cleaned_data["referee"], form.cleaned_data["unit"])
+        except UserError as exc:
+            apply_user_error(form, exc)
         except IntegrityError:
-            messages.error(request, _("Somebody changed the schedule at the same time: reload and retry."))
+            form.add_error(None, _("Somebody changed the schedule at the same time: reload and retry."))
+        if form.errors:
+            _say_refusal(request, form)
+        else:
+            messages.success(request, _("Referees saved."))
         return redirect("competition_manage_referees", slug=event.slug)
     return render(request, "tournament/competition/manage_referees.html",
                   {"event": event, "referees": _referees(event),

@@ -1,0 +1,216 @@
+"""Forms of the organiser's competition pages: stages (from the format, added, edited, deleted), the void of a
+draw, the draws themselves and the referees' posts. They declare the fields (whole numbers within the services'
+limits, choices, lengths) and say a refusal in the services' own sentences; the rules stay in
+:mod:`tournament.competition.stages`, :mod:`~tournament.competition.draws`, :mod:`~tournament.competition.swiss_rounds`
+and :mod:`~tournament.competition.referees` (the API's too), whose UserError lands next to its field."""
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from common.errors import UserError
+from common.numbers import whole
+from tournament.competition import draws, stages
+from tournament.competition.swiss_rounds import MAX_ROUNDS
+from tournament.models import Draw, Match, Stage
+
+POSITIVE = "%(label)s must be a positive whole number, not %(value)r."
+ROUNDS = "The number of rounds must be a whole number from 1 to %(max)s."
+PLACES = "The number of places played must be a power of two (2, 4, 8…), not %(value)r."
+
+
+def _said(msgid: str, **params) -> str:
+    """``msgid`` translated when shown, with ``params`` filled in (a form's message has no room for them)."""
+    return lazy(lambda: gettext(msgid) % params, str)()
+
+
+def apply_user_error(form: forms.Form, error: UserError) -> None:
+    """Show a service's UserError on its field when the form has that field, else above the form."""
+    form.add_error(error.field if error.field in form.fields else None, str(error))
+
+
+def first_errors(form: forms.Form) -> dict:
+    """Field name -> its first error ("stage" for one above the form), as the stage pages show them."""
+    return {("stage" if name == "__all__" else name): str(errors[0]) for name, errors in form.errors.items()}
+
+
+class WholeNumberField(forms.IntegerField):
+    """An optional whole number within the service's limits; any refusal is the service's sentence ``message``
+    (``%(value)r`` the input, ``params`` the rest), so the page says what the API says."""
+
+    def __init__(self, *, message: str, params: dict | None = None, **kwargs):
+        self.message, self.params = message, params or {}
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("widget", forms.NumberInput(attrs={"inputmode": "numeric"}))
+        super().__init__(**kwargs)
+
+    def clean(self, value):
+        try:
+            return super().clean(value)
+        except ValidationError as exc:
+            shown = whole(value) if whole(value) is not None else value
+            code = exc.error_list[0].code
+            raise ValidationError(_(self.message), code=code, params={**self.params, "value": shown}) from None
+
+
+def _positive(label: str, **kwargs) -> WholeNumberField:
+    """A count of 1 or more (``label`` names it in the sentence: "The number of groups")."""
+    return WholeNumberField(message=POSITIVE, params={"label": _(label)}, min_value=1, **kwargs)
+
+
+def _rounds() -> WholeNumberField:
+    return WholeNumberField(message=ROUNDS, params={"max": MAX_ROUNDS}, min_value=1, max_value=MAX_ROUNDS)
+
+
+def _places() -> forms.TypedChoiceField:
+    """The places a knock-out plays off (empty: the rule profile's default)."""
+    return forms.TypedChoiceField(choices=[(v, _(label)) for v, label in stages.PLACES_CHOICES], coerce=int,
+                                  required=False, empty_value=None, error_messages={"invalid_choice": _(PLACES)})
+
+
+def _name() -> forms.CharField:
+    return forms.CharField(max_length=stages.NAME_MAX_LENGTH, required=False, error_messages={
+        "max_length": _said("A stage name has at most %(most)s characters.", most=stages.NAME_MAX_LENGTH)})
+
+
+class _EventStages(forms.Form):
+    """A form whose ``source`` is one of the event's stages."""
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+        if "source" in self.fields:
+            self.fields["source"].queryset = event.stages.all()
+
+
+def _source() -> forms.ModelChoiceField:
+    return forms.ModelChoiceField(queryset=Stage.objects.none(), required=False, error_messages={
+        "invalid_choice": _("The qualifiers' source is not a stage of this event.")})
+
+
+class FromFormatForm(forms.Form):
+    """The event's stages made from its format, with the places its knock-out plays off."""
+
+    places_played = _places()
+
+
+class StageForm(_EventStages):
+    """A stage added by hand (a Swiss stage takes its number of rounds; the others their settings)."""
+
+    kind = forms.ChoiceField(choices=Stage.Kind.choices)
+    name = _name()
+    source = _source()
+    n_groups = _positive("The number of groups")
+    qualifiers_per_group = _positive("The number of qualifiers per group")
+    places_played = _places()
+    rounds = _rounds()
+
+    def settings(self) -> dict:
+        """The settings given (an empty field is left out: its default applies)."""
+        return {k: self.cleaned_data[k] for k in ("n_groups", "qualifiers_per_group", "places_played")
+                if self.cleaned_data[k] is not None}
+
+
+#: The settings the edit form shows for each kind of stage.
+EDITED = {Stage.Kind.ROUND_ROBIN: ("n_groups", "qualifiers_per_group", "first_table"),
+          Stage.Kind.ELIMINATION: ("qualifiers_per_group", "places_played", "first_table"),
+          Stage.Kind.SWISS: ("rounds", "first_table")}
+
+
+class StageEditForm(_EventStages):
+    """A stage's name, qualifiers' source and settings while it is not drawn (only its kind's fields)."""
+
+    name = _name()
+    source = _source()
+    n_groups = _positive("The number of groups")
+    qualifiers_per_group = _positive("The number of qualifiers per group")
+    places_played = _places()
+    rounds = _rounds()
+    first_table = _positive("The first table number")
+
+    def __init__(self, *args, stage: Stage, **kwargs):
+        super().__init__(*args, event=stage.event, **kwargs)
+        self.stage = stage
+        kept = {"name", *EDITED[stage.kind]} | ({"source"} if stage.kind != Stage.Kind.SWISS else set())
+        for name in set(self.fields) - kept:
+            del self.fields[name]
+
+    def source_stage(self):
+        return self.cleaned_data["source"] if "source" in self.fields else self.stage.source
+
+    def settings(self) -> dict:
+        """The stage's settings with this form's: a blank field drops the key (its default applies)."""
+        fields = EDITED[self.stage.kind]
+        settings = {k: v for k, v in (self.stage.settings or {}).items() if k not in fields}
+        settings.update({k: self.cleaned_data[k] for k in fields if self.cleaned_data[k] is not None})
+        if "places_played" in settings:
+            settings.pop("third_place_match", None)  # the organiser's explicit choice replaces the shortcut
+        return settings
+
+
+class StageActionForm(forms.Form):
+    """Which of a stage page's forms was sent: the stages from the format or one added (the stages page); save,
+    delete, or void the draw (a stage's edit page)."""
+
+    action = forms.ChoiceField(choices=[(a, a) for a in ("from_format", "create", "save", "delete", "void")],
+                               required=False)
+
+
+class DeleteStageForm(forms.Form):
+    confirm = forms.BooleanField(error_messages={"required": _("Tick the box to confirm the deletion.")})
+
+
+class VoidDrawForm(forms.Form):
+    """Why the stage's draw is voided (kept on record; the service says it may not be empty)."""
+
+    reason = forms.CharField(required=False, max_length=draws.REASON_MAX_LENGTH, error_messages={
+        "max_length": _said("The reason has at most %(most)s characters.", most=draws.REASON_MAX_LENGTH)})
+
+
+class DrawForm(forms.Form):
+    """A draw of the stage: its kind and seed; a group draw also the number of groups and of seeded entries."""
+
+    kind = forms.ChoiceField(choices=Draw.Kind.choices)
+    seed = forms.CharField(max_length=64, required=False)
+    n_groups = _positive("The number of groups")
+    seeded = WholeNumberField(message=POSITIVE, params={"label": _("The number of seeded entries")}, min_value=0)
+
+    def options(self) -> dict:
+        """The service's keyword arguments (the group counts only for a group draw)."""
+        d = self.cleaned_data
+        options = {"seed": d["seed"]}
+        if d["kind"] == Draw.Kind.GROUPS:
+            options.update(n_groups=d["n_groups"], seeded=d["seeded"])
+        return options
+
+
+def _person():
+    """A person by id (the service says whether they may referee)."""
+    return forms.ModelChoiceField(queryset=get_user_model().objects.all())
+
+
+class RefereeAssignForm(forms.Form):
+    """A referee put on (or taken off) a table of the event."""
+
+    match = forms.ModelChoiceField(queryset=Match.objects.none())
+    referee = _person()
+    action = forms.ChoiceField(choices=[("assign", "assign"), ("remove", "remove")], required=False)
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["match"].queryset = Match.objects.filter(round__stage__event=event)
+
+
+class RefereeUnitForm(forms.Form):
+    """The unit a referee belongs to at this event."""
+
+    referee = _person()
+    unit = forms.ModelChoiceField(queryset=None)
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["unit"].queryset = event.units.all()
