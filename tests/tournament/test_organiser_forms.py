@@ -9,20 +9,21 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from scoring.profile_store import sync_profiles
+from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round  # noqa: F401
 from tests.tournament.test_draws_support import make_event
 from tournament import roles
 from tournament.competition import draws, stages
 from tournament.events.forms import EventForm
-from tournament.models import ApiToken, Draw, Event, EventRole
+from tournament.models import ApiToken, ClockEvent, Draw, Event, EventRole
 from tournament.staff.services import add_creator
 
 
 def next_to(html: str, name: str) -> list[str]:
-    """The error sentences inside the <label> holding the input (or select) named ``name``."""
-    for label in re.findall(r"<label\b.*?</label>", html, re.S):
-        if re.search(rf'name="{re.escape(name)}"', label):
-            return re.findall(r'<span class="error">(.*?)</span>', label, re.S)
-    raise AssertionError(f"no field {name} on the page")
+    """The error sentences inside the <label>s holding an input (or select) named ``name``."""
+    labels = [label for label in re.findall(r"<label\b.*?</label>", html, re.S)
+              if re.search(rf'name="{re.escape(name)}"', label)]
+    assert labels, f"no field {name} on the page"
+    return [e for label in labels for e in re.findall(r'<span class="error">(.*?)</span>', label, re.S)]
 
 
 @pytest.fixture
@@ -192,3 +193,21 @@ def test_a_bad_stage_edit_and_void_and_draw_save_nothing(client, organiser):
     groups.refresh_from_db()
     assert groups.name == event.stages.get(pk=groups.pk).name and stages.is_drawn(groups)
     assert Draw.objects.count() == 1 and event.stages.count() == 2 and knockout.pk
+
+
+# --------------------------------------------------------------------------- the chief's clock
+@pytest.mark.parametrize("post, field, sentence", [
+    ({"action": "add", "minutes": "700"}, "minutes", "请填写 -600 到 600 之间的非零整数分钟。"),
+    ({"action": "add", "minutes": "两"}, "minutes", "请填写整数分钟。"),
+    ({"action": "add", "minutes": ""}, "minutes", "请填写分钟数。"),               # the service's rule
+    ({"action": "table_extra", "minutes": "3", "match": "999999"}, "match", "请选择本轮的一张桌。"),
+])
+def test_a_bad_clock_change_shows_its_sentence_next_to_its_field(client, chief, post, field, sentence):
+    rnd = make_round(tables=1)
+    client.force_login(chief)
+    url = reverse("clock-chief", args=[rnd.stage.event.slug, rnd.pk])
+    client.post(url, {"action": "start", "confirmed": "1"})
+    answer = client.post(url, {**post, "confirmed": "1"})
+    assert answer.status_code == 400
+    assert next_to(answer.content.decode(), field) == [sentence]
+    assert not ClockEvent.objects.exclude(kind="start").exists()

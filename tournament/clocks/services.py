@@ -141,12 +141,16 @@ def apply_action(rnd, user, action, minutes=None, match_id=None, note=""):
     raise UserError(gettext_noop("Unknown clock action."), field="action")
 
 
+#: The most minutes one change of the clock may add or take back (the chief's page declares it too).
+MAX_CHANGE_MINUTES = 600
+
+
 def _minutes(value):
     try:
         minutes = int(value)
     except (TypeError, ValueError):
         raise UserError(gettext_noop("Enter whole minutes."), field="minutes") from None
-    if minutes == 0 or abs(minutes) > 600:
+    if minutes == 0 or abs(minutes) > MAX_CHANGE_MINUTES:
         raise UserError(gettext_noop("Enter a number of minutes from -600 to 600, not 0."), field="minutes")
     return minutes
 

@@ -1,15 +1,12 @@
 """Clock pages: the big-screen hall display (public for published events), the chief referee's
 clock page with the overview of every table, and the organiser's clock settings. Thin views over
 tournament.clocks.services."""
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
 
 from common.errors import UserError
 from common.numbers import whole
@@ -17,6 +14,7 @@ from common.qr import qr_svg
 from tournament import access
 from tournament.access import visible_events
 from tournament.clocks import display, safety, services
+from tournament.clocks.forms import ClockActionForm, ClockSettingsForm, ParallelRoundsForm
 from tournament.models import Event, EventClockSettings, Match, Round, RoundClock
 from tournament.permissions import organiser_event
 
@@ -44,33 +42,37 @@ def chief_clock(request, event_slug, round_id):
     if not access.may(request.user, access.RUN_CLOCK, event=event):
         raise PermissionDenied(_("Only the chief referee can run the clock."))
     rnd = _round_of(event, round_id)
-    confirm = None
-    if request.method == "POST":
-        question = "" if request.POST.get("confirmed") == "1" else safety.confirmation(
-            rnd, request.POST.get("action", ""), request.POST.get("minutes") or None)
-        if not question:
-            _post_action(request, rnd)
+    confirm, form = None, ClockActionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        question = "" if d["confirmed"] else safety.confirmation(rnd, d["action"], d["minutes"])
+        if not question and _post_action(request, rnd, form):
             return redirect(request.path)
-        confirm = {"question": question, "fields": [(k, request.POST.get(k, "")) for k in
-                                                    ("action", "minutes", "match", "note") if k in request.POST]}
+        if question:
+            confirm = {"question": question, "fields": form.echoed()}
+    errors = form.errors if form.is_bound else {}
+    if errors.keys() - {"minutes", "match"}:  # a refused action: said above the page, as before
+        for message in (m for field_errors in errors.values() for m in field_errors):
+            messages.error(request, message)
+        return redirect(request.path)
     data = display.live_clock(display.build_display_data(rnd.pk))
     matches = Match.objects.filter(round=rnd, ns__isnull=False, ew__isnull=False).order_by("table", "id")
     return render(request, "tournament/clock/chief.html", {
         "event": event, "round": rnd, "clock": data, "tables": data["tables"], "matches": matches,
-        "confirm": confirm,
-    })
+        "confirm": confirm, "form": form, "refused": form.cleaned_data.get("action") if errors else "",
+    }, status=400 if errors else 200)
 
 
-def _post_action(request, rnd):
-    """Run the posted action and say what happened (or why not) as a message."""
-    match_id = request.POST.get("match", "")
+def _post_action(request, rnd, form) -> bool:
+    """Run the form's action and say so; False with the refusal on the form."""
+    d = form.cleaned_data
     try:
-        services.apply_action(rnd, request.user, request.POST.get("action", ""), request.POST.get("minutes") or None,
-                              whole(match_id), request.POST.get("note", "")[:200])
+        services.apply_action(rnd, request.user, d["action"], d["minutes"], d["match"], d["note"])
     except UserError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("Clock updated."))
+        form.add_service_error(exc)
+        return False
+    messages.success(request, _("Clock updated."))
+    return True
 
 
 # --------------------------------------------------------------------------------------------
@@ -79,47 +81,6 @@ def _post_action(request, rnd):
 # --------------------------------------------------------------------------------------------
 # The organiser's clock settings: length and announcement rule per event or per round
 # --------------------------------------------------------------------------------------------
-INHERIT = [("", _l("Inherit")), ("true", _l("Yes")), ("false", _l("No"))]
-# The fields the service's errors name, mapped to the form's fields.
-ERROR_FIELDS = {"match_seconds": "match_minutes", "announce_before_seconds": "announce_minutes_before_end"}
-
-
-def _label(name):
-    return capfirst(EventClockSettings._meta.get_field(name).verbose_name)
-
-
-def _tristate(name):
-    return forms.TypedChoiceField(label=_label(name), choices=INHERIT, required=False, empty_value=None,
-                                  coerce=lambda value: value == "true")
-
-
-class ClockSettingsForm(forms.Form):
-    """The five overrides of the profile's timing; an empty field inherits (from the profile, and for a
-    round also from the event). Cross-field rules are checked by the service, not here."""
-
-    match_minutes = forms.IntegerField(label=_label("match_minutes"), required=False, min_value=1, max_value=600)
-    announce_enabled = _tristate("announce_enabled")
-    announce_minutes_before_end = forms.IntegerField(label=_label("announce_minutes_before_end"), required=False,
-                                                     min_value=0, max_value=600)
-    hands_after = forms.IntegerField(label=_label("hands_after"), required=False, min_value=0, max_value=20)
-    hand_in_play_counts = _tristate("hand_in_play_counts")
-
-    @classmethod
-    def initial_from(cls, row):
-        """Initial values from a stored settings row (None: nothing stored yet)."""
-        if row is None:
-            return {}
-        values = row.overrides()
-        for name in ("announce_enabled", "hand_in_play_counts"):
-            values[name] = "" if values[name] is None else ("true" if values[name] else "false")
-        return values
-
-    def add_service_error(self, exc):
-        """Show the service's UserError next to the field it names (else above the form)."""
-        field = ERROR_FIELDS.get(exc.field, exc.field)
-        self.add_error(field if field in self.fields else None, str(exc))
-
-
 def _rule_row(rnd, overridden):
     """One round's effective rule for the settings page (or the reason it has none)."""
     row = {"round": rnd, "overridden": rnd.pk in overridden}
@@ -150,8 +111,12 @@ def clock_settings(request, slug):
     rnd = _round_of(event, round_id) if whole(round_id) is not None else None
     target = rnd or event
     if request.method == "POST" and "parallel_rounds" in request.POST and rnd is None:
-        safety.set_parallel_rounds(event, request.POST["parallel_rounds"] == "true")
-        messages.success(request, _("Clock settings saved."))
+        parallel = ParallelRoundsForm(request.POST)
+        if parallel.is_valid():
+            safety.set_parallel_rounds(event, parallel.cleaned_data["parallel_rounds"])
+            messages.success(request, _("Clock settings saved."))
+        else:
+            messages.error(request, parallel.errors["parallel_rounds"][0])
         return redirect(request.get_full_path())
     if request.method == "POST":
         form = ClockSettingsForm(request.POST)
