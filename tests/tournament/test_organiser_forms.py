@@ -12,7 +12,7 @@ from scoring.profile_store import sync_profiles
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round  # noqa: F401
 from tests.tournament.test_draws_support import make_event
 from tournament import roles
-from tournament.competition import draws, stages
+from tournament.competition import draws, stages, swiss_rounds
 from tournament.events.forms import EventForm
 from tournament.models import ApiToken, ClockEvent, Draw, Event, EventRole
 from tournament.staff.services import add_creator
@@ -211,3 +211,26 @@ def test_a_bad_clock_change_shows_its_sentence_next_to_its_field(client, chief, 
     assert answer.status_code == 400
     assert next_to(answer.content.decode(), field) == [sentence]
     assert not ClockEvent.objects.exclude(kind="start").exists()
+
+
+def test_numbers_and_ids_are_ascii_and_bounded(client, organiser):
+    """A "２" or a 20-digit id is not a number: refused next to its field or above the page, never a 500."""
+    event = owned_event(organiser)
+    answer = client.post(reverse("competition_manage_stages", args=[event.slug]),
+                         {"action": "create", "kind": "round_robin", "name": "小组赛", "n_groups": "２"})
+    assert answer.status_code == 400 and "分组数必须是正整数" in field_error(answer.content.decode(), "n_groups")
+    for post in ({"match": "9" * 20, "referee": organiser.pk}, {"match": "１", "referee": "9" * 20}):
+        answer = client.post(reverse("competition_manage_schedule", args=[event.slug]), post, follow=True)
+        assert answer.status_code == 200 and 'class="error' in answer.content.decode()
+    assert not event.stages.exists()
+
+
+def test_a_bad_number_of_swiss_rounds_shows_its_sentence(client, organiser):
+    event = owned_event(organiser)
+    stage = swiss_rounds.create_swiss_stage(event, name="瑞士移位", rounds=5)
+    url = reverse("competition_manage_swiss", args=[event.slug, stage.pk])
+    for rounds in ("31", "２"):
+        answer = client.post(url, {"action": "rounds", "rounds": rounds})
+        assert answer.status_code == 400 and "轮数须为 1 至 30 的整数" in field_error(answer.content.decode(), "rounds")
+    stage.refresh_from_db()
+    assert stage.settings["rounds"] == 5

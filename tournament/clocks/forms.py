@@ -6,6 +6,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _l
 
 from tournament.clocks.services import MAX_CHANGE_MINUTES
+from tournament.form_fields import WholeNumberField
 from tournament.models import EventClockSettings
 
 ACTIONS = ["start", "pause", "resume", "add", "table_extra"]
@@ -23,9 +24,9 @@ class ClockActionForm(forms.Form):
     action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS],
                                error_messages={"invalid_choice": _l("Unknown clock action."),
                                                "required": _l("Unknown clock action.")})
-    minutes = forms.IntegerField(required=False, min_value=-MAX_CHANGE_MINUTES, max_value=MAX_CHANGE_MINUTES,
-                                 error_messages=MINUTES_MESSAGES)
-    match = forms.IntegerField(required=False, error_messages={"invalid": _l("Choose a table of this round.")})
+    minutes = WholeNumberField(min_value=-MAX_CHANGE_MINUTES, max_value=MAX_CHANGE_MINUTES,
+                               error_messages=MINUTES_MESSAGES)
+    match = WholeNumberField(error_messages={"invalid": _l("Choose a table of this round.")})
     note = forms.CharField(required=False)
     confirmed = forms.BooleanField(required=False)
 
@@ -67,11 +68,11 @@ class ClockSettingsForm(forms.Form):
     """The five overrides of the profile's timing; an empty field inherits (from the profile, and for a
     round also from the event). Cross-field rules are checked by the service, not here."""
 
-    match_minutes = forms.IntegerField(label=_label("match_minutes"), required=False, min_value=1, max_value=600)
+    match_minutes = WholeNumberField(label=_label("match_minutes"), min_value=1, max_value=600)
     announce_enabled = _tristate("announce_enabled")
-    announce_minutes_before_end = forms.IntegerField(label=_label("announce_minutes_before_end"), required=False,
-                                                     min_value=0, max_value=600)
-    hands_after = forms.IntegerField(label=_label("hands_after"), required=False, min_value=0, max_value=20)
+    announce_minutes_before_end = WholeNumberField(label=_label("announce_minutes_before_end"),
+                                                   min_value=0, max_value=600)
+    hands_after = WholeNumberField(label=_label("hands_after"), min_value=0, max_value=20)
     hand_in_play_counts = _tristate("hand_in_play_counts")
 
     @classmethod

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
-from common.numbers import whole
 from tournament.competition import draws, stages
 from tournament.competition.swiss_rounds import MAX_ROUNDS
+from tournament.form_fields import IdChoiceField, WholeNumberField
 from tournament.models import Draw, Match, Stage
 
 POSITIVE = "%(label)s must be a positive whole number, not %(value)r."
@@ -33,28 +32,9 @@ def apply_user_error(form: forms.Form, error: UserError) -> None:
     form.add_error(error.field if error.field in form.fields else None, str(error))
 
 
-def first_errors(form: forms.Form) -> dict:
-    """Field name -> its first error ("stage" for one above the form), as the stage pages show them."""
-    return {("stage" if name == "__all__" else name): str(errors[0]) for name, errors in form.errors.items()}
-
-
-class WholeNumberField(forms.IntegerField):
-    """An optional whole number within the service's limits; any refusal is the service's sentence ``message``
-    (``%(value)r`` the input, ``params`` the rest), so the page says what the API says."""
-
-    def __init__(self, *, message: str, params: dict | None = None, **kwargs):
-        self.message, self.params = message, params or {}
-        kwargs.setdefault("required", False)
-        kwargs.setdefault("widget", forms.NumberInput(attrs={"inputmode": "numeric"}))
-        super().__init__(**kwargs)
-
-    def clean(self, value):
-        try:
-            return super().clean(value)
-        except ValidationError as exc:
-            shown = whole(value) if whole(value) is not None else value
-            code = exc.error_list[0].code
-            raise ValidationError(_(self.message), code=code, params={**self.params, "value": shown}) from None
+def first_errors(form: forms.Form, above: str = "stage") -> dict:
+    """Field name -> its first error (``above`` for one above the form), as the stage pages show them."""
+    return {(above if name == "__all__" else name): str(errors[0]) for name, errors in form.errors.items()}
 
 
 def _positive(label: str, **kwargs) -> WholeNumberField:
@@ -87,8 +67,8 @@ class _EventStages(forms.Form):
             self.fields["source"].queryset = event.stages.all()
 
 
-def _source() -> forms.ModelChoiceField:
-    return forms.ModelChoiceField(queryset=Stage.objects.none(), required=False, error_messages={
+def _source() -> IdChoiceField:
+    return IdChoiceField(queryset=Stage.objects.none(), required=False, error_messages={
         "invalid_choice": _("The qualifiers' source is not a stage of this event.")})
 
 
@@ -188,15 +168,23 @@ class DrawForm(forms.Form):
         return options
 
 
+class SwissForm(forms.Form):
+    """The Swiss stage's page: pair the next round (with a seed), or change the number of rounds."""
+
+    action = forms.ChoiceField(choices=[("pair", "pair"), ("rounds", "rounds")], required=False)
+    rounds = _rounds()
+    seed = forms.CharField(max_length=64, required=False)
+
+
 def _person():
     """A person by id (the service says whether they may referee)."""
-    return forms.ModelChoiceField(queryset=get_user_model().objects.all())
+    return IdChoiceField(queryset=get_user_model().objects.all())
 
 
 class RefereeAssignForm(forms.Form):
     """A referee put on (or taken off) a table of the event."""
 
-    match = forms.ModelChoiceField(queryset=Match.objects.none())
+    match = IdChoiceField(queryset=Match.objects.none())
     referee = _person()
     action = forms.ChoiceField(choices=[("assign", "assign"), ("remove", "remove")], required=False)
 
@@ -209,7 +197,7 @@ class RefereeUnitForm(forms.Form):
     """The unit a referee belongs to at this event."""
 
     referee = _person()
-    unit = forms.ModelChoiceField(queryset=None)
+    unit = IdChoiceField(queryset=None)
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)

@@ -17,6 +17,7 @@ from common.numbers import whole
 from tournament import pagecache
 from tournament.access import visible_events
 from tournament.competition import swiss_rounds, swiss_standings, unit_ranking
+from tournament.competition.forms import SwissForm, first_errors
 from tournament.models import Event, Match, Pair, Round, Stage
 from tournament.permissions import organiser_required
 
@@ -106,25 +107,34 @@ def manage_swiss(request, event, stage_id):
     stage.event = event
     errors = {}
     if request.method == "POST":
-        try:
-            if request.POST.get("action") == "rounds":
-                swiss_rounds.set_rounds(stage, _number(request.POST.get("rounds"), "rounds"))
-                messages.success(request, _("Number of rounds saved."))
-            else:
-                draw = swiss_rounds.pair_next_round(stage, seed=request.POST.get("seed", ""), user=request.user)
-                messages.success(request, _("Round %(round)s paired with seed %(seed)s.")
-                                 % {"round": draw.params["round"], "seed": draw.seed})
-                if draw.result["rematches"]:
-                    messages.warning(request, _("No pairing avoids a rematch: %(count)s rematch(es) in this round.")
-                                     % {"count": len(draw.result["rematches"])})
-            return redirect("competition_manage_swiss", slug=event.slug, stage_id=stage.pk)
-        except UserError as exc:
-            errors[exc.field or "round"] = str(exc)
+        form = SwissForm(request.POST)
+        if not form.is_valid():
+            errors = first_errors(form, above="round")
+        else:
+            try:
+                return _swiss_done(request, event, stage, form.cleaned_data)
+            except UserError as exc:  # shown where the page has a place for its field (entries, seed, rounds)
+                errors = {exc.field or "round": str(exc)}
         stage.refresh_from_db()
         stage.event = event
     context = {"event": event, "errors": errors, "suggested": swiss_rounds.suggestion(event),
                "planned": swiss_standings.planned_rounds(stage), **_swiss_context(request, stage)}
     return render(request, "tournament/competition/manage_swiss.html", context, status=400 if errors else 200)
+
+
+def _swiss_done(request, event, stage, d):
+    """Change the number of rounds or pair the next round (the services refuse with a UserError), and say so."""
+    if d["action"] == "rounds":
+        swiss_rounds.set_rounds(stage, d["rounds"])
+        messages.success(request, _("Number of rounds saved."))
+    else:
+        draw = swiss_rounds.pair_next_round(stage, seed=d["seed"], user=request.user)
+        messages.success(request, _("Round %(round)s paired with seed %(seed)s.")
+                         % {"round": draw.params["round"], "seed": draw.seed})
+        if draw.result["rematches"]:
+            messages.warning(request, _("No pairing avoids a rematch: %(count)s rematch(es) in this round.")
+                             % {"count": len(draw.result["rematches"])})
+    return redirect("competition_manage_swiss", slug=event.slug, stage_id=stage.pk)
 
 
 @organiser_required

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
 from tournament.events import services
+from tournament.form_fields import WholeNumberField
 from tournament.models import Event
 
 #: The messages of the service for what the form's own field types catch first (the same msgids).
@@ -50,7 +51,7 @@ class EventForm(forms.Form):
     venue = _text(_("Venue"))
     profile = forms.ChoiceField(label=_("Rule profile"), required=False, choices=[],
                                 error_messages={"invalid_choice": _("Choose a rule profile.")})
-    profile_version = forms.IntegerField(label=_("Version"), required=False, min_value=1, max_value=2**31 - 1)
+    profile_version = WholeNumberField(label=_("Version"), min_value=1, max_value=2**31 - 1)
     format = forms.ChoiceField(label=_("Format"), required=False, choices=Event.Format.choices,
                                error_messages={"invalid_choice": _("Choose a format from the list.")})
     slug = _slug()

@@ -5,6 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
+from tournament.form_fields import WholeNumberField
 from tournament.models import EventRole
 from tournament.staff import services, tokens
 
@@ -102,5 +103,5 @@ class OrganiserAccountForm(forms.Form):
 class CardForm(forms.Form):
     """Whose staff card to print, with the one-time password just shown (printed, never kept)."""
 
-    user_id = forms.IntegerField(required=False)
+    user_id = WholeNumberField()
     password = forms.CharField(required=False, strip=False)

@@ -1,0 +1,55 @@
+"""Form fields the organiser's pages share: numbers and ids read as :func:`common.numbers.whole` reads them
+(ASCII digits, bounded: "²", "١" or a 20-digit id is "not a number", never a 500), and a refusal said in the
+service's own sentence so that the page says what the API says."""
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from common.numbers import whole
+
+
+class WholeNumberField(forms.IntegerField):
+    """An optional whole number (a leading minus when ``min_value`` is below zero) within the service's limits.
+
+    With ``message`` (an English msgid of the service's), every refusal is that sentence, ``%(value)r`` the
+    input and ``params`` the rest; without, Django's (translated) ones."""
+
+    def __init__(self, *, message: str | None = None, params: dict | None = None, **kwargs):
+        self.message, self.params = message, params or {}
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("widget", forms.NumberInput(attrs={"inputmode": "numeric"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        negative = text.startswith("-") and self.min_value is not None and self.min_value < 0
+        number = whole(text[1:] if negative else text)
+        if number is None:
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return -number if negative else number
+
+    def clean(self, value):
+        try:
+            return super().clean(value)
+        except ValidationError as exc:
+            if self.message is None:
+                raise
+            shown = whole(value) if whole(value) is not None else value
+            raise ValidationError(_(self.message), code=exc.error_list[0].code,
+                                  params={**self.params, "value": shown}) from None
+
+
+class IdChoiceField(forms.ModelChoiceField):
+    """One row of ``queryset`` by its id; an id that is not a whole number is refused like an unknown one."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if whole(value) is None:
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice",
+                                  params={"value": value})
+        return super().to_python(whole(value))
