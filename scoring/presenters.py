@@ -1,7 +1,24 @@
 """The match as a table page and the API show it: levels, declarer, winner, every hand with its explanation."""
-from common.seats import side_of
+from django.utils.translation import get_language, gettext
+
+from common.seats import side_of, zh_seats
 from rulings.adjustments import match_replay
+from scoring import explain
 from tournament import access
+
+
+def hand_line(line) -> str:
+    """One line of a hand's explanation as a page in the active language shows it: the engine's Chinese
+    line with its seats named in Chinese (北, 南北), or the line's message translated (``scoring.explain``);
+    a line of no listed kind (a sanction quoted as an award's reason) as written."""
+    if (get_language() or "zh").startswith("zh"):
+        return zh_seats(line)
+    found = explain.message_of(line)
+    if found is None:
+        return str(line)
+    message, params = found
+    words = {name: gettext(word) for name, word in explain.words_of(params).items()}
+    return gettext(message) % {**params, **words}
 
 
 def state_payload(match, user, replayed=None, *, allowed=None):

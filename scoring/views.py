@@ -9,11 +9,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language, gettext
 
-from common.seats import SEAT_ZH, side_of, zh_seats
+from common.seats import SEAT_ZH, side_of
 from rulings.presenters import in_force_text
 from scoring.hands import hand_history
 from scoring.models import SEAT_CHOICES, Hand
-from scoring.presenters import state_payload
+from scoring.presenters import hand_line, state_payload
 from scoring.profile_store import engine_profile
 from tournament import access
 from tournament.desk.lifecycle import match_lifecycle
@@ -33,7 +33,7 @@ def table(request, match_id):
         raise Http404
     state = state_payload(match, request.user)
     chinese = (get_language() or "").startswith("zh")
-    seat_text = zh_seats if chinese else str      # 南/北/东/西 in Chinese text; the data keeps N/E/S/W
+    seat_text = hand_line        # 南/北/东/西 in Chinese text (the data keeps N/E/S/W); English in English
     older, current = defaultdict(list), {}
     for hand in hand_history(match):
         if not hand.is_current:

@@ -13,12 +13,19 @@ from common.errors import UserError, gettext_noop
 from rulings.adjustments import match_replay
 from rulings.engine import in_force_text
 from scoring.models import SEAT_CHOICES
-from scoring.presenters import state_payload
+from scoring.presenters import hand_line, state_payload
 from tournament.competition.progress import note_words
-from tournament.printouts.common import Printout, heading_for, local_time, players_label, selected_matches, side_label
+from tournament.printouts.common import (
+    Printout,
+    heading_for,
+    in_brackets,
+    local_time,
+    players_label,
+    selected_matches,
+    side_label,
+)
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 from tournament.printouts.scoresheets import HandRow
-from tournament.templatetags.names import seat_names
 
 SEATS = dict(SEAT_CHOICES)
 
@@ -73,7 +80,7 @@ def _hands(match):
 
 def _hand(shown, row):
     """One hand: the recorded inputs (trump, bottom) beside the replay's result (final points, levels, why)."""
-    lines = [in_force_text(str(line)) for line in shown["explanation"] if line]
+    lines = [hand_line(in_force_text(str(line))) for line in shown["explanation"] if line]
     return ResultHand(
         number=shown["number"],
         declarer=str(SEATS.get(shown["declarer_seat"], shown["declarer_seat"] or "")),
@@ -89,7 +96,7 @@ def _hand(shown, row):
 
 def _entry(pair, source):
     players = players_label(pair)
-    return f"{side_label(pair, source)}（{players}）" if players else side_label(pair, source)
+    return side_label(pair, source) + in_brackets(players) if players else side_label(pair, source)
 
 
 def _sheet(event, match, hands):
@@ -135,7 +142,7 @@ def render(data, progress=None):
                   Spacer(1, 4)]
         if sheet.hands:
             rows = [[h.number, h.declarer, h.trump, h.level, h.defender_points, h.bottom, h.ns_after, h.ew_after,
-                     seat_names(h.explanation)] for h in sheet.hands]
+                     h.explanation] for h in sheet.hands]
             story.append(grid_table(header, rows, widths, font_size=8))
         else:
             story.append(text(_("No hand has been recorded yet."), sheet_style["body"]))
