@@ -2,7 +2,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from common.names import display_name
@@ -74,6 +74,15 @@ class RuleProfile(models.Model):
 
     def __str__(self):
         return f"{self.name} v{self.version}"
+
+    @property
+    def title(self):
+        """The rules' name as a page in the active language says it: the file's ``name_en`` on an English page
+        (when the file gives one), else ``name``."""
+        english = (self.data or {}).get("name_en") if isinstance(self.data, dict) else None
+        if english and not (get_language() or "zh").startswith("zh"):
+            return english
+        return self.name
 
     @property
     def is_in_use(self):

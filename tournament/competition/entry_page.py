@@ -14,7 +14,7 @@ from rulings.presenters import entry_data
 from tournament.competition import ranking
 from tournament.competition.progress import note_words
 from tournament.competition.stages import describe_source
-from tournament.models import GroupEntry, Match, Pair, Stage
+from tournament.models import Group, GroupEntry, Match, Pair, Stage
 
 
 def _seats(pair, side) -> list[tuple[str, str]]:
@@ -42,7 +42,8 @@ def _match_row(match, pair) -> dict:
     levels = {"NS": match.ns_level, "EW": match.ew_level}
     return {
         "match": match, "round": match.round, "stage": match.round.stage, "table": match.table,
-        "group": match.group.name if match.group_id else "", "bracket_key": match.bracket_key,
+        "group": Group.heading(match.group.name, match.round.stage.label,
+                               (match.round.stage.settings or {}).get("n_groups") == 1) if match.group_id else "", "bracket_key": match.bracket_key,
         "side": side, "side_label": _("North–South") if side == "NS" else _("East–West"),
         "seats": _seats(pair, side), "opponent": _opponent_name(match, side),
         "opponent_unit": _opponent(match, side).unit.name if _opponent(match, side) is not None else "",

@@ -26,6 +26,12 @@ from tournament.competition.progress import bracket_state
 from tournament.competition.ranking import Award, EntryInfo, FinalPlace, StageStandings, event_standings
 from tournament.competition.stages import STRUCTURE_DRAWS, profile_format
 from tournament.models import Draw, Match, Pair, Stage
+from tournament.models.competition import round_words
+
+
+def _list(names) -> str:
+    """Stage names as a sentence lists them, in the page's language ("小组赛、淘汰赛"; "Group stage, Knock-out")."""
+    return gettext(", ").join(round_words(name) for name in names)
 
 
 @dataclass(frozen=True)
@@ -49,7 +55,7 @@ class EventRanking:
         if self.complete:
             return ""
         if self.open_stages:
-            return gettext("Provisional: %(stages)s is not finished yet.") % {"stages": "、".join(self.open_stages)}
+            return gettext("Provisional: %(stages)s is not finished yet.") % {"stages": _list(self.open_stages)}
         return gettext("Provisional: the event is not finished yet.")
 
     @property
@@ -58,7 +64,7 @@ class EventRanking:
         if not self.left_out:
             return ""
         return gettext("Not drawn, so not counted in the ranking: %(stages)s.") % {
-            "stages": "、".join(self.left_out)}
+            "stages": _list(self.left_out)}
 
 
 def _entry_infos(event) -> dict[int, EntryInfo]:
@@ -76,7 +82,7 @@ def _round_robin_places(result: StageStandings, skip: set, first_place: int,
         for i, r in enumerate(rows):
             first_index.setdefault(r.rank, i)
         return [FinalPlace(first_place + first_index[r.rank], infos[r.entry.pair_id], r.shared,
-                           f"{result.name}第{r.rank}名") for r in rows]
+                           gettext("%(stage)s, place %(rank)s") % {"stage": result.name, "rank": r.rank}) for r in rows]
     places = []
     by_rank = defaultdict(list)
     for table in result.groups:
@@ -88,7 +94,8 @@ def _round_robin_places(result: StageStandings, skip: set, first_place: int,
         block = by_rank[i]
         for name, row in block:
             places.append(FinalPlace(place, infos[row.entry.pair_id], len(block) > 1,
-                                     f"{result.name}{name}组第{row.rank}名"))
+                                     gettext("%(stage)s group %(group)s, place %(rank)s")
+                                     % {"stage": result.name, "group": name, "rank": row.rank}))
         place += len(block)
     return places
 
@@ -159,7 +166,7 @@ def _ranking(event, stages) -> tuple[list[FinalPlace], Stage | None]:
                 pair_id = view.pair_of(p.entry)
                 if pair_id is not None and pair_id not in placed:
                     key = _deciding_match(view, p.entry)
-                    places.append(FinalPlace(p.place, infos[pair_id], p.shared, labels.get(key, "")))
+                    places.append(FinalPlace(p.place, infos[pair_id], p.shared, round_words(labels.get(key, ""))))
             if not view.state.is_complete:
                 return places, stage
         elif stage.kind == Stage.Kind.SWISS:

@@ -28,9 +28,16 @@ from tournament.competition.places import holders
 from tournament.competition.stages import CompetitionError
 from tournament.engines import standings as pure
 from tournament.models import Draw, Group, GroupEntry, Match, Pair, PairSubstitution, Stage
+from tournament.models.competition import round_words
 
 TIE_BREAK_NAMES = {"shared_place": "shared"}  # profile name -> pure standings name
-TERMINAL_LABELS = {"lot": "抽签", "shared": "并列名次"}
+#: Each tie-break's name as a page says it (English msgids; the pure module's labels are its Chinese words).
+METRIC_WORDS = {
+    "points": gettext_noop("Points"), "net_levels": gettext_noop("Net levels"),
+    "total_levels": gettext_noop("Total levels"), "wins": gettext_noop("Wins"),
+    "head_to_head": gettext_noop("Points between the tied"), "buchholz": gettext_noop("Buchholz"),
+    "lot": gettext_noop("Lot"), "shared": gettext_noop("Shared place"),
+}
 
 
 # --------------------------------------------------------------------------- views
@@ -90,7 +97,26 @@ class GroupTable:
         """cross[i][j]: row entry i against column entry j."""
         ids = [e.pair_id for e in self.entries]
         table = pure.crosstable(ids, self.results)
-        return tuple(tuple(table.text(i, j) for j in range(len(ids))) for i in range(len(ids)))
+        words = {pure.WIN: _("Won"), pure.LOSS: _("Lost"), pure.DRAW: _("Drawn"), "walkover": _("Won (walkover)"),
+                 "forfeit": _("Lost (forfeit)"), "both": _("Both forfeited")}
+        return tuple(tuple(_cross_text(table.cells[i][j], words) for j in range(len(ids))) for i in range(len(ids)))
+
+
+def _cross_text(cell, words) -> str:
+    """One crosstable cell in the page's language, as ``CrossResult.text`` says it in Chinese: "胜 A:10",
+    "负（弃权）"; "—" on the diagonal, "" when not played."""
+    if cell is None:
+        return "—"
+    return " / ".join(_meeting_text(r, words) for r in cell)
+
+
+def _meeting_text(r, words) -> str:
+    if r.double_forfeit:
+        return words["both"]
+    if r.forfeit:
+        return words["walkover"] if r.outcome == pure.WIN else words["forfeit"]
+    levels = f" {r.own_level}:{r.opp_level}" if r.own_level and r.opp_level else ""
+    return words[r.outcome] + levels
 
 
 @dataclass(frozen=True)
@@ -133,9 +159,9 @@ def standings_config(profile_data: dict, stage_settings: dict | None = None) -> 
 
 
 def metric_label(name: str | None) -> str:
-    """Chinese label of a tie-break name."""
-    if name in TERMINAL_LABELS:
-        return TERMINAL_LABELS[name]
+    """A tie-break's name in the page's language."""
+    if name in METRIC_WORDS:
+        return _(METRIC_WORDS[name])
     metric = pure.METRICS.get(name)
     return metric.label if metric else (name or "")
 
@@ -144,14 +170,14 @@ def tie_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed) -> str:
     """"积分相同，由净胜级数决定" for a place decided by a tie-break; "" when not tied."""
     first = metric_label(order[0])
     if row.lot_pending:
-        return f"{first}等均相同，待抽签"
+        return _("%(first)s and the rest level: a lot to draw") % {"first": first}
     if row.shared:
-        return f"{first}等均相同，并列"
+        return _("%(first)s and the rest level: place shared") % {"first": first}
     if not row.decided_by or row.decided_by == order[0]:
         return ""
     if row.decided_by == "lot":
-        return f"{first}等均相同，抽签决定（种子 {lot_seed}）"
-    return f"{first}相同，由{metric_label(row.decided_by)}决定"
+        return _("%(first)s and the rest level: drawn by lot (seed %(seed)s)") % {"first": first, "seed": lot_seed}
+    return _("%(first)s level, decided by %(by)s") % {"first": first, "by": metric_label(row.decided_by)}
 
 
 # --------------------------------------------------------------------------- loading
@@ -257,11 +283,11 @@ def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False)
     for s in stages:
         config = standings_config(profile_data, s["settings"])
         seed = seeds.get(s["id"])
-        sole = s["name"] if s["group_count"] == 1 else ""   # a single round robin is headed by its stage
+        sole = round_words(s["name"]) if s["group_count"] == 1 else ""   # a single round robin is headed by its stage
         tables = tuple(_group_table(g, entries[g["id"]], matches[g["id"]], g["playable"], config,
                                     f"{seed}:{g['name']}" if seed else None, sole)
                        for g in by_stage[s["id"]])
-        out.append(StageStandings(s["id"], s["name"], tables))
+        out.append(StageStandings(s["id"], round_words(s["name"]), tables))
     return out
 
 

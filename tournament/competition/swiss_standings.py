@@ -198,4 +198,4 @@ def final_places(stage: Stage, skip: set, first_place: int, infos: dict) -> list
     for i, r in enumerate(rows):
         first_index.setdefault(r.rank, i)
     return [FinalPlace(first_place + first_index[r.rank], infos[r.entry.pair_id], r.shared,
-                       f"{result.name}第{r.rank}名") for r in rows]
+                       _("%(stage)s, place %(rank)s") % {"stage": result.name, "rank": r.rank}) for r in rows]

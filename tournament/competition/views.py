@@ -34,7 +34,7 @@ from tournament.competition.forms import (
 )
 from tournament.competition.progress import bracket_state
 from tournament.models import Draw, Event, Group, Match, Round, Stage
-from tournament.models.competition import RefereeUnit
+from tournament.models.competition import RefereeUnit, round_words
 from tournament.permissions import organiser_required
 from tournament.staff.services import referees_of
 
@@ -141,12 +141,13 @@ def bracket_columns(stage, names):
         target = placement if slot.key.startswith("P") else main
         target.setdefault(slot.round_no if target is main else slot.label, []).append(item)
     columns = [{"name": _round_name(view, n), "matches": items} for n, items in sorted(main.items())]
-    places = [{"name": label, "matches": items} for label, items in placement.items()]
+    places = [{"name": round_words(label), "matches": items} for label, items in placement.items()]
     return {"columns": columns, "placements": places, "draw": view.draw}
 
 
 def _round_name(view, number):
-    return next((s.label for s in view.bracket.matches if s.round_no == number and not s.key.startswith("P")), "")
+    return round_words(next((s.label for s in view.bracket.matches
+                             if s.round_no == number and not s.key.startswith("P")), ""))
 
 
 # --------------------------------------------------------------------------- public pages
@@ -238,7 +239,7 @@ def public_standings(request, slug):
     ranked = placings.event_ranking(event)
     places, complete = ranked.pair
     published = rounds.published_rounds(event)
-    stages_published = [(s.name, published[s.pk]) for s in event.stages.order_by("order") if s.pk in published]
+    stages_published = [(s.label, published[s.pk]) for s in event.stages.order_by("order") if s.pk in published]
     return render(request, "tournament/competition/standings.html",
                   {"event": event, "places": places, "complete": complete, "stages_published": stages_published,
                    "provisional_note": ranked.provisional_note, "left_out_note": ranked.left_out_note,

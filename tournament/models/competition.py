@@ -1,9 +1,12 @@
 """The competition: draws, stages, groups, rounds, matches, and which unit a referee belongs to."""
+import re
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from common.errors import gettext_noop
 from config import clock
 from config.appendonly import AppendOnlyModel
 from tournament.models.entries import Pair
@@ -11,7 +14,37 @@ from tournament.models.event import Event
 
 _USER_MODEL = settings.AUTH_USER_MODEL  # (the Stage's own field ``settings`` hides the module's name in its body)
 
-__all__ = ['Draw', 'Stage', 'Group', 'GroupEntry', 'Round', 'Match', 'RefereeUnit', 'ResultDecision', 'RoundClosure']
+__all__ = ['Draw', 'Stage', 'Group', 'GroupEntry', 'Round', 'Match', 'RefereeUnit', 'ResultDecision', 'RoundClosure',
+           'round_words']
+
+#: The names the system gives rounds and bracket sections (``tournament.brackets``: "半决赛", "第3–4名决赛",
+#: "第5–8名排位赛 第1轮", "第2轮"), as a pattern and the English msgid a page shows them with.
+_GENERATED_NAMES = (
+    (re.compile(r"第(?P<n>\d+)轮"), gettext_noop("Round %(n)s")),
+    (re.compile(r"决赛"), gettext_noop("Final")),
+    (re.compile(r"半决赛"), gettext_noop("Semi-final")),
+    (re.compile(r"四分之一决赛"), gettext_noop("Quarter-final")),
+    (re.compile(r"八分之一决赛"), gettext_noop("Round of 16")),
+    (re.compile(r"第(?P<first>\d+)–(?P<last>\d+)名决赛"), gettext_noop("Play-off for places %(first)s–%(last)s")),
+    (re.compile(r"第(?P<first>\d+)–(?P<last>\d+)名排位赛 第(?P<n>\d+)轮"),
+     gettext_noop("Places %(first)s–%(last)s, round %(n)s")),
+    # stages (``tournament.competition.stages.STAGE_NAMES``, ``swiss_rounds.SWISS_STAGE_NAME``)
+    (re.compile(r"小组赛"), gettext_noop("Group stage")),
+    (re.compile(r"循环赛"), gettext_noop("Round robin")),
+    (re.compile(r"复赛（出线队循环赛）"), gettext_noop("Second stage (round robin of the qualifiers)")),
+    (re.compile(r"淘汰赛"), gettext_noop("Knock-out")),
+    (re.compile(r"瑞士制"), gettext_noop("Swiss")),
+)
+
+
+def round_words(name: str) -> str:
+    """A stage's, round's or bracket section's name in the page's language when the system generated it; a
+    name a person typed stays as typed."""
+    for pattern, message in _GENERATED_NAMES:
+        found = pattern.fullmatch(name or "")
+        if found:
+            return gettext(message) % found.groupdict()
+    return name
 
 
 class Draw(AppendOnlyModel):
@@ -105,6 +138,11 @@ class Stage(models.Model):
     def __str__(self):
         return f"{self.event} · {self.name}"
 
+    @property
+    def label(self):
+        """The stage's name as pages show it: a name the system gave ("小组赛") in the page's language."""
+        return round_words(self.name)
+
 
 class Group(models.Model):
     """A round-robin group (A, B, ...) and its entries in draw order."""
@@ -131,7 +169,7 @@ class Group(models.Model):
     @property
     def title(self) -> str:
         """:meth:`heading` of this group (its stage's drawn number of groups in ``settings["n_groups"]``)."""
-        return self.heading(self.name, self.stage.name, (self.stage.settings or {}).get("n_groups") == 1)
+        return self.heading(self.name, self.stage.label, (self.stage.settings or {}).get("n_groups") == 1)
 
 
 class GroupEntry(models.Model):
@@ -165,9 +203,9 @@ class Round(models.Model):
     @property
     def label(self):
         """The round's name as pages show it: a name left as generated ("第3轮") or none in the page's language."""
-        if not self.name or self.name == f"第{self.number}轮":
+        if not self.name:
             return gettext("Round %(n)s") % {"n": self.number}
-        return self.name
+        return round_words(self.name)
 
     def __str__(self):
         return self.label

@@ -4,6 +4,8 @@ the seat and side codes of a text in the active language's words (北/东/南/�
 ``common.seats.zh_seats``), for texts stored with the codes (explanations). ``{{ match.result_note|note_words }}``:
 a match's stored result note in the page's language (``tournament.competition.progress.note_words``)."""
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from common.names import display_name as _display_name
@@ -26,3 +28,35 @@ def seat_names(text):
 @register.filter
 def note_words(note):
     return _note_words(note)
+
+
+def _chinese() -> bool:
+    return (get_language() or "zh").startswith("zh")
+
+
+@register.simple_tag
+def colon():
+    """The colon after a label: full width on a Chinese page ("胜方："), ": " on an English one."""
+    return "：" if _chinese() else ": "
+
+
+@register.simple_tag
+def listsep():
+    """Between the items of a list of names: "、" on a Chinese page, ", " on an English one."""
+    return "、" if _chinese() else ", "
+
+
+@register.simple_tag
+def open_paren():
+    return "（" if _chinese() else " ("
+
+
+@register.simple_tag
+def close_paren():
+    return "）" if _chinese() else ")"
+
+
+@register.filter
+def listjoin(items):
+    """``items`` joined by :func:`listsep` (escaped as ``join`` would)."""
+    return mark_safe(listsep().join(str(conditional_escape(item)) for item in items))  # noqa: S308 (escaped)
