@@ -16,7 +16,7 @@ from reportlab.platypus import PageBreak
 
 from tournament.competition.placings import EventRanking, award_list, event_ranking
 from tournament.models import Pair
-from tournament.printouts.common import Printout, heading_for
+from tournament.printouts.common import Printout, heading_for, listed
 from tournament.printouts.layout import (
     FullPage,
     Heading,
@@ -80,7 +80,7 @@ def collect(event, options):
 
 
 def _players(pair):
-    return "、".join(x.name for x in (pair.player1, pair.player2)) if pair is not None else ""
+    return listed(x.name for x in (pair.player1, pair.player2)) if pair is not None else ""
 
 
 def render(data, progress=None):

@@ -16,7 +16,7 @@ from reportlab.platypus import PageBreak
 from common.errors import UserError, gettext_noop
 from common.numbers import whole
 from tournament.models import Draw, Match, Stage
-from tournament.printouts.common import Printout, heading_for, matches_of, side_label
+from tournament.printouts.common import Printout, heading_for, in_brackets, matches_of, side_label
 from tournament.printouts.layout import FullPage, Heading, HeadingMark, build_pdf, content_size, fit_text
 
 PAGE_ENTRIES = 64        # entries on one page when a bracket is split
@@ -93,7 +93,7 @@ def _stage(event, stage, matches):
         prefix, round_no, index = parse_key(match.bracket_key)
         by_prefix.setdefault(prefix, []).append(_match(match, round_no, index))
     sections = tuple(_section(prefix, items) for prefix, items in sorted(by_prefix.items(), key=_section_order))
-    return BracketStage(heading=heading_for(event, stage), title=stage.name,
+    return BracketStage(heading=heading_for(event, stage), title=stage.label,
                         draw_seed=draw.seed if draw else "", sections=sections)
 
 
@@ -286,7 +286,7 @@ def _draw_side(canvas, x, y, col, size, side, incoming):
     """One side's line with the name above it (grey while unknown, bold line for the winner)."""
     if side is None:
         side = Side(name="", known=False)
-    name = side.name if not side.unit or side.unit in side.name else f"{side.name}（{side.unit}）"
+    name = side.name if not side.unit or side.unit in side.name else side.name + in_brackets(side.unit)
     if incoming:
         name = f"{name}  ← {incoming}" if name else f"← {incoming}"
     canvas.setLineWidth(1.6 if side.won else 0.6)

@@ -95,7 +95,7 @@ def heading_for(event, stage=None, rnd=None):
     date = local_time(rnd.scheduled_start, "%Y-%m-%d") if rnd is not None and rnd.scheduled_start else ""
     return Heading(
         event=event.name,
-        stage=stage.name if stage is not None else "",
+        stage=stage.label if stage is not None else "",
         round=round_label(rnd) if rnd is not None else "",
         date=date or event_dates(event),
         organiser=getattr(event, "organising_body", "") or "",
@@ -119,9 +119,19 @@ def entry_label(pair):
     return f"[{pair.seed}] {pair.name}" if pair.seed else pair.name
 
 
+def in_brackets(text):
+    """" (text)" after a name: full-width brackets on a Chinese printout, "（南山社区）"."""
+    return _(" (%(text)s)") % {"text": text}
+
+
+def listed(names):
+    """Names listed in the printout's language: "王伟、王芳"; "Wang Wei, Wang Fang"."""
+    return _(", ").join(names)
+
+
 def players_label(pair):
     """The two partners, e.g. "王伟、王芳"."""
-    return "、".join(p.name for p in (pair.player1, pair.player2)) if pair is not None else ""
+    return listed(p.name for p in (pair.player1, pair.player2)) if pair is not None else ""
 
 
 def source_label(source):
@@ -140,7 +150,7 @@ def pick_round(event, round_id):
     rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
     found = next((r for r in rounds if r.pk == round_id), None)
     if found is None:
-        valid = "; ".join(f"{r.pk}={r.stage.name} {round_label(r)}" for r in rounds) or _("none")
+        valid = "; ".join(f"{r.pk}={r.stage.label} {round_label(r)}" for r in rounds) or _("none")
         raise UserError(gettext_noop("There is no round %(id)s in this event (valid: %(valid)s)."), field="round",
                         id=round_id, valid=valid)
     return found

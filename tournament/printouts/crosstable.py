@@ -78,7 +78,7 @@ def render(data, progress=None):
     for stage in data.stages:
         story += [HeadingMark(stage.heading)]
         for group in stage.groups:
-            story += [CondPageBreak(120), text(f"{stage.title} · {group.title}    {group.progress}",
+            story += [CondPageBreak(120), text(f"{_heading(stage.title, group.title)}    {group.progress}",
                                                sheet["subtitle"])]
             story.append(_table(group, width))
             story += [text(note, sheet["small"]) for note in group.notes] + [Spacer(1, 6)]
@@ -94,6 +94,11 @@ def _table(group, width):
     cell = (1 - fixed) / max(n, 1)
     widths = [w * width for w in (0.04, 0.2, *([cell] * n), 0.07, 0.07, 0.07)]
     return grid_table(header, rows, widths, font_size=8)
+
+
+def _heading(stage, group):
+    """"小组赛 · A组"; a stage's one group is headed by the stage's name alone (not "循环赛 · 循环赛")."""
+    return stage if group == stage else f"{stage} · {group}"
 
 
 PRINTOUT = Printout(kind="crosstable", title=gettext_lazy("Crosstables"), collect=collect, render=render)

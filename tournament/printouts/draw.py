@@ -111,7 +111,7 @@ def _match_ids(draw):
 
 
 def _sheet(event, draw, names, matches):
-    stage = f" · {draw.stage.name}" if draw.stage_id else ""
+    stage = f" · {draw.stage.label}" if draw.stage_id else ""
     try:
         later = draw.superseded_by
         status = (_("voided by draw #%(id)s") if later.is_void else _("superseded by draw #%(id)s")) % {"id": later.pk}

@@ -253,10 +253,49 @@ def styles():
     }
 
 
+CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+
+
 def text(value, style):
-    """A paragraph for plain text (escapes &, < and >; keeps line breaks)."""
-    escaped = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """A paragraph for plain text (escapes &, < and >; keeps line breaks). Text without Chinese breaks
+    between words only ("Declarer", not "Declare/r"); Chinese text may break between any two characters."""
+    value = str(value)
+    if style.wordWrap == "CJK" and not CJK.search(value):
+        style = _word_wrapped(style)
+    escaped = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return Paragraph(escaped.replace("\n", "<br/>"), style)
+
+
+def _word_wrapped(style):
+    """A copy of ``style`` that breaks lines at spaces only (kept on the style: one copy per style)."""
+    copy = getattr(style, "word_wrapped", None)
+    if copy is None:
+        copy = ParagraphStyle(f"{style.name}_words", parent=style, wordWrap=None)
+        style.word_wrapped = copy
+    return copy
+
+
+def unbroken_width(value, size, *, whole=False):
+    """The width a cell needs so that ``value`` does not break inside a word: its widest word (Latin words,
+    numbers; with ``whole`` the whole text when it has no space, as a column heading "净胜级数")."""
+    font = register_font()
+    value = str(value)
+    words = [value] if whole and " " not in value.strip() else re.findall(r"[^\s\u3000-\u9fff\uff00-\uffef]+", value)
+    return max((pdfmetrics.stringWidth(w, font, size) for w in words), default=0)
+
+
+def fitted_widths(widths, header, rows, size, padding=12):
+    """Column widths of the same total as ``widths`` in which no heading and no word of a cell has to break:
+    a column narrower than its widest word takes the room from columns wider than theirs."""
+    need = [max([unbroken_width(h, size, whole=True)] + [unbroken_width(r[i], size) for r in rows if i < len(r)])
+            + padding for i, h in enumerate(header)]
+    short = sum(max(0.0, n - w) for n, w in zip(need, widths))
+    spare = sum(max(0.0, w - n) for n, w in zip(need, widths))
+    if not short or spare <= 0:
+        return list(widths)
+    if short <= spare:   # every column fits: the wide ones give up a share of their room
+        return [n if w < n else w - (w - n) * short / spare for n, w in zip(need, widths)]
+    return [w + (n - w) * spare / short if w < n else n for n, w in zip(need, widths)]   # as near as it goes
 
 
 def grid_table(header, rows, col_widths=None, *, font_size=9):
@@ -264,6 +303,8 @@ def grid_table(header, rows, col_widths=None, *, font_size=9):
     sheet = styles()
     cell = ParagraphStyle("grid_cell", parent=sheet["cell"], fontSize=font_size, leading=font_size + 2)
     data = [[text(h, cell) for h in header]] + [[text(v, cell) for v in row] for row in rows]
+    if col_widths is not None:
+        col_widths = fitted_widths(col_widths, header, rows, font_size)
     table = Table(data, colWidths=col_widths, repeatRows=1)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), register_font(), font_size),

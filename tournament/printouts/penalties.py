@@ -12,7 +12,15 @@ from rulings.ledger import ledger_for
 from rulings.presenters import event_log, match_log
 from scoring.models import RuleProfile
 from tournament.models import Match
-from tournament.printouts.common import Printout, heading_for, local_time, pick_match, round_label
+from tournament.printouts.common import (
+    Printout,
+    heading_for,
+    in_brackets,
+    listed,
+    local_time,
+    pick_match,
+    round_label,
+)
 from tournament.printouts.layout import Heading, build_pdf, content_size, grid_table, styles, text
 
 
@@ -55,7 +63,7 @@ def collect(event, options):
 def round_labels(match_ids):
     """``{match id: "小组赛 · 第1轮"}``: where each match was played (tables repeat from round to round)."""
     matches = Match.objects.filter(pk__in=set(match_ids)).select_related("round__stage")
-    return {m.pk: f"{m.round.stage.name} · {round_label(m.round)}" for m in matches}
+    return {m.pk: f"{m.round.stage.label} · {round_label(m.round)}" for m in matches}
 
 
 def offence_names(rulings):
@@ -91,9 +99,9 @@ def _state_with_appeals(ruling):
     outcomes = [str(appeal["decisions"][-1]["outcome_label"]) for appeal in ruling.get("appeals") or ()
                 if appeal["decisions"]]
     if outcomes:
-        state += f"（{_('Appeal')}：{'、'.join(outcomes)}）"
+        state += in_brackets(_("Appeal: %(outcomes)s") % {"outcomes": listed(outcomes)})
     if ruling.get("amends"):
-        state += f"（{_('Amended ruling (decided on appeal)')}）"
+        state += in_brackets(_("Amended ruling (decided on appeal)"))
     return state
 
 

@@ -57,7 +57,7 @@ def collect(event, options):
     rounds = tuple(
         ScheduleRound(
             heading=heading_for(event, rnd.stage, rnd if options.round is not None else None),
-            title=" · ".join(part for part in (rnd.stage.name, round_label(rnd), published_label(rnd=rnd)) if part),
+            title=" · ".join(part for part in (rnd.stage.label, round_label(rnd), published_label(rnd=rnd)) if part),
             start=local_time(rnd.scheduled_start),
             rows=tuple(_row(m) for m in rows),
         )

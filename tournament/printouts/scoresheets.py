@@ -22,6 +22,7 @@ from tournament.printouts.common import (
     Printout,
     entry_label,
     heading_for,
+    in_brackets,
     local_time,
     public_address,
     selected_matches,
@@ -236,7 +237,7 @@ def draw_qr(canvas, url, x, y, size=QR_SIZE, border=1):
 
 def _draw_side(canvas, side, y, width):
     """One entry: "南北: [1] 名称（单位）  北: 甲  南: 乙"; returns the next y."""
-    unit = f"（{side.unit}）" if side.unit else ""
+    unit = in_brackets(side.unit) if side.unit else ""
     fit_text(canvas, f"{side.label}: {side.entry}{unit}", 0, y, width * 0.55, 11)
     seats = "    ".join(f"{seat}: {name}" for seat, name in side.seats)
     fit_text(canvas, seats, width * 0.57, y, width * 0.43, 10)

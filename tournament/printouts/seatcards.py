@@ -13,7 +13,7 @@ from reportlab.lib import colors
 from reportlab.platypus import PageBreak
 
 from common.errors import UserError, gettext_noop
-from tournament.printouts.common import Printout
+from tournament.printouts.common import Printout, in_brackets
 from tournament.printouts.layout import RULE_GREY, FullPage, Heading, HeadingMark, build_pdf, fit_text
 from tournament.printouts.tablecards import collect as collect_tables
 from tournament.printouts.tablecards import table_title
@@ -51,7 +51,7 @@ def collect(event, options):
 def _page(card):
     cards = []
     for side in (card.ns, card.ew):
-        entry = f"{side.entry}（{side.unit}）" if side.unit else side.entry
+        entry = side.entry + in_brackets(side.unit) if side.unit else side.entry
         cards += [SeatCard(seat=seat, player=name, entry=entry, table=card.table) for seat, name in side.seats]
     return SeatPage(heading=card.heading, table=card.table, cards=tuple(cards))
 

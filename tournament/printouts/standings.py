@@ -11,7 +11,7 @@ from reportlab.platypus import CondPageBreak, Spacer
 from tournament.competition.placings import EventRanking, event_ranking
 from tournament.competition.ranking import event_standings
 from tournament.models import Stage
-from tournament.printouts.common import Printout, heading_for
+from tournament.printouts.common import Printout, heading_for, in_brackets
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 
 
@@ -73,7 +73,7 @@ def collect(event, options):
 
 def _removed(entry):
     """The entry's name, with 停赛 / 取消资格 when the chief referee removed it from the event."""
-    return f"{entry.name}（{entry.removed_label}）" if entry.removed_label else entry.name
+    return entry.name + in_brackets(entry.removed_label) if entry.removed_label else entry.name
 
 
 def _group(table):
@@ -99,7 +99,7 @@ def render(data, progress=None):
     for heading, title, groups in data.stages:
         story.append(HeadingMark(heading))
         for group in groups:
-            story += [CondPageBreak(100), text(f"{title} · {group.title}", sheet["subtitle"]),
+            story += [CondPageBreak(100), text(_heading(title, group.title), sheet["subtitle"]),
                       text(f"{_('Ranking order')}: {group.order}", sheet["small"])]
             rows = [[ln.place, ln.name, ln.unit, ln.played, ln.wins, ln.losses, ln.points, ln.net_levels,
                      ln.total_levels, ln.tie] for ln in group.lines]
@@ -116,6 +116,11 @@ def render(data, progress=None):
         story.append(grid_table([_("Place"), _("Entry"), _("Unit"), _("Decided by")], rows,
                                 [w * width for w in (0.1, 0.35, 0.25, 0.3)]))
     return build_pdf(story, heading=data.heading, title=_("Standings"))
+
+
+def _heading(stage, group):
+    """"小组赛 · A组"; a stage's one group is headed by the stage's name alone (not "循环赛 · 循环赛")."""
+    return stage if group == stage else f"{stage} · {group}"
 
 
 PRINTOUT = Printout(kind="standings", title=gettext_lazy("Standings"), collect=collect, render=render)

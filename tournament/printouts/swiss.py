@@ -53,7 +53,7 @@ def collect(event, options):
         standings = tuple((f"{r.rank}{'=' if r.shared else ''}", r.entry.name, r.entry.unit, f"{r.wins}–{r.losses}",
                            str(r.points), str(r.buchholz), f"{r.net_levels:+d}") for r in table.rows)
         out.append(SwissRound(heading=heading_for(event, rnd.stage, rnd),
-                              title=f"{rnd.stage.name} · {round_label(rnd)}", seed=draw.seed if draw else "",
+                              title=f"{rnd.stage.label} · {round_label(rnd)}", seed=draw.seed if draw else "",
                               rematches=len(draw.result.get("rematches") or []) if draw else 0, tables=tables,
                               standings=standings, order=" > ".join(table.order_labels), notes=table.notes))
     return SwissData(heading=heading_for(event), rounds=tuple(out))

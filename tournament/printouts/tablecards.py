@@ -17,6 +17,7 @@ from tournament.printouts.common import (
     Printout,
     entry_label,
     heading_for,
+    in_brackets,
     local_time,
     matches_of,
     pick_round,
@@ -119,7 +120,7 @@ def draw_card(canvas, width, height, card):
     fit_text(canvas, facts, 0, height - 158, left, 18, align="centre")
     y = height - 210
     for side in (card.ns, card.ew):
-        unit = f"（{side.unit}）" if side.unit else ""
+        unit = in_brackets(side.unit) if side.unit else ""
         fit_text(canvas, f"{side.label}  {side.entry}{unit}", 0, y, left, 22)
         seats = "    ".join(f"{seat}: {name}" for seat, name in side.seats if name)
         if seats:

@@ -37,7 +37,7 @@ def printouts_page(request, event_slug):
     return render(request, "tournament/printouts/index.html", {
         "event": event,
         "printouts": PRINTOUTS.values(),
-        "rounds": [(r.pk, f"{r.stage.name} · {round_label(r)}") for r in rounds],
+        "rounds": [(r.pk, f"{r.stage.label} · {round_label(r)}") for r in rounds],
         "matches": [(m.pk, _match_label(m)) for m in matches_of(event)],
         "jobs": [_job_view(event, job) for job in jobs],
     })
@@ -46,7 +46,7 @@ def printouts_page(request, event_slug):
 def _match_label(match):
     where = match.group.name if match.group_id else match.bracket_key
     table = f" · {match.table}" if match.table else ""
-    return f"#{match.pk} {match.round.stage.name} {round_label(match.round)} {where}{table}"
+    return f"#{match.pk} {match.round.stage.label} {round_label(match.round)} {where}{table}"
 
 
 @login_required
