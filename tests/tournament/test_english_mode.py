@@ -1,9 +1,11 @@
 """Issue 27 item 13: a page switched to English does not mix languages in one sentence. A generated round name
 ("第1轮") and the stored result notes (bye, walkover, both absent) read in the page's language; a name a person
 typed stays as typed. The Chinese cases need the catalogue compiled (`make messages`)."""
+import html as html_text
 import re
 
 import pytest
+from django.db import models
 from django.urls import reverse
 from django.utils import translation
 
@@ -67,3 +69,132 @@ def test_a_match_card_heads_a_lone_group_by_its_stage(client, groups, label):
     assert cards and any(c.endswith(f" · {label}") for c in cards), cards[:3]
     assert all(c.endswith(" · 循环赛") for c in cards) == (groups == 1), cards[:3]
     assert "A小组" not in html
+
+
+# --------------------------------------------------------------------------- the demo event walked in English
+def _typed_names():
+    """What people typed (events, venues, organisers, units, teams, pairs, players, accounts) and the draw
+    seeds (values to type in again to check a draw): they stay as written in any language."""
+    from django.contrib.auth import get_user_model
+
+    from common.names import display_name
+    from tournament.models import Draw, Event, Pair, Player, Team, Unit
+
+    names = set()
+    for event in Event.objects.all():
+        names |= {event.name, event.venue, event.organising_body, f"{event.slug}:团体"}
+    for model in (Unit, Team, Pair, Player):
+        names |= set(model.objects.values_list("name", flat=True))
+    names |= {display_name(user) for user in get_user_model().objects.all()}
+    names |= {seed for seed in Draw.objects.values_list("seed", flat=True) if seed}
+    return sorted((n for n in names if n), key=len, reverse=True)
+
+
+def _chinese_left(text, names):
+    """The Chinese left in ``text`` once the typed names are taken out, each with its surroundings."""
+    for name in names:
+        text = text.replace(name, " ")
+    return [re.sub(r"\s+", " ", text[max(0, m.start() - 40):m.end() + 40]) for m in CJK.finditer(text)]
+
+
+def _page_text(html):
+    html = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html, flags=re.S)
+    html = re.sub(r'<option value="zh-hans"[^>]*>[^<]*</option>', " ", html)   # the language menu says 简体中文
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+@pytest.fixture
+def demo_event(db, settings):
+    from demo.event import seed_demo
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    return seed_demo()[0]
+
+
+def test_the_demo_event_in_english_has_no_chinese_outside_names(client, demo_event):
+    """Issue 27 item 13: the event's main pages in English: no generated round or stage name, tie-break, crosstable
+    cell, placing, hand explanation, colon or list comma in Chinese. Rulings quote the rule profile's Chinese
+    offence names (the profile's words), so the pages checked are those without them."""
+    event, names = demo_event, _typed_names()
+    ruled = set(Match.objects.filter(round__stage__event=event, rulings__isnull=False).values_list("pk", flat=True))
+    played = (Match.objects.filter(round__stage__event=event, status=Match.Status.FINISHED, hands__isnull=False)
+              .exclude(pk__in=ruled).order_by("pk").first())
+    quiet = next(p for p in event.pairs.order_by("pk")
+                 if not Match.objects.filter(pk__in=ruled).filter(models.Q(ns=p) | models.Q(ew=p)).exists())
+    client.cookies["django_language"] = "en"
+    pages = ["/", f"/events/{event.slug}/", reverse("competition_schedule", args=[event.slug]),
+             f"/events/{event.slug}/groups/", f"/events/{event.slug}/bracket/", f"/events/{event.slug}/standings/",
+             f"/events/{event.slug}/entry/{quiet.pk}/", f"/tables/{played.pk}/", f"/events/{event.slug}/find/?q=zs"]
+    for path in pages:
+        answer = client.get(path, follow=True)
+        assert answer.status_code == 200, path
+        html = answer.content.decode()
+        assert '<html lang="en"' in html, path
+        assert not _chinese_left(_page_text(html), names), (path, _chinese_left(_page_text(html), names)[:5])
+    table = html_text.unescape(client.get(f"/tables/{played.pk}/").content.decode())
+    assert "declares the next hand" in table and "Defenders' points" in table
+
+
+def test_the_demo_result_sheets_and_standings_print_in_english(demo_event, tmp_path):
+    """Issue 27 items 13 and 15: English printouts (read back with pdftotext) show no Chinese outside names, and no
+    heading breaks inside a word ("Declare/r", "Botto/m")."""
+    import subprocess
+
+    from tournament.printouts.common import PrintOptions
+    from tournament.printouts.services import build_printout
+
+    event, names = demo_event, _typed_names()
+    first = Round.objects.get(stage__event=event, stage__order=min(event.stages.values_list("order", flat=True)),
+                              number=1)
+    for kind, options in (("results", PrintOptions(round=first.pk, lang="en")), ("standings", PrintOptions(lang="en")),
+                          ("crosstable", PrintOptions(lang="en")), ("schedule", PrintOptions(lang="en"))):
+        pdf = tmp_path / f"{kind}.pdf"
+        pdf.write_bytes(build_printout(kind, event, options))
+        text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                              check=True).stdout
+        assert not _chinese_left(text, names), (kind, _chinese_left(text, names)[:5])
+        if kind == "results":
+            assert "Declarer" in text and "Bottom" in text and "Explanation" in text
+            assert "Declare\n" not in text and "Botto\n" not in text
+            assert "declares the next hand" in text
+
+
+def test_hand_explanations_still_read_in_chinese_on_a_chinese_page(client, demo_event):
+    """The same table page in Chinese: the engine's lines as written, seats in Chinese (item 14)."""
+    played = (Match.objects.filter(round__stage__event=demo_event, status=Match.Status.FINISHED,
+                                   hands__isnull=False).order_by("pk").first())
+    html = client.get(f"/tables/{played.pk}/").content.decode()
+    assert "下一副由" in html and "坐庄" in html and "防家得分" in html
+    assert "declares the next hand" not in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang, heading", [("zh-hans", "净胜级数"), ("en", "Played")])
+def test_a_company_league_table_spans_the_page_and_keeps_each_heading_whole(lang, heading, tmp_path):
+    """Issue 27 item 15: the company league's standings PDF broke "净胜级数" over two lines. Column widths keep
+    the sum the page gives (the table spans the page) and give each heading and each word of a cell its room."""
+    import subprocess
+
+    from tests.tournament.test_draws_support import make_event, play_stage
+    from tournament.models import Event
+    from tournament.printouts.common import PrintOptions
+    from tournament.printouts.layout import content_size, fitted_widths
+    from tournament.printouts.services import build_printout
+
+    event = make_event(10, 3, profile="company-league", fmt=Event.Format.ROUND_ROBIN, slug=f"league-{lang}")
+    stage = stages.create_stage(event, Stage.Kind.ROUND_ROBIN, name="循环赛")
+    draws.draw_groups(stage, seed="7", n_groups=1)
+    play_stage(stage)
+    pdf = tmp_path / "standings.pdf"
+    pdf.write_bytes(build_printout("standings", event, PrintOptions(lang=lang)))
+    lines = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                           check=True).stdout.splitlines()
+    head = next(line for line in lines if line.split()[:1] in (["名次"], ["Place"]))
+    assert heading in head, head          # the heading row holds the whole heading, not "净胜级" over "数"
+    assert not any("循环赛 · 循环赛" in line for line in lines)      # a lone group is headed by its stage once
+    width, _height = content_size()
+    widths = fitted_widths([w * width for w in (0.06, 0.17, 0.13, 0.06, 0.06, 0.06, 0.07, 0.06, 0.08, 0.25)],
+                           ["Place", "Entry", "Unit", "Played", "Won", "Lost", "Points", "Net levels", "Total levels",
+                            "Tie broken by"], [], 8)
+    assert sum(widths) == pytest.approx(width)
+    assert widths[7] > 0.06 * width      # "levels" needs more than its share: taken from the wide columns
