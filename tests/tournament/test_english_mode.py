@@ -198,3 +198,24 @@ def test_a_company_league_table_spans_the_page_and_keeps_each_heading_whole(lang
                             "Tie broken by"], [], 8)
     assert sum(widths) == pytest.approx(width)
     assert widths[7] > 0.06 * width      # "levels" needs more than its share: taken from the wide columns
+
+
+SEAT_CODE = re.compile(r"(?<![A-Za-z0-9_/\-.#])(NS|EW|N|E|S|W)(?![A-Za-z0-9_\-=])")
+
+
+def test_chinese_pages_name_seats_and_sides_in_chinese(client, demo_event):
+    """Issue 27 item 14: Chinese pages say 北/东/南/西 and 南北/东西 (the penalty log's side, an appeal's side,
+    the console's declarer), not the codes the API keeps."""
+    from django.contrib.auth import get_user_model
+
+    client.force_login(get_user_model().objects.get(username="chief"))
+    playing = Match.objects.filter(round__stage__event=demo_event, status=Match.Status.PLAYING,
+                                   hands__isnull=False).order_by("pk").first()
+    ruled = Match.objects.filter(round__stage__event=demo_event, rulings__isnull=False).order_by("pk").first()
+    for path in (f"/tables/{playing.pk}/console/", f"/tables/{playing.pk}/", f"/events/{demo_event.slug}/penalties/",
+                 f"/events/{demo_event.slug}/entry/{ruled.ns_id}/"):
+        text = _page_text(client.get(path).content.decode())
+        assert not SEAT_CODE.search(text), (path, [text[max(0, m.start() - 20):m.end() + 20]
+                                                   for m in SEAT_CODE.finditer(text)][:3])
+    console = client.get(f"/tables/{playing.pk}/console/").content.decode()
+    assert re.search(r"<b>[北东南西]</b>", console)
