@@ -170,14 +170,15 @@ def tie_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed) -> str:
     """"积分相同，由净胜级数决定" for a place decided by a tie-break; "" when not tied."""
     first = metric_label(order[0])
     if row.lot_pending:
-        return _("%(first)s and the rest level: a lot to draw") % {"first": first}
+        return _("Tied on %(first)s and every tie-break: a lot to draw") % {"first": first}
     if row.shared:
-        return _("%(first)s and the rest level: place shared") % {"first": first}
+        return _("Tied on %(first)s and every tie-break: place shared") % {"first": first}
     if not row.decided_by or row.decided_by == order[0]:
         return ""
     if row.decided_by == "lot":
-        return _("%(first)s and the rest level: drawn by lot (seed %(seed)s)") % {"first": first, "seed": lot_seed}
-    return _("%(first)s level, decided by %(by)s") % {"first": first, "by": metric_label(row.decided_by)}
+        return (_("Tied on %(first)s and every tie-break: drawn by lot (seed %(seed)s)")
+                % {"first": first, "seed": lot_seed})
+    return _("Tied on %(first)s, decided by %(by)s") % {"first": first, "by": metric_label(row.decided_by)}
 
 
 # --------------------------------------------------------------------------- loading
