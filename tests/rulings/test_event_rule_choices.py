@@ -1,11 +1,16 @@
 """The organisers' page of organiser choices: each choice with its clause, both readings and the one in
 force, editable before play starts, applied to the event's matches (scoring and sanction engines)."""
+import re
+from html import escape
+
 import pytest
 
 from common.errors import ConflictError, ForbiddenError
 from rulings import services as rulings
 from rulings.adjustments import match_state
 from scoring import services as scoring
+from scoring.profiles import known_profiles, load_profile
+from tournament.clocks import arithmetic as clocks
 from tournament.events import rule_choices
 from tournament.models import Event
 
@@ -64,3 +69,51 @@ def test_only_organisers_choose(table):
     match, users = table
     with pytest.raises(ForbiddenError):
         rule_choices.set_choices(match.round.stage.event, users["chief"], {"exactly_80": "declarers_keep"})
+
+
+# --- issue 28 item 7: every named reading of every profile is on the page ----------------------------
+
+@pytest.mark.parametrize("slug", known_profiles())
+def test_the_page_shows_every_reading_of_every_profile(make_match, make_user, client, slug):
+    """Each profile's open readings (002 三 "再打一盘" among them) are named choices, and the organisers'
+    page shows each with its clause and both (every) readings, the file's default in force; picking every
+    other reading puts those in force instead."""
+    event = make_match(slug).round.stage.event
+    organiser = make_user("organiser")
+    client.force_login(organiser)
+    specs = load_profile(slug).choice_specs
+    assert specs, f"{slug} names no organiser choice"
+
+    def page():
+        return client.get(f"/manage/{event.slug}/rule-choices/").content.decode()
+
+    def radio(name, rid):
+        return re.search(rf'<label class="reading( in-force)?">\s*<input type="radio" name="{name}" '
+                         rf'value="{rid}"[^>]*>\s*{re.escape(escape(specs[name]["readings"][rid]["label"]))}', html)
+
+    html = page()
+    for name, spec in specs.items():
+        assert escape(spec["clause"]) in html
+        for rid in spec["readings"]:
+            found = radio(name, rid)
+            assert found, (slug, name, rid)
+            assert bool(found.group(1)) == (rid == spec["default"])
+    others = {name: next(r for r in spec["readings"] if r != spec["default"]) for name, spec in specs.items()}
+    rule_choices.set_choices(event, organiser, others)
+    html = page()
+    for name, spec in specs.items():
+        for rid in spec["readings"]:
+            assert bool(radio(name, rid).group(1)) == (rid == others[name]), (slug, name, rid)
+
+
+def test_two_deck_one_more_hand_both_readings():
+    """002 三 "每轮比赛最后10分钟大会统一提醒，再打一盘，打完结束比赛": by default the hand in play at the
+    reminder does not count and one more is played (4 recorded → the 6th is the last); the other reading
+    makes the hand in play the one more (the 5th is the last)."""
+    assert load_profile("two-deck-standard").reading("one_more_hand") == "after_hand_in_play"
+    for reading, last in (("after_hand_in_play", 6), ("hand_in_play", 5)):
+        profile = load_profile("two-deck-standard", choices={"one_more_hand": reading})
+        rule = clocks.merge_rule(profile.data["timing"])
+        assert (rule.announce_before_seconds, rule.hands_after) == (600, 1)
+        assert clocks.last_allowed_hand(4, rule.hands_after, rule.hand_in_play_counts) == last
+    assert "timing.announce.hand_in_play_counts" not in load_profile("two-deck-standard").organiser_defaults

@@ -29,7 +29,7 @@ def raw(slug):
 # --- the mechanism ------------------------------------------------------------------------------
 
 def test_every_choice_states_clause_readings_and_default():
-    for slug in (SZ, UG, CL, CL8):
+    for slug in (SZ, TD, UG, CL, CL8):
         specs = load_profile(slug).choice_specs
         assert specs
         for name, spec in specs.items():
