@@ -88,8 +88,9 @@ SCHEMA = ("map", {
                          "no_trump_declared": ("null", ("enum", ROTATIONS))}),
     "timing": ("map", {
         "match_minutes": ("null", "int"),
+        # redeals_count: does a redeal (000 第五条, nobody declared trump) count among the hands after it?
         "announce": ("null", ("map", {"minutes_before_end": "int", "hands_after": "int",
-                                      "hand_in_play_counts": "bool"})),
+                                      "hand_in_play_counts": "bool", "redeals_count": "bool"})),
         "time_up": ("list", ("enum", TIME_UP_RULES)),
     }),
     "standings": ("map", {"win": "int", "loss": "int", "tie_break": ("list", ("enum", TIE_BREAKS))}),
@@ -114,7 +115,8 @@ OPTIONAL_SECTIONS = {
 #: did before they existed (key path → value). Files must still give them.
 LATER_KEYS = {"cards": {"decks": 2, "bottom": 8}, "scoring.at_takeover": "takeover",
               "must_play.awards": {"leave_current": False, "give_back": True},
-              "rotation.no_trump_declared": None, "scoring.clamp_scope": "before_bottom"}
+              "rotation.no_trump_declared": None, "scoring.clamp_scope": "before_bottom",
+              "timing.announce.redeals_count": True}
 
 
 def _check(value: Any, spec: Any, path: str, source: str) -> Any:

@@ -74,10 +74,12 @@ class RankCapture:
 
 @dataclass(frozen=True, slots=True)
 class Announce:
-    """End-of-round announcement: minutes before the end, hands still to play, hand in play counts."""
+    """End-of-round announcement: minutes before the end, hands still to play, hand in play counts, a
+    redeal counts among those hands."""
     minutes_before_end: int
     hands_after: int
     hand_in_play_counts: bool
+    redeals_count: bool
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -38,7 +38,7 @@ SHENZHEN = clocks.merge_rule(timing("shenzhen-community"))
 # --- the rule from the profile files ---------------------------------------------------------
 
 @pytest.mark.parametrize("slug, expected", [
-    ("shenzhen-community", ClockRule(90 * 60, 30 * 60, 3, False)),
+    ("shenzhen-community", ClockRule(90 * 60, 30 * 60, 3, False, redeals_count=False)),   # 第十五条, issue 28
     ("two-deck-standard", ClockRule(60 * 60, 10 * 60, 1, False)),
     ("union-games", ClockRule(120 * 60)),
 ])
@@ -56,7 +56,8 @@ def test_profile_without_time_limit_needs_an_override(slug):
 def test_overrides_event_then_round():
     event = {"match_minutes": 100, "hands_after": None}
     rnd = {"hands_after": 2, "hand_in_play_counts": True}
-    assert clocks.merge_rule(timing("shenzhen-community"), event, rnd) == ClockRule(100 * 60, 30 * 60, 2, True)
+    assert clocks.merge_rule(timing("shenzhen-community"), event, rnd) == ClockRule(100 * 60, 30 * 60, 2, True,
+                                                                                      redeals_count=False)
     assert clocks.merge_rule(timing("shenzhen-community"), {"announce_enabled": False}) == ClockRule(90 * 60)
     added = clocks.merge_rule(timing("union-games"), {"announce_enabled": True, "announce_minutes_before_end": 15,
                                                       "hands_after": 2})

@@ -34,6 +34,7 @@ class ClockRule:
     announce_before_seconds: int | None = None
     hands_after: int | None = None
     hand_in_play_counts: bool = False
+    redeals_count: bool = True      # a redeal (000 第五条) counts among the hands after the announcement
 
     def __post_init__(self):
         _check_int(self.match_seconds, "match_seconds", 1)
@@ -138,6 +139,7 @@ def merge_rule(timing: dict, *overrides: dict) -> ClockRule:
         announce_before_seconds=merged["announce_minutes_before_end"] * 60,
         hands_after=merged["hands_after"],
         hand_in_play_counts=bool(merged["hand_in_play_counts"]),
+        redeals_count=bool(announce.get("redeals_count", True)),
     )
 
 
@@ -251,6 +253,20 @@ def last_allowed_hand(recorded: int, hands_after: int, hand_in_play_counts: bool
     _check_int(hands_after, "hands_after", 0)
     in_play = recorded + 1
     return in_play + hands_after - (1 if hand_in_play_counts else 0)
+
+
+def last_hand_in_force(last_hand: int, hand_in_play: int, kinds, *, redeals_count: bool = True,
+                       in_play_counted: bool = True) -> int:
+    """The last hand a table may play now: ``last_hand`` as fixed at the announcement, moved on by one for
+    each redeal among the hands after it when redeals do not count (000 第十五条 之后各桌必须打满三副牌;
+    a deal nobody declared trump in, 第五条, is no hand played). ``kinds``: the recorded hands' kinds in
+    order ("hand", "redeal", "award", ...). ``in_play_counted``: the hand in play is one of the hands after
+    the announcement; when it is not, a redeal of it changes nothing (it is not counted already).
+    """
+    if redeals_count:
+        return last_hand
+    first = hand_in_play if in_play_counted else hand_in_play + 1
+    return last_hand + sum(1 for number, kind in enumerate(kinds, start=1) if number >= first and kind == "redeal")
 
 
 def hands_left(recorded: int, last_hand: int | None) -> int | None:

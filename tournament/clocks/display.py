@@ -12,9 +12,11 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from config import clock
+from rulings.adjustments import match_replay
+from tournament.clocks import allowances
 from tournament.clocks import arithmetic as clocks
 from tournament.clocks.cache import display_key
-from tournament.clocks.records import clock_rule, hands_recorded, mark, marks_of, round_with_event
+from tournament.clocks.records import clock_rule, mark, marks_of, round_with_event
 from tournament.competition import rounds
 from tournament.models import ClockFiring, Match, Round
 
@@ -32,12 +34,15 @@ def _table_rows(round_id, marks):
     for match in matches:
         allowance = getattr(match, "hand_allowance", None)
         over = match.is_over
-        recorded = None
+        recorded = state = None
         if match.ns_id and match.ew_id:
             try:
-                recorded = hands_recorded(match)
+                state = match_replay(match).state
+                recorded = state.hand_count
             except ValueError:
                 log.warning("cannot replay match %s", match.pk, exc_info=True)
+        if state is not None:
+            allowance = allowances.in_force(allowance, state)
         rows.append({
             "match_id": match.pk,
             "table": match.table,

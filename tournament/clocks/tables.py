@@ -16,9 +16,9 @@ from django.db.models import Exists, OuterRef
 from config import clock
 from config.db import lock_row
 from rulings.adjustments import match_replay
+from tournament.clocks import allowances, leads
 from tournament.clocks import arithmetic as clocks
 from tournament.clocks import cache as display_cache
-from tournament.clocks import leads
 from tournament.clocks.records import clock_rule, hands_recorded, marks_of, round_with_event
 from tournament.competition import results
 from tournament.models import ClockEvent, HandAllowance, Match
@@ -38,7 +38,8 @@ def fire_table(rule, marks, now, match) -> bool:
         counts = rule.hand_in_play_counts or not leads.lead_made(match, recorded + 1)
         last = clocks.last_allowed_hand(recorded, rule.hands_after, counts)
         return create_once(HandAllowance, match=match, reason=HandAllowance.Reason.ANNOUNCE,
-                           hand_in_play=recorded + 1, last_hand=last, fired_at=now)
+                           hand_in_play=recorded + 1, last_hand=last, fired_at=now, in_play_counted=counts,
+                           redeals_count=rule.redeals_count)
     if not rule.announces and reading.end_due:
         replayed = match_replay(match)
         count = replayed.state.hand_count
@@ -122,7 +123,7 @@ def hands_left(match, *, recorded=None) -> int | None:
     if match.is_over:
         return 0
     _ensure_fired(match)
-    allowance = _allowance(match)
+    allowance = allowances.in_force(_allowance(match), lambda: match_replay(match).state)
     if allowance is None:
         return None
     if recorded is None:

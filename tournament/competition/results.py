@@ -38,6 +38,7 @@ from rulings.adjustments import approved_forfeit, match_replay, standing_result
 from rulings.engine import in_force_text
 from rulings.ledger import match_entries
 from tournament import access, pagecache
+from tournament.clocks import allowances
 from tournament.clocks import cache as display_cache
 from tournament.competition import progress
 from tournament.competition.referees import drop_conflicting_referees
@@ -73,7 +74,7 @@ class Verdict(NamedTuple):
 def decide(state, forfeit, allowance, decision=None, standing=None) -> Verdict:
     """The verdict on a match from its replayed ``state`` (hands and rulings), the approved ``forfeit``
     ((winner side or None, Entry) from :func:`rulings.adjustments.approved_forfeit`, or None), the
-    clock's ``allowance`` (the table's HandAllowance, or None while its hands are not limited) and the
+    clock's ``allowance`` (in force: ``tournament.clocks.allowances.InForce``, or None while its hands are not limited) and the
     chief's latest ``decision`` (a ResultDecision, or None).
 
     A result an appeal's deciding body kept (``standing``: the side, :func:`rulings.adjustments.standing_result`)
@@ -101,11 +102,14 @@ _STATUS = {(FORFEIT, ""): Match.Status.FORFEIT, (DECISION, "walkover"): Match.St
 _SETTLED = ("ns_level", "ew_level", "status", "winner", "finished_at", "result_note", "started_at")
 
 
-def _allowance(match):
-    """The match's HandAllowance or None (from the match's read when it joined ``hand_allowance``)."""
+def _allowance(match, state):
+    """The match's hand allowance in force (``tournament.clocks.allowances.InForce``) or None; the
+    HandAllowance from the match's read when it joined ``hand_allowance``."""
     if Match.hand_allowance.related.is_cached(match):
-        return getattr(match, "hand_allowance", None)
-    return HandAllowance.objects.filter(match_id=match.pk).first()
+        row = getattr(match, "hand_allowance", None)
+    else:
+        row = HandAllowance.objects.filter(match_id=match.pk).first()
+    return allowances.in_force(row, state)
 
 
 def _latest_decision(match):
@@ -128,7 +132,7 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
     if match.status in (Match.Status.BYE, Match.Status.WALKOVER) and decision is None:
         return Verdict(True, None)
     state = replay.state
-    verdict = decide(state, approved_forfeit(match, entries), _allowance(match), decision,
+    verdict = decide(state, approved_forfeit(match, entries), _allowance(match, state), decision,
                      standing_result(match, entries))
     before = (match.is_over, match.winner_id)
     shown = (match.status, match.winner_id, match.ns_level, match.ew_level)
@@ -167,7 +171,7 @@ def expected(match, *, replay, entries=None, standing=True) -> Verdict | None:
     decision = _latest_decision(match)
     if match.status in (Match.Status.BYE, Match.Status.WALKOVER) and decision is None:
         return None
-    return decide(replay.state, approved_forfeit(match, entries), _allowance(match), decision,
+    return decide(replay.state, approved_forfeit(match, entries), _allowance(match, replay.state), decision,
                   standing_result(match, entries) if standing else None)
 
 
@@ -206,7 +210,7 @@ def record_decision(match, user, *, winner, kind, reason, replay, entries=None):
         raise ConflictError(gettext_noop("This table has no two entries to decide between."), field="winner")
     if match.round.results_published_at is not None:
         raise ConflictError(gettext_noop("The round is closed: reopen it before changing a result."), field="winner")
-    by_records = decide(replay.state, approved_forfeit(match, entries), _allowance(match))
+    by_records = decide(replay.state, approved_forfeit(match, entries), _allowance(match, replay.state))
     if by_records.over and by_records.winner is not None:
         raise ConflictError(gettext_noop("The recorded hands and rulings already decide this match."), field="winner")
     row = ResultDecision.objects.create(match=match, kind=kind, winner=winner, reason=reason.strip()[:300],

@@ -126,7 +126,8 @@ class HandAllowance(AppendOnlyModel):
     """A table's limit on hands, fixed when the announcement (or, without one, the end) reached it.
 
     ``hand_in_play`` is the number of hands recorded then + 1; ``last_hand`` the number of the last
-    hand the table may play. One per match.
+    hand the table may play, as fixed then (``tournament.clocks.allowances.in_force`` gives the one in
+    force: redeals that do not count move it on). One per match.
     """
 
     class Reason(models.TextChoices):
@@ -139,6 +140,12 @@ class HandAllowance(AppendOnlyModel):
     hand_in_play = models.PositiveSmallIntegerField(_("hand in play"))
     last_hand = models.PositiveSmallIntegerField(_("last hand"))
     fired_at = models.DateTimeField(_("fired at"))
+    # at an announcement: was the hand in play counted as one of the hands after it (the rule, or the
+    # first-lead answer then: not led)? Null: a time-up row, or one stored before the field existed.
+    in_play_counted = models.BooleanField(_("hand in play counted"), null=True, blank=True)
+    # does a redeal count among the hands after (000 第十五条, the organiser choice redeal_after_announcement)?
+    # Null: a time-up row or one stored before the choice existed (a redeal counted then).
+    redeals_count = models.BooleanField(_("redeals count"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("hand allowance")
