@@ -15,9 +15,9 @@ from common.errors import ConflictError, ForbiddenError, gettext_noop
 from config import clock
 from rulings import appeal_route
 from rulings.adjustments import match_replay
-from rulings.engine import appeal_deadline, normalise_side, offending_seat
+from rulings.closing import appeal_deadline_of
+from rulings.engine import normalise_side, offending_seat
 from rulings.ledger import (
-    ledger_for,
     mark_new,
     match_entries,
     match_rulings,
@@ -43,16 +43,17 @@ AMENDMENT_FIELDS = ("code", "side", "minutes", "seconds", "cards", "choice", "ro
 
 
 def appeal_deadline_for(ruling):
-    """The last moment an appeal against ``ruling`` is accepted (None while the clock has not started).
-    Reads the round afresh (filing an appeal checks it)."""
+    """The last moment an appeal against ``ruling`` is accepted (None while the time does not run yet, or
+    without a limit). Reads the round afresh (filing an appeal checks it)."""
     started = Round.objects.filter(pk=ruling.match.round_id).values_list("results_published_at", flat=True).first()
     return deadline_after(ruling, started)
 
 
 def deadline_after(ruling, published_at):
     """The appeal deadline of ``ruling`` once its round's results were published at ``published_at`` (None:
-    not published, appeals open). The logs pass the round they read with the rulings: no query per ruling."""
-    return appeal_deadline(ledger_for(ruling.profile).appeal, published_at) if published_at else None
+    not published). Counted from the table's end of play where the profile says so (000 第十九条（二）), which
+    runs before the close and is not moved by a reopen. The logs pass the round they read with the rulings."""
+    return appeal_deadline_of(ruling.match, ruling.profile, published_at=published_at)
 
 
 def file_appeal(ruling, user, side, grounds=""):

@@ -5,7 +5,8 @@ A table is the mapping under a rule profile's ``sanctions:`` key. Top level:
     source: str                        the rule document it comes from
     other_side_may_choose: bool        may the non-offending side ever choose (options or waive)?
     penalties_waivable_by_agreement: bool   both sides may agree to play without the penalty clauses
-    appeal: {deadline_minutes (null: no limit), counted_from, to, then, clause}
+    appeal: {deadline_minutes (null: no limit), counted_from (round_results_published | table_end_of_play),
+             to, then, clause}
     escalation: {warning_becomes_violation_from, match_forfeit_at_violations, clause,
                  warnings_converted: from_nth | nth_only, counted_per: side | player}   optional
     points_clamp: [low, high]          optional: the score range after penalties
@@ -68,7 +69,7 @@ CHOOSERS = ("referee", "other_side")
 TOP_KEYS = {"source", "other_side_may_choose", "penalties_waivable_by_agreement", "appeal",
             "escalation", "points_clamp", "shared", "offences"}
 APPEAL_KEYS = {"deadline_minutes", "counted_from", "to", "then", "clause", "organiser_choice"}
-APPEAL_FROM = ("round_results_published",)
+APPEAL_FROM = ("round_results_published", "table_end_of_play")
 APPEAL_BODIES = ("chief_referee", "arbitration_group", "referee_group", "organising_committee")
 ESCALATION_KEYS = {"warning_becomes_violation_from", "match_forfeit_at_violations", "clause",
                    "warnings_converted", "counted_per"}

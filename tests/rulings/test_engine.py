@@ -264,9 +264,11 @@ def test_profile_without_a_sanction_table_is_refused(table):
 
 
 def test_shenzhen_appeal_deadline_is_ten_minutes_after_results_are_published():
+    """000 第十九条（二） 须在该轮比赛结束后10分钟内: counted from the table's end of play (issue 28 item 6;
+    the services: rulings/test_rules_readings.py)."""
     book = ledger()
     published = dt.datetime(2026, 5, 1, 10, 0, tzinfo=dt.timezone.utc)
-    assert book.appeal.counted_from == "round_results_published" and book.appeal.to == "chief_referee"
+    assert book.appeal.counted_from == "table_end_of_play" and book.appeal.to == "chief_referee"
     assert appeal_deadline(book.appeal, published) == published + dt.timedelta(minutes=10)
 
 

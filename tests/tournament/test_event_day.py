@@ -132,7 +132,8 @@ def test_reopening_needs_a_chief_and_a_reason(knockout, chief, make_user):
 
 
 def test_the_appeal_deadline_counts_from_the_close(knockout, chief, make_user, frozen_now):
-    """000 第十九条: 该轮比赛结束后10分钟内 (counted from the results' publication)."""
+    """000 第十九条: 该轮比赛结束后10分钟内, counted from the table's end of play (its last hand, here at the
+    same moment as the close; a close later than the play: rulings/test_rules_readings.py, issue 28 item 6)."""
     semi, other = row(knockout, "R1-M1"), row(knockout, "R1-M2")
     warned = rulings.record_ruling(semi, chief, "delay", "EW")
     second = rulings.record_ruling(semi, chief, "delay", "NS")

@@ -18,8 +18,8 @@ from common.names import display_name
 from config import clock
 from rulings import appeal_route
 from rulings.appeals import appeal_deadline_for
-from rulings.engine import appeal_deadline
-from rulings.ledger import PENDING, STATE_LABELS, ledger_for, match_entries, related_row
+from rulings.closing import appeal_deadline_of
+from rulings.ledger import PENDING, STATE_LABELS, match_entries, related_row
 from rulings.models import Ruling
 from rulings.presenters import decided_text, offence_menu
 from tournament.clocks import display
@@ -170,7 +170,10 @@ def desk_data(rnd, user) -> dict:
         })
     deadline = None
     if rnd.results_published_at is not None and event.profile_id:
-        deadline = appeal_deadline(ledger_for(event.profile).appeal, rnd.results_published_at)
+        # the last table's deadline: counted from each table's end of play under 000 第十九条（二）
+        deadlines = (appeal_deadline_of(m, event.profile, published_at=rnd.results_published_at)
+                     for m in matches.values() if m.ns_id and m.ew_id)
+        deadline = max((d for d in deadlines if d is not None), default=None)
     return {
         "round": {"id": rnd.pk, "name": str(rnd), "closed": rnd.results_published_at is not None,
                   "status": live["round_status"], "status_label": _(rounds.ROUND_STATUS_LABELS[live["round_status"]]),

@@ -14,8 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from common.names import display_name
-from rulings.engine import appeal_deadline
-from rulings.ledger import ledger_for
+from rulings.closing import appeal_deadline_of
 from tournament import access
 from tournament.clocks.records import clock_rule
 from tournament.competition.progress import note_words
@@ -79,9 +78,10 @@ def match_lifecycle(match, user, *, top_winner=None) -> dict:
     data = {"over": over, "chief": chief, "closed": rnd.results_published_at is not None, "match_id": match.pk,
             "may_appeal": access.may(user, access.FILE_APPEAL, match=match),
             "published_at": rnd.results_published_at, "appeal_deadline": None}
-    if data["closed"] and event.profile_id:
-        data["appeal_deadline"] = appeal_deadline(ledger_for(event.profile).appeal, rnd.results_published_at)
-        data["appeal_guidance"] = guidance.appeal_line(event.profile, data["appeal_deadline"])
+    if event.profile_id:   # from the close, or (000 第十九条（二）) from the table's end of play, open or closed
+        data["appeal_deadline"] = appeal_deadline_of(match, event.profile, published_at=rnd.results_published_at)
+        if data["closed"]:
+            data["appeal_guidance"] = guidance.appeal_line(event.profile, data["appeal_deadline"])
     data["approval_guidance"] = guidance.approval_line(match.profile) if match.profile_id else ""
     data["clock_guidance"] = _(guidance.CLOCK_NOT_STARTED)
     data["clock_not_started"] = not over and not data["closed"] and _clock_waits(rnd)
