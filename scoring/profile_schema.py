@@ -19,6 +19,7 @@ POINTS_MIN, POINTS_MAX = -200, 400
 ROTATIONS = ("partner", "next", "same")
 TIME_UP_RULES = ("higher_level", "on_stage")
 TIE_BREAKS = ("points", "net_levels", "total_levels", "lot", "shared_place", "head_to_head", "buchholz")
+FORFEIT_RULES = ("largest_margin", "recorded")
 STAGE_KINDS = ("timed_matches", "single_elimination", "round_robin", "groups_round_robin",
                "qualifiers_round_robin", "swiss")
 ROLES = ("chief_referee", "table_referee", "referee_group", "arbitration_group", "logistics_group")
@@ -93,7 +94,10 @@ SCHEMA = ("map", {
                                       "hand_in_play_counts": "bool", "redeals_count": "bool"})),
         "time_up": ("list", ("enum", TIME_UP_RULES)),
     }),
-    "standings": ("map", {"win": "int", "loss": "int", "tie_break": ("list", ("enum", TIE_BREAKS))}),
+    # forfeit_rule: the levels a forfeit or walkover counts for in net/total levels (no document writes
+    # them): largest_margin = the group's largest played margin, recorded = the levels recorded with it
+    "standings": ("map", {"win": "int", "loss": "int", "tie_break": ("list", ("enum", TIE_BREAKS)),
+                          "forfeit_rule": ("enum", FORFEIT_RULES)}),
     "format": ("map", {
         "stages": ("list", ("enum", STAGE_KINDS)), "rank_all_of": ("null", "int"),
         "partners_by_lot": "bool", "seats_by_lot_on_request": "bool",
@@ -116,7 +120,7 @@ OPTIONAL_SECTIONS = {
 LATER_KEYS = {"cards": {"decks": 2, "bottom": 8}, "scoring.at_takeover": "takeover",
               "must_play.awards": {"leave_current": False, "give_back": True},
               "rotation.no_trump_declared": None, "scoring.clamp_scope": "before_bottom",
-              "timing.announce.redeals_count": True}
+              "timing.announce.redeals_count": True, "standings.forfeit_rule": "largest_margin"}
 
 
 def _check(value: Any, spec: Any, path: str, source: str) -> Any:

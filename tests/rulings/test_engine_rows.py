@@ -127,8 +127,8 @@ def test_every_listed_offence_has_a_row():
     (UG, "delay", [({"warning"}, 0), ({"points"}, 10), ({"points"}, 10)]),
     (UG, "out_of_turn", [({"warning"}, 0), ({"points"}, 10)]),
     (UG, "noise", [({"warning"}, 0), ({"points"}, 80), ({"points"}, 80)]),
-    (UG, "signal", [({"points"}, 50), ({"points"}, 50), ({"disqualification"}, 0),
-                    ({"disqualification"}, 0)]),
+    (UG, "signal", [({"points"}, 50), ({"points"}, 50), ({"match_forfeit"}, 0),   # 二.13 罚出局 (issue 28)
+                    ({"match_forfeit"}, 0)]),
 ])
 def test_repeat_steps_are_counted_per_side(slug, code, steps):
     book = ledger(slug)
@@ -139,7 +139,12 @@ def test_repeat_steps_are_counted_per_side(slug, code, steps):
 
 
 def test_union_third_signal_needs_approval():
+    """003 二.13 直接被罚出局: out of the match without approval; the event (裁判长有权责令其退出本次比赛) is
+    the chief's option, approved by a chief (rulings/test_rules_item11.py, issue 28 item 11)."""
     book = ledger(UG)
     results = [book.record("signal", "EW") for _ in range(3)]
-    assert [s.needs_approval for s in results] == [False, False, True]
+    assert [s.needs_approval for s in results] == [False, False, False]
     assert "第3次" in results[2].explanation
+    book = ledger(UG)
+    results = [book.record("signal", "EW", **({"choice": "event"} if i == 2 else {})) for i in range(3)]
+    assert results[2].needs_approval and set(results[2].kinds) == {"disqualification"}

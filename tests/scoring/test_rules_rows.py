@@ -73,7 +73,7 @@ def test_two_deck_time_up_uses_higher_level_then_side_on_stage():
 
 @pytest.mark.parametrize("slug, stages, partners_by_lot, rank_all_of", [
     (SZ, ["timed_matches", "single_elimination"], False, 8),
-    (UG, ["single_elimination"], True, None),
+    (UG, ["single_elimination"], False, None),     # 003 二.2 抽签决定对家: opponents drawn (issue 28)
     (CL, ["groups_round_robin", "qualifiers_round_robin"], True, 3),
     (CL8, ["round_robin"], False, 2),
 ])
