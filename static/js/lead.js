@@ -1,41 +1,62 @@
 /* The table's answer to "was the first lead of the hand in play made?" (000 第十五条): read on load and
-   after each hand, saved when the referee ticks or unticks it. */
+   every few seconds, saved when the referee ticks or unticks it. Once the announcement reaches the table
+   (the API says "asked"), the page asks the question outright with two buttons; the answer given then,
+   while that hand is still in play, decides whether it counts among the last hands. */
 (function () {
   "use strict";
   var form = document.getElementById("lead-report");
   if (!form) { return; }
   var box = document.getElementById("lead-made");
-  var hand = null;
+  var ask = document.getElementById("lead-ask");
+  var before = document.getElementById("lead-before");
+  var taken = document.getElementById("lead-taken");
+  var hand = null, asked = null, reported = null, made = null;
 
   function show(data) {
-    hand = data.hand_number;
-    box.checked = !!data.made;
+    hand = data.hand_number; asked = !!data.asked; reported = !!data.reported; made = !!data.made;
+    box.checked = made;
     document.getElementById("lead-hand").textContent = String(hand);
+    ask.querySelector(".lead-ask-hand").textContent = String(hand);
+    ask.hidden = !asked;
+    before.hidden = asked;
+    taken.textContent = !reported ? form.dataset.lUnanswered
+      : (made ? form.dataset.lAnswerLed : form.dataset.lAnswerNotLed);
+    ["lead-yes", "lead-no"].forEach(function (id) {
+      var b = document.getElementById(id);
+      b.setAttribute("aria-pressed", String(reported && (b.dataset.made === "true") === made));
+    });
     form.hidden = false;
   }
 
   function load() {
     return fetch(form.dataset.url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (data) { if (data && (hand === null || data.hand_number !== hand)) { show(data); } })
+      .then(function (data) {
+        if (data && (hand === null || data.hand_number !== hand || !!data.asked !== asked)) { show(data); }
+      })
       .catch(function () { /* the clock shows the connection state */ });
   }
 
-  box.addEventListener("change", function () {
+  function send(value) {
     var status = document.getElementById("lead-status");
     fetch(form.dataset.url, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "Accept": "application/json",
                  "X-CSRFToken": form.elements.csrfmiddlewaretoken.value },
-      body: JSON.stringify({ hand_number: hand, made: box.checked })
+      body: JSON.stringify({ hand_number: hand, made: value })
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
         if (r.status === 201) { show(data); status.textContent = form.dataset.lSaved; status.className = "lead-status ok"; }
         else { status.textContent = data.detail || form.dataset.lError; status.className = "lead-status error"; load(); }
       });
     }, function () { status.textContent = form.dataset.lError; status.className = "lead-status error"; });
+  }
+
+  box.addEventListener("change", function () { send(box.checked); });
+  Array.prototype.forEach.call(form.querySelectorAll(".lead-answer"), function (button) {
+    button.addEventListener("click", function () { send(button.dataset.made === "true"); });
   });
 
   load();
-  setInterval(load, 15000);   // a new hand recorded elsewhere: ask about the next one
+  setInterval(load, 5000);   // the announcement, or a new hand recorded elsewhere: ask about it
 })();

@@ -36,7 +36,7 @@ def test_only_the_hand_in_play_and_only_the_tables_referees(db, frozen_now, chie
     assert wrong.value.field == "hand_number"
     with pytest.raises(ForbiddenError):
         leads.report_lead(table, make_user("table_referee"), hand_number=1, made=False)
-    assert leads.lead_status(table) == {"hand_number": 1, "made": True, "reported": False}
+    assert leads.lead_status(table) == {"hand_number": 1, "made": True, "reported": False, "asked": False}
 
 
 def test_the_api_reads_and_records_the_answer(db, frozen_now, chief):
@@ -45,7 +45,7 @@ def test_the_api_reads_and_records_the_answer(db, frozen_now, chief):
     api = APIClient()
     api.force_authenticate(chief)
     url = f"/api/matches/{table.pk}/lead/"
-    assert api.get(url).json() == {"hand_number": 1, "made": True, "reported": False}
+    assert api.get(url).json() == {"hand_number": 1, "made": True, "reported": False, "asked": False}
     answer = api.post(url, {"hand_number": 1, "made": False}, format="json")
-    assert answer.status_code == 201 and answer.json() == {"hand_number": 1, "made": False, "reported": True}
+    assert answer.status_code == 201 and answer.json() == {"hand_number": 1, "made": False, "reported": True, "asked": False}
     assert api.post(url, {"hand_number": 3, "made": False}, format="json").json()["field"] == "hand_number"

@@ -3,6 +3,8 @@
 
 9. A redeal (第五条: nobody declared trump, 重洗重抓) is no hand played: by default it is not one of the three
    (the organiser choice redeal_after_announcement, other reading: it counts).
+10. "Was the first lead made?" is asked at the announcement, and the answer given then (while that hand is
+   still in play) is taken: a table still dealing plays three hands, not four.
 """
 import pytest
 
@@ -83,3 +85,60 @@ def test_the_other_reading_counts_a_redeal_among_the_three(make_user, frozen_now
     _hand(table, chief, 4)
     table.refresh_from_db()
     assert table.is_over and cs.hands_left(table) == 0
+
+
+# --- item 10: the answer given at the announcement ---------------------------------------------------------
+
+@pytest.mark.django_db
+def test_the_answer_given_after_the_announcement_is_taken(make_user, frozen_now, chief):
+    """000 第十五条 "自宣布之时起手中正在打（已开始出牌）的这副牌不算，之后各桌必须打满三副牌": nobody had
+    answered when the announcement came (taken as led: hands 2 to 5); the table page asks, the referee answers
+    "not led yet" → hand 2 is the first of the three, the match ends after hand 4."""
+    rnd, table = _table(make_user, chief)
+    assert leads.lead_status(table)["asked"] is False                   # nothing asked before the announcement
+    _announce(rnd, frozen_now)
+    status = leads.lead_status(table)
+    assert status == {"hand_number": 2, "made": True, "reported": False, "asked": True}
+    assert cs.hands_left(table) == 4
+    frozen_now.advance(seconds=20)
+    leads.report_lead(table, chief, hand_number=2, made=False)           # the answer given then
+    table.refresh_from_db()
+    assert cs.hands_left(table) == 3
+    row = next(r for r in display.round_overview(rnd) if r["match_id"] == table.pk)
+    assert (row["last_hand"], row["hands_left"]) == (4, 3)
+    for number in (2, 3):
+        _hand(table, chief, number)
+        table.refresh_from_db()
+        assert not table.is_over
+    assert leads.lead_status(table)["asked"] is False                    # hand 3 recorded: nothing to ask
+    _hand(table, chief, 4)
+    table.refresh_from_db()
+    assert table.is_over and cs.hands_left(table) == 0
+
+
+@pytest.mark.django_db
+def test_an_answer_changed_at_the_announcement_to_led_adds_the_hand_back(make_user, frozen_now, chief):
+    """第十五条 已开始出牌: "not led" before the announcement, corrected to "led" when it is asked → 2 to 5."""
+    rnd, table = _table(make_user, chief)
+    leads.report_lead(table, chief, hand_number=2, made=False)
+    _announce(rnd, frozen_now)
+    assert cs.hands_left(table) == 3
+    leads.report_lead(table, chief, hand_number=2, made=True)
+    table.refresh_from_db()
+    assert cs.hands_left(table) == 4
+
+
+@pytest.mark.django_db
+def test_where_the_rule_counts_the_hand_in_play_nothing_is_asked(make_user, frozen_now, chief):
+    """002 三 read as "the hand in play is the one more" (one_more_hand: hand_in_play): no question."""
+    rnd = make_round("two-deck-standard", tables=1)
+    Match.objects.filter(round=rnd).update(status=Match.Status.SCHEDULED)
+    rule_choices.set_choices(rnd.stage.event, make_user("organiser"), {"one_more_hand": "hand_in_play"})
+    (table,) = tables_of(rnd)
+    cs.start_clock(rnd, chief)
+    record_hand(table, chief, number=1, trump="S", defender_points=80, declarer="N")
+    frozen_now.advance(minutes=50)
+    cs.fire_due(rnd.pk)
+    assert leads.lead_status(table)["asked"] is False and cs.hands_left(table) == 1
+    leads.report_lead(table, chief, hand_number=2, made=True)
+    assert cs.hands_left(table) == 1

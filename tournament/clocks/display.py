@@ -42,7 +42,7 @@ def _table_rows(round_id, marks):
             except ValueError:
                 log.warning("cannot replay match %s", match.pk, exc_info=True)
         if state is not None:
-            allowance = allowances.in_force(allowance, state)
+            allowance = allowances.in_force(allowance, state, match)
         rows.append({
             "match_id": match.pk,
             "table": match.table,

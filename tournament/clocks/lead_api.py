@@ -23,6 +23,8 @@ class LeadOutSerializer(serializers.Serializer):
     hand_number = serializers.IntegerField()
     made = serializers.BooleanField()
     reported = serializers.BooleanField(help_text="false: nobody reported yet (taken as made)")
+    asked = serializers.BooleanField(help_text="the announcement reached this table with this hand in play: the "
+                                               "answer given now decides whether it counts (000 第十五条)")
 
 
 class MatchLeadView(APIView):

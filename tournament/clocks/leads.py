@@ -3,7 +3,7 @@ clock reads when the announcement reaches the table (:func:`tournament.clocks.ta
 
     lead_made(match, hand_number) -> bool        the latest report for that hand; True without one
     report_lead(match, user, *, hand_number, made) -> LeadReport
-    lead_status(match) -> dict                   the hand in play and what was reported for it
+    lead_status(match) -> dict                   the hand in play, what was reported, whether the announcement asks
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from config import clock
 from rulings.closing import refuse_if_round_closed
 from tournament import access
 from tournament.clocks.records import hands_recorded
-from tournament.models import LeadReport
+from tournament.models import HandAllowance, LeadReport
 
 
 def _latest(match, hand_number):
@@ -27,11 +27,17 @@ def lead_made(match, hand_number) -> bool:
 
 
 def lead_status(match) -> dict:
-    """{"hand_number": the hand in play, "made": bool, "reported": whether the referee said so}."""
+    """{"hand_number": the hand in play, "made": bool, "reported": whether the referee said so, "asked": the
+    announcement reached the table with this hand in play and the answer decides whether it counts}.
+
+    The answer given after the announcement, while that hand is still in play, is the one taken (000 第十五条;
+    ``tournament.clocks.allowances.in_force``)."""
     number = hands_recorded(match) + 1
     report = _latest(match, number)
+    asked = HandAllowance.objects.filter(match_id=match.pk, reason=HandAllowance.Reason.ANNOUNCE,
+                                         hand_in_play=number, in_play_by_rule=False).exists()
     return {"hand_number": number, "made": True if report is None else report.lead_made,
-            "reported": report is not None}
+            "reported": report is not None, "asked": asked}
 
 
 def report_lead(match, user, *, hand_number, made) -> LeadReport:

@@ -39,7 +39,7 @@ def fire_table(rule, marks, now, match) -> bool:
         last = clocks.last_allowed_hand(recorded, rule.hands_after, counts)
         return create_once(HandAllowance, match=match, reason=HandAllowance.Reason.ANNOUNCE,
                            hand_in_play=recorded + 1, last_hand=last, fired_at=now, in_play_counted=counts,
-                           redeals_count=rule.redeals_count)
+                           in_play_by_rule=rule.hand_in_play_counts, redeals_count=rule.redeals_count)
     if not rule.announces and reading.end_due:
         replayed = match_replay(match)
         count = replayed.state.hand_count
@@ -123,7 +123,7 @@ def hands_left(match, *, recorded=None) -> int | None:
     if match.is_over:
         return 0
     _ensure_fired(match)
-    allowance = allowances.in_force(_allowance(match), lambda: match_replay(match).state)
+    allowance = allowances.in_force(_allowance(match), lambda: match_replay(match).state, match)
     if allowance is None:
         return None
     if recorded is None:

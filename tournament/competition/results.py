@@ -109,7 +109,7 @@ def _allowance(match, state):
         row = getattr(match, "hand_allowance", None)
     else:
         row = HandAllowance.objects.filter(match_id=match.pk).first()
-    return allowances.in_force(row, state)
+    return allowances.in_force(row, state, match)
 
 
 def _latest_decision(match):

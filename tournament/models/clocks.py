@@ -143,6 +143,10 @@ class HandAllowance(AppendOnlyModel):
     # at an announcement: was the hand in play counted as one of the hands after it (the rule, or the
     # first-lead answer then: not led)? Null: a time-up row, or one stored before the field existed.
     in_play_counted = models.BooleanField(_("hand in play counted"), null=True, blank=True)
+    # at an announcement: did the rule count the hand in play whatever the table answered (False: the
+    # first-lead answer decides, and an answer given after the announcement, while that hand is still in
+    # play, is taken: 000 第十五条). Null: a time-up row or one stored before the field existed.
+    in_play_by_rule = models.BooleanField(_("hand in play counted by the rule"), null=True, blank=True)
     # does a redeal count among the hands after (000 第十五条, the organiser choice redeal_after_announcement)?
     # Null: a time-up row or one stored before the choice existed (a redeal counted then).
     redeals_count = models.BooleanField(_("redeals count"), null=True, blank=True)
