@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0023_hand_allowance_readings'),
+        ('tournament', '0024_hand_allowance_readings'),
     ]
 
     operations = [

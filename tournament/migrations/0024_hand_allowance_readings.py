@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0022_match_changed_at'),
+        ('tournament', '0023_unit_link_reissue_and_approved_pairs'),
     ]
 
     operations = [
