@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 
 from common.errors import UserError
 from config.auth import UserThrottle
@@ -54,6 +55,7 @@ def _no_page_cache(settings):
 
     settings.PUBLIC_PAGE_CACHE = False
     pagecache.forget_rows()  # a test database reuses ids (SQLite): no row's event is remembered from another test
+    cache.clear()  # nor a round's cached hall display (tournament.clocks.cache): round 1 may be another event's
 
 
 # --- append-only tables and the test flush (PostgreSQL) --------------------------------------

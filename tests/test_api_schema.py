@@ -53,7 +53,7 @@ def test_lists_are_documented_as_lists_and_objects_as_objects(schema):
 
 def test_every_error_answer_is_documented_as_the_one_error_body(schema):
     error = schema["components"]["schemas"]["Error"]
-    assert set(error["required"]) == {"field", "detail"}
+    assert set(error["required"]) == {"code", "field", "detail"}
     for path, method, operation in operations(schema):
         codes = {int(code) for code in operation["responses"]}
         assert 403 in codes, (method, path)  # wrong credentials are refused on every operation
@@ -99,7 +99,8 @@ def _error_validator(schema):
 
 
 def test_the_answers_sent_match_the_error_body(schema, client, make_user, settings):
-    """A real 400, 403, 404 and 409 of the API, each validated against the documented Error body."""
+    """A real 400, 401, 403, 404 and 409 of the API, each validated against the documented Error body: no
+    credentials are a 401, a known user without the right a 403 (issue 29 item 4)."""
     from tests.tournament.test_clock_fixtures import make_round
     from tournament import roles
 
@@ -109,9 +110,11 @@ def test_the_answers_sent_match_the_error_body(schema, client, make_user, settin
     rnd = make_round()
     url = f"/api/rounds/{rnd.pk}/clock/actions/"
     answers = {
-        403: client.post(url, {"action": "start"}, content_type="application/json"),  # anonymous
+        401: client.post(url, {"action": "start"}, content_type="application/json"),  # anonymous
         404: client.get("/api/rounds/999999/clock/"),
     }
+    client.force_login(make_user())
+    answers[403] = client.post(url, {"action": "start"}, content_type="application/json")
     client.force_login(chief)
     answers[400] = client.post(url, {"action": "jump"}, content_type="application/json")
     answers[409] = client.post(f"/api/rounds/{rnd.pk}/close/")  # its tables have no result yet
@@ -121,6 +124,9 @@ def test_the_answers_sent_match_the_error_body(schema, client, make_user, settin
         validator.validate(body)
         assert body["detail"], body
     assert answers[400].json()["field"] == "action"
+    assert answers[401]["WWW-Authenticate"]
+    assert {code: answer.json()["code"] for code, answer in answers.items() if code in (401, 403)} == {
+        401: "not_authenticated", 403: "forbidden"}
 
 
 def test_a_bare_validation_message_keeps_the_documented_shape(schema):
@@ -128,7 +134,7 @@ def test_a_bare_validation_message_keeps_the_documented_shape(schema):
     response = api_exception_handler(ValidationError("nope"), {})
     body = json.loads(json.dumps(response.data))
     validator.validate(body)
-    assert body == {"field": None, "detail": "nope", "errors": {"non_field_errors": ["nope"]}}
+    assert body == {"code": "invalid", "field": None, "detail": "nope", "errors": {"non_field_errors": ["nope"]}}
 
 
 class _Throttled(APIView):
@@ -145,7 +151,8 @@ class _Throttled(APIView):
 def test_credentials_asked_for_and_throttling_are_documented_where_they_apply():
     throttled = SchemaGenerator(patterns=[url_path("api/throttled/", _Throttled.as_view())]).get_schema(
         request=None, public=True)
-    assert {"200", "401", "403", "429"} == set(throttled["paths"]["/api/throttled/"]["get"]["responses"])
+    # 304: every read answers If-None-Match (issue 29 item 7)
+    assert {"200", "304", "401", "403", "429"} == set(throttled["paths"]["/api/throttled/"]["get"]["responses"])
 
 
 def test_every_write_documents_the_idempotency_key_and_its_replay(schema):

@@ -102,7 +102,7 @@ def test_the_api_tells_an_expired_session_where_to_log_in(client, db):
     draws.draw_groups(stage, seed="s")
     match = Match.objects.filter(round__stage=stage).first()
     answer = client.post(f"/api/matches/{match.pk}/hands/", {"number": 1}, content_type="application/json")
-    assert answer.status_code == 403 and answer.json()["login"] == reverse("login")
+    assert answer.status_code == 401 and answer.json()["login"] == reverse("login")
 
 
 @pytest.mark.browser
