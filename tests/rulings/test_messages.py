@@ -129,7 +129,8 @@ def test_the_idempotency_refusal_has_the_api_shape():
     middleware(post(b'{"a": 1}'))
     refused = middleware(post(b'{"a": 2}'))
     assert refused.status_code == 422
-    assert json.loads(refused.content) == {"code": "idempotency_key_reused", "field": None, "detail": "同一 Idempotency-Key 用于不同的请求。"}
+    assert json.loads(refused.content) == {"code": "idempotency_key_reused", "field": None,
+                                           "detail": "同一 Idempotency-Key 用于不同的请求。"}
 
 
 @pytest.mark.parametrize("msgid", [
