@@ -45,7 +45,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.generic.edit import FormView
-from drf_spectacular.authentication import BasicScheme
+from drf_spectacular.authentication import BasicScheme, SessionScheme
 from rest_framework import authentication, exceptions, throttling
 
 from config import clock
@@ -372,3 +372,22 @@ class SwitchableBasicScheme(BasicScheme):
     """Basic authentication in the OpenAPI description (as DRF's own)."""
 
     target_class = "config.auth.SwitchableBasicAuthentication"
+
+    def get_security_definition(self, auto_schema):
+        return {**super().get_security_definition(auto_schema),
+                "description": "Login name and password: for development only (off in production unless "
+                               "DJANGO_API_BASIC_AUTH is set); programs use an API token (apiToken)."}
+
+
+class CsrfSessionScheme(SessionScheme):
+    """The session (the site's own pages) in the OpenAPI description, with what its writes need."""
+
+    target_class = "rest_framework.authentication.SessionAuthentication"
+    priority = 1
+
+    def get_security_definition(self, auto_schema):
+        return {**super().get_security_definition(auto_schema),
+                "description": "The session cookie of a login on the site (the pages' own requests). A write with "
+                               "it (POST, PUT, PATCH, DELETE) also needs the `X-CSRFToken` header holding the "
+                               "`csrftoken` cookie's value, and a `Referer` of this site over HTTPS: else 403. "
+                               "Programs use an API token (apiToken) instead, which needs no CSRF token."}

@@ -242,7 +242,19 @@ API_THROTTLE_RATES = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tractor tournament referee system API",
-    "DESCRIPTION": "Events, entries, draws, matches, hands, rulings and appeals.",
+    "DESCRIPTION": (
+        "Events, entries, draws, matches, hands, rulings and appeals.\n\n"
+        "**Credentials.** A program sends an API token, `Authorization: Bearer trk_...` (security scheme "
+        "`apiToken`): an event's token (made by the event's organisers on its staff page or with "
+        "`POST /api/events/{slug}/tokens/`) acts as one person in that event; a site-wide organiser token "
+        "(`POST /api/tokens/`) creates events. The session cookie (`cookieAuth`) is the pages' own: its writes "
+        "need the `X-CSRFToken` header. Published events are read without credentials.\n\n"
+        "**Retries.** Every write takes an `Idempotency-Key` header: a retry with the same key is applied once "
+        "and answered with the stored answer (`Idempotent-Replay: true`).\n\n"
+        "**Polling.** Every read answers with an `ETag`; send it back as `If-None-Match` to get 304 while nothing "
+        "changed; the match lists take `changed_since`.\n\n"
+        "**Errors.** Every 4xx body is `{\"code\", \"field\", \"detail\"}`: branch on `code`, show `detail` "
+        "(in the language of `Accept-Language` or the language cookie)."),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # the API's clients (the console, the table page, scripts) send JSON; so is every body documented

@@ -52,10 +52,8 @@ ACTIONS = (VIEW, RECORD, FILE_APPEAL, CREATE_EVENT, *_BY_ROLE)
 _ASSIGNED = "#assigned"  # not a group name: marks the row saying the user referees the match
 
 
-def site_roles(user) -> set:
-    """The site-wide roles ``user`` holds (every role for a superuser, the global groups otherwise)."""
-    if not user.is_authenticated or token_event(user) is not None:  # a token holds its event's roles only
-        return set()
+def _account_roles(user) -> set:
+    """The site-wide roles of ``user``'s account (every role for a superuser, the global groups otherwise)."""
     cached = getattr(user, "_tournament_roles", None)
     if cached is None:
         cached = set(roles.ROLE_PERMISSIONS) if user.is_superuser else roles.user_roles(user)
@@ -63,9 +61,24 @@ def site_roles(user) -> set:
     return cached
 
 
+def site_roles(user) -> set:
+    """The site-wide roles ``user`` holds (every role for a superuser, the global groups otherwise); none
+    through an API token: an event's token holds its event's roles only, a site-wide token the roles its
+    person holds in each event (and :data:`CREATE_EVENT`)."""
+    if not user.is_authenticated or token_event(user) is not None or token_site(user):
+        return set()
+    return _account_roles(user)
+
+
 def token_event(user):
-    """The event an API token limits ``user`` to (None: a login, not limited)."""
+    """The event an API token limits ``user`` to (None: a login or a site-wide token, not limited to one)."""
     return getattr(user, "token_event_id", None)
+
+
+def token_site(user) -> bool:
+    """Does ``user`` act through a site-wide organiser token (:class:`tournament.models.ApiToken` without an
+    event)?"""
+    return getattr(user, "token_site", False)
 
 
 def _event_id(event, match):
@@ -119,10 +132,11 @@ def visible_events(user):
 
 
 def may_create_events(user) -> bool:
-    """A superuser, a site-wide organiser or an account given ``tournament.add_event`` (by a superuser)."""
+    """A superuser, a site-wide organiser or an account given ``tournament.add_event`` (by a superuser): the
+    account's right, also through its site-wide token (never through an event's token: :func:`may`)."""
     if not user.is_authenticated:
         return False
-    return bool(site_roles(user) & {roles.ORGANISER}) or user.has_perm("tournament.add_event")
+    return bool(_account_roles(user) & {roles.ORGANISER}) or user.has_perm("tournament.add_event")
 
 
 def event_from_kwargs(kwargs):
@@ -158,7 +172,7 @@ def remember_access(user, match):
 def load_access(user, match):
     """Read ``user``'s roles in ``match``'s event and whether ``user`` referees it, kept for this request's
     checks (the roles on the user, the assignment on the match). Returns ``match``."""
-    if not user.is_authenticated or user.is_superuser:
+    if not user.is_authenticated or (user.is_superuser and site_roles(user)):
         return match
     read = with_access(Match.objects.filter(pk=match.pk), user).values("access_event", "access_assigned").first()
     if read is None:

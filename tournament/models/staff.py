@@ -37,11 +37,15 @@ class EventRole(models.Model):
 
 class ApiToken(models.Model):
     """A key for a script or a referee's device: it acts as ``user`` in ``event`` only (never site-wide),
-    made by the event's organiser on the staff page and shown once. Only its SHA-256 digest is kept (the
-    key is 256 random bits: a slow password hash would add nothing), with its first characters to find it.
-    Revoked by setting ``revoked_at``: the row stays as the record of who could act."""
+    made by the event's organiser on the staff page or through the API and shown once. Without an event it
+    is a *site-wide* token of an account that may create events (an organiser's program): it creates events
+    and acts with the roles its person holds in each event, never with a site-wide role or a superuser's
+    powers. Only its SHA-256 digest is kept (the key is 256 random bits: a slow password hash would add
+    nothing), with its first characters to find it. Revoked by setting ``revoked_at``: the row stays as the
+    record of who could act."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="api_tokens", verbose_name=_("event"))
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, null=True, blank=True, related_name="api_tokens",
+                              verbose_name=_("event"), help_text=_("empty: a site-wide organiser token"))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens",
                              verbose_name=_("user"))
     name = models.CharField(_("name"), max_length=100)
@@ -60,7 +64,7 @@ class ApiToken(models.Model):
         ordering = ["event", "-created_at", "id"]
 
     def __str__(self):
-        return f"{self.event} · {self.name}"
+        return f"{self.event or '*'} · {self.name}"
 
 
 class StaffAccount(models.Model):

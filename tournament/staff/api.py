@@ -1,6 +1,8 @@
 """REST API for an event's staff (its organisers only): list, add (an existing login name gets the role
 added and nothing else of the account changes; a new person gets an account and a one-time password
-returned once, replaced at its first login), remove a role."""
+returned once, replaced at its first login), remove a role; the event's API tokens (list, make, revoke:
+the staff page's, through :mod:`tournament.staff.tokens`), and an organiser's own site-wide tokens (for a
+program that creates events)."""
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
@@ -15,7 +17,7 @@ from config.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
 from tournament.models import EventRole
-from tournament.staff import services
+from tournament.staff import services, tokens
 
 
 class StaffSerializer(serializers.Serializer):
@@ -89,3 +91,104 @@ class StaffDelete(APIView):
     def delete(self, request, slug, pk):
         services.remove_staff(_event(request, slug), pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --------------------------------------------------------------------------- API tokens (issue 29 item 2)
+class TokenSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    event = serializers.CharField(source="event.slug", default=None, allow_null=True,
+                                  help_text="the slug of the event the token acts in (null: a site-wide organiser "
+                                            "token)")
+    user_id = serializers.IntegerField(help_text="the person the token acts as")
+    username = serializers.CharField(source="user.username")
+    created_at = serializers.DateTimeField()
+    revoked_at = serializers.DateTimeField(allow_null=True, help_text="null: the token works")
+
+
+class NewTokenSerializer(TokenSerializer):
+    key = serializers.CharField(help_text="the token itself (`Authorization: Bearer <key>`): shown only in this "
+                                          "answer, keep it secret")
+
+
+class EventTokenInputSerializer(StrictInput):
+    name = serializers.CharField(max_length=tokens.MAX_NAME, help_text="what the token is for (e.g. 3号桌平板)")
+    user = serializers.IntegerField(min_value=1, help_text="the id (`user_id`) of a person on the event's staff")
+
+
+class SiteTokenInputSerializer(StrictInput):
+    name = serializers.CharField(max_length=tokens.MAX_NAME, help_text="what the token is for (e.g. 报名导入程序)")
+
+
+def _created(token, key):
+    token.key = key  # on this answer only: the row keeps the hash
+    return Response(NewTokenSerializer(token).data, status=status.HTTP_201_CREATED)
+
+
+class EventTokenListCreate(APIView):
+    """The event's API tokens (its organisers only); a new one acts as a person on the staff in this event only."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: TokenSerializer(many=True), **error_responses(403, 404)},
+                   operation_id="events_tokens_list", summary="the event's API tokens")
+    def get(self, request, slug):
+        return Response(TokenSerializer(tokens.event_tokens(_event(request, slug)), many=True).data)
+
+    @extend_schema(request=EventTokenInputSerializer,
+                   responses={201: NewTokenSerializer, **error_responses(400, 403, 404)},
+                   operation_id="events_tokens_create", summary="make an API token of the event")
+    def post(self, request, slug):
+        event = _event(request, slug)
+        serializer = EventTokenInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        return _created(*tokens.create_token(event, data["user"], data["name"], by=request.user))
+
+
+class EventTokenRevoke(APIView):
+    """Revoke one of the event's tokens (kept as the record of who could act; revoking twice changes nothing)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: TokenSerializer, **error_responses(403, 404)},
+                   operation_id="events_tokens_delete", summary="revoke an API token of the event")
+    def delete(self, request, slug, pk):
+        return Response(TokenSerializer(tokens.revoke_token(_event(request, slug), pk, by=request.user)).data)
+
+
+def _creator(request):
+    if not access.may(request.user, access.CREATE_EVENT):
+        raise PermissionDenied(_("Only an account that may create events has site-wide tokens."))
+    return request.user
+
+
+class SiteTokenListCreate(APIView):
+    """Your own site-wide organiser tokens: a program creates events with one (and then acts as the events'
+    organiser). Only an account that may create events has them; an event's token cannot make one."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: TokenSerializer(many=True), **error_responses(403)},
+                   operation_id="tokens_list", summary="your site-wide organiser tokens")
+    def get(self, request):
+        return Response(TokenSerializer(tokens.site_tokens_of(_creator(request)), many=True).data)
+
+    @extend_schema(request=SiteTokenInputSerializer, responses={201: NewTokenSerializer, **error_responses(400, 403)},
+                   operation_id="tokens_create", summary="make a site-wide organiser token")
+    def post(self, request):
+        user = _creator(request)
+        serializer = SiteTokenInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return _created(*tokens.create_token(None, user.pk, serializer.validated_data["name"], by=user))
+
+
+class SiteTokenRevoke(APIView):
+    """Revoke one of your site-wide tokens."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: TokenSerializer, **error_responses(404)},
+                   operation_id="tokens_delete", summary="revoke a site-wide organiser token")
+    def delete(self, request, pk):
+        return Response(TokenSerializer(tokens.revoke_token(None, pk, by=request.user)).data)

@@ -37,5 +37,11 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
     name = "apiToken"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "http", "scheme": "bearer",
-                "description": "An event's API token (made on the event's staff page): `Authorization: Bearer trk_...`"}
+        return {"type": "http", "scheme": "bearer", "description": (
+            "An API token, `Authorization: Bearer trk_...` (or `Token trk_...`); no session, no CSRF token. Two "
+            "kinds: an **event's token** acts as one person on the event's staff in that event only (made and "
+            "revoked by the event's organisers on its staff page or with `/api/events/{slug}/tokens/`); a "
+            "**site-wide organiser token** (`/api/tokens/`, made by an account that may create events, for "
+            "itself) creates events (`POST /api/events/`) and acts with the roles its person holds in each event. "
+            "A token is shown once; only its hash is kept. Missing, wrong or revoked: 401 with "
+            "`WWW-Authenticate`; a known token without the right: 403.")}

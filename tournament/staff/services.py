@@ -22,7 +22,7 @@ from pypinyin import Style, lazy_pinyin
 from common.errors import ForbiddenError, NotFoundError, UserError, gettext_noop
 from common.names import display_name  # also services.display_name for the staff pages and API
 from config import auth
-from tournament import roles
+from tournament import access, roles
 from tournament.models import Event, EventRole, StaffAccount
 from tournament.staff import passwords
 
@@ -245,6 +245,7 @@ def referees_of(event: Event):
 
 
 def add_creator(event: Event, user) -> None:
-    """The creator of an event becomes its organiser (a superuser holds every role already)."""
-    if user is not None and user.is_authenticated and not user.is_superuser:
+    """The creator of an event becomes its organiser (a superuser holds every role already, except through a
+    site-wide token, which holds only the roles of each event)."""
+    if user is not None and user.is_authenticated and not (user.is_superuser and not access.token_site(user)):
         EventRole.objects.get_or_create(event=event, user=user, role=EventRole.Role.ORGANISER)

@@ -17,4 +17,8 @@ urlpatterns = [
     path("site/organisers/<int:user_id>/card/", views.organiser_card, name="site_organiser_card"),
     path("api/events/<slug:slug>/staff/", api.StaffListCreate.as_view(), name="api_event_staff"),
     path("api/events/<slug:slug>/staff/<int:pk>/", api.StaffDelete.as_view(), name="api_event_staff_delete"),
+    path("api/events/<slug:slug>/tokens/", api.EventTokenListCreate.as_view(), name="api_event_tokens"),
+    path("api/events/<slug:slug>/tokens/<int:pk>/", api.EventTokenRevoke.as_view(), name="api_event_token"),
+    path("api/tokens/", api.SiteTokenListCreate.as_view(), name="api_site_tokens"),
+    path("api/tokens/<int:pk>/", api.SiteTokenRevoke.as_view(), name="api_site_token"),
 ]
