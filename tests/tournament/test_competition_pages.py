@@ -129,6 +129,8 @@ def test_api_reads(client, drawn):
 def test_api_writes_for_organisers_only(client, db, make_user):
     event = make_event(8, 4)
     url = f"/api/events/{event.slug}/stages/"
+    assert client.post(url, {"from_format": True}, content_type="application/json").status_code == 401  # anonymous
+    client.force_login(make_user())
     assert client.post(url, {"from_format": True}, content_type="application/json").status_code == 403
     client.force_login(make_user(roles.ORGANISER))
     created = client.post(url, {"from_format": True}, content_type="application/json").json()

@@ -178,7 +178,7 @@ def test_api_create_needs_organiser(client, event, make_user):
     response = client.post(url, API_PAIR, content_type="application/json")
     assert response.status_code == 201 and response.json()["name"] == "一队"
     again = client.post(url, {**API_PAIR, "name": "二队"}, content_type="application/json")
-    assert again.status_code == 400 and again.json() == {"detail": "重复报名：“一队”已是这两名选手",
+    assert again.status_code == 400 and again.json() == {"code": "invalid", "detail": "重复报名：“一队”已是这两名选手",
                                                          "field": "player1"}
 
 
