@@ -57,11 +57,43 @@ def text_rules(field, schema):
 VARIANTS = "x-one-of"
 
 
+def whole_variant(base, variant):
+    """One variant of ``base`` as a whole object: every property of ``base`` (narrowed where the variant
+    narrows it: its ``enum`` replaces the default), what both require, the variant's other keywords. A client
+    generator reads a oneOf's variants alone (openapi-python-client left the hand's number and points out)."""
+    properties = dict(base.get("properties", {}))
+    for name, narrowed in variant.get("properties", {}).items():
+        own = properties.get(name, {})
+        if "$ref" in own:  # a keyword beside a $ref is not read: the reference goes inside an allOf
+            own = {"allOf": [{"$ref": own["$ref"]}], **{k: v for k, v in own.items() if k != "$ref"}}
+        merged = {**own, **narrowed}
+        if "enum" in narrowed:
+            merged.pop("default", None)
+        properties[name] = merged
+    whole = {"title": variant["title"], "type": "object", "properties": properties,
+             **{k: v for k, v in variant.items() if k not in ("title", "properties", "required")}}
+    required = [*base.get("required", []), *(n for n in variant.get("required", []) if n not in base.get("required", []))]
+    if required:
+        whole["required"] = required
+    if "additionalProperties" in base:
+        whole["additionalProperties"] = base["additionalProperties"]
+    return whole
+
+
 def state_variants(result, generator, request, public):
-    """A postprocessing hook (after the enums'): the variants a serializer states become the object's oneOf."""
-    for component in result.get("components", {}).get("schemas", {}).values():
+    """A postprocessing hook (after the enums'): the variants a serializer states become the object's oneOf,
+    each a whole object (:func:`whole_variant`)."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for component in schemas.values():
         if VARIANTS in component:
-            component["oneOf"] = component.pop(VARIANTS)
+            component["oneOf"] = [whole_variant(component, variant) for variant in component.pop(VARIANTS)]
+    # a body no variant allows empty is required (a generated client otherwise offers to send none)
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            ref = (body or {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref", "")
+            if "oneOf" in schemas.get(ref.rsplit("/", 1)[-1], {}):
+                body["required"] = True
     return result
 
 
@@ -77,7 +109,7 @@ IDEMPOTENT_REPLAY = OpenApiParameter(
 
 #: Every read answers with an ETag and honours If-None-Match (``config.etags``).
 IF_NONE_MATCH = OpenApiParameter(
-    "If-None-Match", {"type": "string", "maxLength": 1000}, OpenApiParameter.HEADER, required=False,
+    "If-None-Match", {"type": "string"}, OpenApiParameter.HEADER, required=False,
     description="the ETag of the answer you hold: 304 without a body while it is still the answer")
 ETAG = OpenApiParameter(
     "ETag", {"type": "string"}, OpenApiParameter.HEADER, response=[200],

@@ -112,11 +112,13 @@ class NewTokenSerializer(TokenSerializer):
 
 
 class EventTokenInputSerializer(StrictInput):
+    closed = True  # a key it does not name is refused
     name = serializers.CharField(max_length=tokens.MAX_NAME, help_text="what the token is for (e.g. 3号桌平板)")
     user = serializers.IntegerField(min_value=1, help_text="the id (`user_id`) of a person on the event's staff")
 
 
 class SiteTokenInputSerializer(StrictInput):
+    closed = True  # a key it does not name is refused
     name = serializers.CharField(max_length=tokens.MAX_NAME, help_text="what the token is for (e.g. 报名导入程序)")
 
 
