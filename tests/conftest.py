@@ -8,7 +8,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from django.core import signals
 from django.core.cache import cache
+from django.db import close_old_connections
 
 from common.errors import UserError
 from config.auth import UserThrottle
@@ -25,6 +27,19 @@ CHROMIUM_ARGS = [
 
 
 TEST_PASSWORD = "pw-for-tests"  # every make_user account's password
+
+
+@contextmanager
+def connection_kept():
+    """Like Django's test client: requests do not close the test's connection (its transaction holds the
+    demo data). Entered after the last use of the test client, which connects the closing again."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
 
 
 @contextmanager

@@ -38,16 +38,13 @@ import re
 import time
 import uuid
 from collections import Counter
-from contextlib import contextmanager
 
 import pytest
 import schemathesis
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
-from django.core import signals
 from django.core.cache import cache
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
 from django.test import Client
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -57,6 +54,8 @@ from schemathesis.generation.drivers import CoverageGenerator
 from schemathesis.generation.feedback import FeedbackSources
 from schemathesis.generation.overrides import Override
 from schemathesis.specs.openapi.checks import positive_data_acceptance
+
+from tests.conftest import connection_kept
 
 pytestmark = [pytest.mark.schemathesis]
 
@@ -225,19 +224,6 @@ def _session_headers(username):
     client.force_login(get_user_model().objects.get(username=username))
     session = client.cookies["sessionid"].value
     return {"headers": {"X-CSRFToken": CSRF}, "cookies": {"sessionid": session, "csrftoken": CSRF}}
-
-
-@contextmanager
-def connection_kept():
-    """Like Django's test client: requests do not close the test's connection (its transaction holds the
-    demo data). Entered after the last use of the test client, which connects the closing again."""
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    try:
-        yield
-    finally:
-        signals.request_started.connect(close_old_connections)
-        signals.request_finished.connect(close_old_connections)
 
 
 def _strategy(operation, ids):
