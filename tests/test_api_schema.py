@@ -18,13 +18,14 @@ from config.api_errors import api_exception_handler
 LISTS = {  # operationId: what the server answers is a JSON array (no pagination anywhere)
     "events_list", "events_entries_list", "events_stages_list", "stages_matches_list", "stages_draws_list",
     "matches_hands_list", "events_staff_list", "events_rounds_list", "events_matches_list", "events_tokens_list",
-    "tokens_list",
+    "tokens_list", "events_offences_list",
 }
 PUBLIC = {  # readable without credentials (what anonymous visitors may see: published events)
     "events_list", "events_retrieve", "events_entries_list", "events_stages_list", "events_ranking_retrieve",
     "event_penalty_log", "match_penalty_log", "matches_hands_list", "match_lead_read", "matches_state_retrieve",
     "rounds_clock_retrieve", "stages_retrieve", "stages_draws_list", "stages_matches_list",
     "stages_standings_retrieve", "events_rounds_list", "events_matches_list", "matches_retrieve",
+    "events_offences_list", "events_units_retrieve", "stages_swiss_standings_retrieve",
 }
 NO_BODY = {"rounds_close_create", "events_staff_delete", "events_tokens_delete", "tokens_delete"}
 

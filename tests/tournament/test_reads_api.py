@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from demo.event import seed_demo
 from tournament.competition import rounds
-from tournament.models import ClockEvent, Event, Match, Round
+from tournament.models import ClockEvent, Event, Match, Round, Stage
 
 pytestmark = pytest.mark.django_db
 
@@ -96,3 +96,45 @@ def test_a_round_has_one_status_from_its_clock_its_tables_and_its_close(demo):
     listed = {r["id"]: r for r in APIClient().get(f"/api/events/{demo.slug}/rounds/").json()}
     assert listed[rnd.pk]["status"] == ("in_progress" if ClockEvent.objects.filter(
         round=rnd, kind__in=["start", "pause", "resume"]).exists() else "not_started")
+
+
+# --------------------------------------------------------------------------- issue 29 item 6
+def test_a_swiss_stage_s_standings_as_json(demo):
+    from demo.swiss import seed_swiss_event  # noqa: PLC0415 (slow: only this test seeds it)
+
+    event = seed_swiss_event()
+    stage = event.stages.get(kind="swiss")
+    answer = APIClient().get(f"/api/stages/{stage.pk}/swiss-standings/")
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert body["stage"] == stage.pk and body["rows"] and body["after_round"] >= 1
+    ranks = [row["rank"] for row in body["rows"]]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    points = [row["points"] for row in body["rows"]]
+    assert points == sorted(points, reverse=True)  # points first (the Swiss order)
+    earlier = APIClient().get(f"/api/stages/{stage.pk}/swiss-standings/", {"after_round": 1}).json()
+    assert earlier["after_round"] == 1 and all(row["played"] <= 1 for row in earlier["rows"])
+    group_stage = Stage.objects.exclude(kind="swiss").filter(event__published=True).first()
+    if group_stage is not None:
+        refused = APIClient().get(f"/api/stages/{group_stage.pk}/swiss-standings/")
+        assert refused.status_code == 400 and refused.json()["field"] == "stage"
+
+
+def test_the_unit_standings_as_json(demo):
+    from demo.swiss import seed_union_event  # noqa: PLC0415 (slow: only this test seeds it)
+
+    event = seed_union_event()
+    body = APIClient().get(f"/api/events/{event.slug}/units/").json()
+    assert body["lines"] and body["lines"][0]["rank"] == 1 and body["rules_text"]
+    scores = [line["score"] for line in body["lines"]]
+    assert scores == sorted(scores, reverse=True)
+    assert all(pair["place"] >= 1 for line in body["lines"] for pair in line["pairs"])
+
+
+def test_the_offence_codes_of_the_profile_with_what_each_needs(demo):
+    body = APIClient().get(f"/api/events/{demo.slug}/offences/").json()
+    codes = {offence["code"]: offence for offence in body}
+    assert {"delay", "late", "failed_throw"} <= set(codes)   # what a ruling's code takes (tests/rulings/test_api.py)
+    assert "minutes" in codes["late"]["needs"][""]          # lateness is counted in minutes
+    assert "cards" in {need for needs in codes["failed_throw"]["needs"].values() for need in needs}
+    assert all(offence["name"] for offence in body)

@@ -93,6 +93,8 @@ class LiveClockSerializer(serializers.Serializer):
 class ClockActionSerializer(StrictInput):
     """A chief referee's change of the clock."""
 
+    closed = True  # a key it does not name is refused, as each variant of the description says
+
     action = serializers.ChoiceField(choices=ACTIONS)
     minutes = serializers.IntegerField(required=False, min_value=-600, max_value=600,
                                        help_text="for add / table_extra: -600 to 600, not 0 (negative takes time off)")

@@ -7,4 +7,8 @@ urlpatterns = [
     path("api/events/<slug:slug>/rounds/", reads_api.EventRoundList.as_view(), name="api_event_rounds"),
     path("api/events/<slug:slug>/matches/", reads_api.EventMatchList.as_view(), name="api_event_matches"),
     path("api/matches/<int:match_id>/", reads_api.MatchRead.as_view(), name="api_match"),
+    path("api/stages/<int:stage_id>/swiss-standings/", reads_api.SwissStandingsRead.as_view(),
+         name="api_swiss_standings"),
+    path("api/events/<slug:slug>/units/", reads_api.UnitStandingsRead.as_view(), name="api_event_units"),
+    path("api/events/<slug:slug>/offences/", reads_api.OffenceList.as_view(), name="api_event_offences"),
 ]
