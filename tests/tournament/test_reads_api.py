@@ -138,3 +138,15 @@ def test_the_offence_codes_of_the_profile_with_what_each_needs(demo):
     assert "minutes" in codes["late"]["needs"][""]          # lateness is counted in minutes
     assert "cards" in {need for needs in codes["failed_throw"]["needs"].values() for need in needs}
     assert all(offence["name"] for offence in body)
+
+
+def test_the_results_as_json_are_the_finished_matches_with_winner_levels_and_note(demo):
+    rows = APIClient().get(f"/api/events/{demo.slug}/matches/", {"status": "finished"},
+                           HTTP_ACCEPT_LANGUAGE="zh-hans").json()
+    stored = {m.pk: m for m in Match.objects.filter(round__stage__event=demo, status="finished").select_related("winner")}
+    assert {row["id"] for row in rows} == set(stored)
+    for row in rows:
+        match = stored[row["id"]]
+        assert row["winner_name"] == (match.winner.name if match.winner else None)
+        assert (row["ns_level"], row["ew_level"]) == (match.ns_level, match.ew_level)
+        assert isinstance(row["result_words"], str)

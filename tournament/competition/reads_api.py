@@ -26,6 +26,7 @@ from rulings.presenters import offence_menu
 from tournament.access import visible_events
 from tournament.clocks.arithmetic import status_of
 from tournament.competition import swiss_standings, unit_ranking
+from tournament.competition.progress import note_words
 from tournament.competition.rounds import ROUND_STATUSES, round_status
 from tournament.models import ClockEvent, Match, Round, Stage
 
@@ -69,11 +70,17 @@ class MatchReadSerializer(serializers.Serializer):
     winner = serializers.IntegerField(source="winner_id", allow_null=True, help_text="the winning pair's id")
     ns_level = serializers.CharField()
     ew_level = serializers.CharField()
-    result_note = serializers.CharField()
+    winner_name = serializers.CharField(source="winner.name", default=None, allow_null=True)
+    result_note = serializers.CharField(help_text="the note as stored (Chinese: the record)")
+    result_words = serializers.SerializerMethodField(help_text="the note in the answer's language (the results "
+                                                               "sheet's 说明)")
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     changed_at = serializers.DateTimeField(help_text="the last change of this match (for changed_since)")
     referees = serializers.SerializerMethodField(help_text="the table referees' login names")
+
+    def get_result_words(self, match) -> str:
+        return note_words(match.result_note)
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_referees(self, match):
@@ -85,7 +92,7 @@ def _event(request, slug):
 
 
 def _matches():
-    return (Match.objects.select_related("round__stage", "group", "ns", "ew").prefetch_related("referees")
+    return (Match.objects.select_related("round__stage", "group", "ns", "ew", "winner").prefetch_related("referees")
             .order_by("round__stage__order", "round__number", "table", "pk"))
 
 
@@ -133,7 +140,8 @@ FILTERS = [
 
 
 class EventMatchList(APIView):
-    """The event's matches (every stage and round), filtered by round, stage, status and table."""
+    """The event's matches (every stage and round), filtered by round, stage, status and table; with
+    ``status=finished`` the event's results (the results sheet's rows: winner, levels, note)."""
 
     permission_classes = [AllowAny]
 
@@ -255,15 +263,15 @@ class UnitStandingsRead(APIView):
         return Response(UnitStandingsSerializer(unit_ranking.event_unit_standings(_event(request, slug))).data)
 
 
-class OptionSerializer(serializers.Serializer):
+class OffenceOptionSerializer(serializers.Serializer):
     id = serializers.CharField()
     label = serializers.CharField()
 
 
-class OffenceSerializer(serializers.Serializer):
+class OffenceCodeSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="what a ruling's `code` takes")
     name = serializers.CharField(help_text="the offence's name in the rule profile")
-    options = OptionSerializer(many=True, help_text="the referee's choices (a ruling's `choice`), if any")
+    options = OffenceOptionSerializer(many=True, help_text="the referee's choices (a ruling's `choice`), if any")
     default = serializers.CharField(allow_null=True)
     needs = serializers.DictField(child=serializers.ListField(child=serializers.CharField()),
                                   help_text="per choice (\"\": any) the inputs a ruling needs: minutes, seconds, "
@@ -276,8 +284,8 @@ class OffenceList(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: OffenceSerializer(many=True), **error_responses(404)},
+    @extend_schema(responses={200: OffenceCodeSerializer(many=True), **error_responses(404)},
                    summary="the offence codes of the event's profile")
     def get(self, request, slug):
         event = _event(request, slug)
-        return Response(OffenceSerializer(offence_menu(event.profile) if event.profile_id else [], many=True).data)
+        return Response(OffenceCodeSerializer(offence_menu(event.profile) if event.profile_id else [], many=True).data)
