@@ -63,7 +63,7 @@ def _check_not_in_use(users, events) -> None:
                 .values_list("round__stage__event__slug", flat=True).distinct())
     units = (RefereeUnit.objects.filter(user__in=users).exclude(event__in=events)
              .values_list("event__slug", flat=True).distinct())
-    tokens = (ApiToken.objects.filter(user__in=users).exclude(event__in=events)
+    tokens = (ApiToken.objects.filter(user__in=users, event__isnull=False).exclude(event__in=events)  # site-wide: the account's own
               .values_list("event__slug", flat=True).distinct())
     lines = [f"  {row.user.username} ({row.get_role_display()}) @ {row.event.name} (/events/{row.event.slug}/)"
              for row in roles]
