@@ -1,7 +1,8 @@
 """Issue 29 "Done when": a typed client generated from the live schema by openapi-python-client (offline, from
 the installed package) passes mypy, and drives an integrator's flow on the demo event: authenticate with a
 token, list rounds and matches, record three hands and a ruling with Idempotency-Keys (a retry not doubled),
-read levels and standings, close a round as the chief, get 304 for an If-None-Match."""
+read levels and standings (round robin, Swiss, units), close a round as the chief, read the results and the
+offence codes as JSON, get 304 for an If-None-Match."""
 import importlib
 import json
 import subprocess
@@ -15,6 +16,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.test import Client
 
 from demo.event import seed_demo
+from demo.swiss import seed_swiss_event, seed_union_event
 from rulings.models import Ruling
 from scoring.models import Hand
 from tests.conftest import connection_kept
@@ -63,7 +65,9 @@ def test_an_integrators_flow_with_the_generated_client(generated, db, settings):
                              "events_tokens_create"],
                   "matches": ["matches_hands_create", "matches_hands_list", "matches_retrieve",
                               "matches_state_retrieve", "ruling_record"],
-                  "rounds": ["rounds_close_create"], "stages": ["stages_standings_retrieve"]}
+                  "rounds": ["rounds_close_create"],
+                  "stages": ["stages_standings_retrieve", "stages_swiss_standings_retrieve"]}
+    operations["events"] += ["events_units_retrieve", "events_offences_list"]
     op = {name: _import(generated, f"api.{tag}.{name}") for tag, names in operations.items() for name in names}
 
     organiser = event.staff.get(role="organiser").user
@@ -138,6 +142,19 @@ def test_an_integrators_flow_with_the_generated_client(generated, db, settings):
         assert closed.status_code == 200, closed.content
         after = {r.id: r for r in op["events_rounds_list"].sync(event.slug, client=chief_client)}
         assert after[group_round.id].status == models.RoundReadStatusEnum.CLOSED
+
+        # results as JSON, the codes a ruling takes; Swiss and unit standings of the other demo events
+        results = op["events_matches_list"].sync(event.slug, client=chief_client,
+                                                 status=models.EventsMatchesListStatus.FINISHED)
+        assert results and all(m.winner_name for m in results if m.winner is not None)
+        offences = op["events_offences_list"].sync(event.slug, client=chief_client)
+        assert "delay" in {o.code for o in offences}
+        swiss, union = seed_swiss_event(), seed_union_event()
+        swiss_stage = swiss.stages.get(kind="swiss")
+        table = op["stages_swiss_standings_retrieve"].sync(swiss_stage.pk, client=chief_client)
+        assert isinstance(table, models.SwissStandings) and table.rows and table.rows[0].rank == 1
+        units = op["events_units_retrieve"].sync(union.slug, client=chief_client)
+        assert isinstance(units, models.UnitStandings) and units.complete and units.lines[0].rank == 1
 
         # polling: the rounds again with their ETag are a 304 without a body
         first = op["events_rounds_list"].sync_detailed(event.slug, client=chief_client)
