@@ -46,6 +46,7 @@ CODES = {
     "round_closed": "the round is closed: nothing more can be recorded at this table",
     "retry": "an earlier request with the same Idempotency-Key is still running: retry",
     "idempotency_key_reused": "the Idempotency-Key was used before for another request",
+    "secret_shown_once": "a retry of a request whose answer showed a secret once (a token, a password): not kept",
     "too_large": "the request body is too large",
     "throttled": "too many requests: retry after `Retry-After` seconds",
     "server_error": "the server could not finish the request (nothing was half-saved)",

@@ -15,6 +15,7 @@ than ``KEPT_FOR`` are deleted by :func:`purge_old_records` (Celery beat, hourly)
 """
 import datetime as dt
 import hashlib
+import json
 
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse, JsonResponse
@@ -93,9 +94,22 @@ def owner_of(request):
     return "auth:" + hashlib.sha256(credentials.encode()).hexdigest()[:32] if credentials else ""
 
 
+def secret(response):
+    """Mark an answer that shows a secret once (a new token's key, a one-time password): caches and the
+    idempotency store never keep it."""
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 def answer_on(record, response):
     if hasattr(response, "render") and not response.is_rendered:
         response.render()
+    if "no-store" in response.get("Cache-Control", ""):   # a secret is never stored: a retry is told so
+        record.status, record.content_type = 410, "application/json"
+        record.body = json.dumps(error_body(None, _(
+            "The answer showed a secret once and is not kept: revoke what was made and make another."),
+            code="secret_shown_once"), ensure_ascii=False).encode()
+        return
     record.status, record.content_type = response.status_code, response.get("Content-Type", "")
     record.body = response.content
 

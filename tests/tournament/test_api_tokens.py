@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
+from config.models import IdempotencyRecord
 from tournament.models import ApiToken, EventRole
 from tournament.staff import tokens
 from tournament.staff.passwords import password_set_by_owner
@@ -125,3 +126,15 @@ def test_the_schema_describes_the_tokens_and_the_csrf_of_session_writes(db):
     assert "site-wide organiser token" in schemes["apiToken"]["description"]
     assert "/api/events/{slug}/tokens/" in schemes["apiToken"]["description"]
     assert "X-CSRFToken" in schemes["cookieAuth"]["description"]
+
+
+def test_a_new_tokens_key_is_never_kept_by_the_idempotency_store(client, organiser):
+    """The key is shown once: a retry with the same Idempotency-Key is told so (410), the store holds no key."""
+    client.force_login(organiser)
+    first = send(client, "post", "/api/tokens/", {"name": "导入"}, HTTP_IDEMPOTENCY_KEY="k-token-1")
+    assert first.status_code == 201 and first["Cache-Control"] == "no-store"
+    key = first.json()["key"]
+    again = send(client, "post", "/api/tokens/", {"name": "导入"}, HTTP_IDEMPOTENCY_KEY="k-token-1")
+    assert again.status_code == 410 and again.json()["code"] == "secret_shown_once"
+    assert key.encode() not in b"".join(bytes(r.body) for r in IdempotencyRecord.objects.all())
+    assert ApiToken.objects.filter(name="导入").count() == 1

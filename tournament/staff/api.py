@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import error_responses
+from config.idempotency import secret
 from config.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
@@ -79,6 +80,7 @@ class StaffListCreate(APIView):
         body = StaffSerializer(row).data
         if password:
             body["password"] = password
+            return secret(Response(body, status=status.HTTP_201_CREATED))
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -124,7 +126,7 @@ class SiteTokenInputSerializer(StrictInput):
 
 def _created(token, key):
     token.key = key  # on this answer only: the row keeps the hash
-    return Response(NewTokenSerializer(token).data, status=status.HTTP_201_CREATED)
+    return secret(Response(NewTokenSerializer(token).data, status=status.HTTP_201_CREATED))
 
 
 class EventTokenListCreate(APIView):
