@@ -214,6 +214,12 @@ def _options(node):
     return [], None
 
 
+def offence_order(offences) -> list[str]:
+    """The codes of a sanction table's offences in the console's order: the common ones first, then the
+    table's own by code (the same on every database: PostgreSQL's JSON keeps no key order)."""
+    return [c for c in COMMON_FIRST if c in offences] + sorted(c for c in offences if c not in COMMON_FIRST)
+
+
 def offence_menu(profile):
     """The profile's offences for the console: name, and what each asks for (minutes, cards, role).
 
@@ -222,9 +228,8 @@ def offence_menu(profile):
     """
     ledger = ledger_for(profile)
     offences = ledger.table["offences"]
-    order = [c for c in COMMON_FIRST if c in offences] + [c for c in offences if c not in COMMON_FIRST]
     menu = []
-    for code in order:
+    for code in offence_order(offences):
         node = offences[code]
         found = {}
         _scan(node, None, found)

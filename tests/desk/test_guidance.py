@@ -18,7 +18,7 @@ def test_the_offences_that_wait_for_the_chief_come_from_the_sanction_table():
     # union-games 二.4 作弊 (disqualification), 二.13 the 3rd signal (disqualification); 二.14 15 minutes
     # late is a forfeit at once (automatic), so not listed
     names, nth = guidance.approval_offences(latest_profile("union-games"))
-    assert names == ["作弊、偷牌", "传递违规信息"] and nth is None
+    assert names == ["传递违规信息", "作弊、偷牌"] and nth is None   # the console's order
     # shenzhen-community 第十六条（四）: the 3rd violation in the round proposes a match loss
     _names, nth = guidance.approval_offences(latest_profile("shenzhen-community"))
     assert nth == 3

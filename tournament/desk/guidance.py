@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop
 from rulings import appeal_route
 from rulings.engine import APPROVAL_KINDS
 from rulings.ledger import ledger_for
+from rulings.presenters import offence_order
 
 CLOCK_NOT_STARTED = gettext_noop("The hall clock has not started: hands can be recorded all the same. The time "
                                  "limit and the last-hands announcement count from the chief referee's start.")
@@ -40,7 +41,8 @@ def approval_offences(profile) -> tuple[list[str], int | None]:
     """(names of the offences whose sanction may wait for the chief, the n-th violation that proposes a
     match loss or None)."""
     table = ledger_for(profile).table
-    names = [node["name"] for node in (table.get("offences") or {}).values() if _waits_for_chief(node)]
+    offences = table.get("offences") or {}
+    names = [offences[code]["name"] for code in offence_order(offences) if _waits_for_chief(offences[code])]
     return names, (table.get("escalation") or {}).get("match_forfeit_at_violations")
 
 
