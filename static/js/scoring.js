@@ -318,7 +318,9 @@
   /* On load, and after a save swapped in a fresh form: the shape's question, and a correction already ticked
      (a finished match offers only the correction). */
   function ready() {
-    var form = document.getElementById("hand-form");
+    var form = document.getElementById("hand-form"), note = document.getElementById("other-phone");
+    typing = false;   // a fresh form: nothing typed in it yet
+    if (note) { note.hidden = true; }
     if (!form) { return; }
     syncShape(form);
     if (form.elements.correct && form.elements.correct.checked) { syncCorrection(form); }
@@ -333,6 +335,36 @@
       if (item.refused || !window.OfflineQueue.items().length) { refresh().catch(function () {}); }
     });
   }
+
+  /* Two phones at one table: while online with nothing waiting, the page asks every 10 s whether the match
+     changed (its ETag: 304 while not) and shows what another phone saved: at once while nothing is being
+     typed here, else with a note above the form (the server refuses a stale hand anyway). */
+  var WATCH_MS = 10000, stateTag = null, typing = false;
+  function signature(state) {
+    return [state.levels.NS, state.levels.EW, state.status, state.hands.map(function (h) {
+      return h.number + "." + (h.version == null ? "" : h.version) + ",";
+    }).join("")].join("|");
+  }
+  function watch() {
+    var live = document.getElementById("table-live"), queue = window.OfflineQueue;
+    if (!live || !live.dataset.stateUrl || document.hidden || !navigator.onLine || pendingKey ||
+        (queue && queue.items().length)) { return; }
+    var headers = { "Accept": "application/json" };
+    if (stateTag) { headers["If-None-Match"] = stateTag; }
+    fetch(live.dataset.stateUrl, { credentials: "same-origin", headers: headers }).then(function (response) {
+      if (response.status !== 200) { return; }
+      stateTag = response.headers.get("ETag");
+      return response.json().then(function (state) {
+        if (signature(state) === live.dataset.signature) { return; }
+        if (!typing) { return refresh(); }
+        document.getElementById("other-phone").hidden = false;
+      });
+    }).catch(function () { /* offline or a hiccup: the next round asks again */ });
+  }
+  window.setInterval(watch, WATCH_MS);
+  document.addEventListener("input", function (event) {
+    if (event.target.form && event.target.form.id === "hand-form") { typing = true; }
+  });
 
   document.addEventListener("submit", submit);
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", ready); } else { ready(); }

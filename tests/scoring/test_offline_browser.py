@@ -148,3 +148,26 @@ def test_a_conflict_stops_the_queue_loses_nothing_and_the_desk_shows_the_table(t
     page.wait_for_selector(f"#offline-banner:has-text('{zh('All uploaded')}')")
     assert Hand.objects.filter(match=match, number=5, defender_points=40).exists()
     other.close()
+
+
+@pytest.mark.browser
+def test_two_phones_at_one_table_see_each_others_hands(transactional_db, live_server, page, make_user):
+    """Issue 30 item 3: a hand saved on the other phone shows here by itself while nothing is typed, and with a
+    note above the form while a hand is being typed (the server would refuse the stale one anyway)."""
+    SHOTS.mkdir(exist_ok=True)
+    page.set_default_timeout(25_000)
+    referee, second = make_user(roles.TABLE_REFEREE), make_user(roles.TABLE_REFEREE)
+    match = scratch_match(referees=[referee, second])
+    three_hands(match, referee)
+    login(page, live_server, referee)
+    page.goto(f"{live_server.url}/tables/{match.pk}/")
+    assert page.get_attribute("#table-live", "data-next") == "4"
+    services.record_hand(match, second, number=4, trump="S", defender_points=60)   # the other phone
+    page.wait_for_selector("#table-live[data-next='5']")
+    page.screenshot(path=str(SHOTS / "two-phones-refreshed.png"), full_page=True)
+    page.fill("input[name=defender_points]", "40")        # typing hand 5 here ...
+    services.record_hand(match, second, number=5, trump="S", defender_points=80)   # ... hand 5 saved there
+    page.wait_for_selector("#other-phone:visible")
+    assert page.input_value("input[name=defender_points]") == "40"   # nothing typed is swept away
+    assert page.get_attribute("#table-live", "data-next") == "5"
+    page.screenshot(path=str(SHOTS / "two-phones-note.png"), full_page=True)
