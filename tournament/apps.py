@@ -31,3 +31,7 @@ class TournamentConfig(AppConfig):
             signals = (post_save,) if model in pagecache.SAVE_ONLY else (post_save, post_delete)
             for signal in signals:
                 signal.connect(pagecache.row_written, sender=model, dispatch_uid=f"pagecache_{model.__name__}")
+        # a Match saved anywhere but the result service drops its group's kept standings (cycle: as above)
+        from tournament.competition import ranking  # noqa: PLC0415
+
+        post_save.connect(ranking.match_saved, sender=Match, dispatch_uid="kept_standings_match_saved")

@@ -21,7 +21,8 @@ When the outcome changes (a match ends, changes winner, or is reopened), the com
 explicitly: the knock-out's next matches get their entrants (or lose them), a group's knock-out gets
 its qualifiers. A next match that has already begun is never changed: the change is refused with a
 :class:`~common.errors.ConflictError` naming that match, and the caller's transaction rolls back, so
-nothing is half-saved. Standings are derived from the stored results, so they follow either way.
+nothing is half-saved. A group's kept standings (:func:`tournament.competition.ranking.keep_groups`) are
+ranked again from its results in the same transaction whenever one of them changes.
 """
 from __future__ import annotations
 
@@ -40,9 +41,9 @@ from rulings.ledger import match_entries
 from tournament import access, pagecache
 from tournament.clocks import allowances
 from tournament.clocks import cache as display_cache
-from tournament.competition import progress
+from tournament.competition import progress, ranking
 from tournament.competition.referees import drop_conflicting_referees
-from tournament.models import HandAllowance, Match, Pair, ResultDecision, Stage
+from tournament.models import Event, HandAllowance, Match, Pair, ResultDecision, Stage
 
 # How a match ended (Verdict.how) and the note stored with results that the levels alone do not explain.
 TOP, HANDS, TIME, FORFEIT, DECISION, STANDS = "top", "hands", "time", "forfeit", "decision", "stands"
@@ -151,17 +152,27 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
         match.status = Match.Status.PLAYING
     if state.hand_count and match.started_at is None:
         match.started_at = now
-    match.save(update_fields=_SETTLED)
+    with ranking.keeping():
+        match.save(update_fields=_SETTLED)
+    result_changed = (match.status, match.winner_id) != shown[:2] or (
+        match.status in Match.DECIDED and (match.ns_level, match.ew_level) != shown[2:])
+    if result_changed and match.group_id is not None:
+        # the group's kept standings follow in this transaction, before the knock-out reads its qualifiers
+        ranking.keep_groups(_event(match.round_id), [match.group_id])
     if (match.is_over, match.winner_id) != before:
         move_on(match, was_over=before[0])
     # the pages show a result (and the standings its levels) at once; a level of a match in play within
     # pagecache.PAGE_TTL (the live parts of the pages follow it within seconds)
-    if (match.status, match.winner_id) != shown[:2] or (
-            match.status in Match.DECIDED and (match.ns_level, match.ew_level) != shown[2:]):
+    if result_changed:
         pagecache.changed_match(match)
     round_id = match.round_id
     transaction.on_commit(lambda: display_cache.invalidate(round_id))
     return verdict
+
+
+def _event(round_id) -> Event:
+    """The event of a round, with its profile (what the standings are ranked by)."""
+    return Event.objects.select_related("profile").get(stages__rounds=round_id)
 
 
 def expected(match, *, replay, entries=None, standing=True) -> Verdict | None:
@@ -281,7 +292,7 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
 def entry_withdrawn(pair: Pair) -> int:
     """A pair withdrew: each of its group matches not yet begun becomes a walkover for the opponent,
     and every knock-out of the event is moved on. Returns the number of group walkovers given."""
-    given = 0
+    given, groups = 0, set()
     for match in (Match.objects.select_for_update()
                   .filter(Q(ns=pair) | Q(ew=pair), group__isnull=False, status__in=Match.WAITING,
                           started_at__isnull=True, ew__isnull=False)):
@@ -289,6 +300,9 @@ def entry_withdrawn(pair: Pair) -> int:
         Match.objects.filter(pk=match.pk).update(status=Match.Status.WALKOVER, winner_id=other,
                                                  result_note=progress.WALKOVER_NOTE)
         given += 1
+        groups.add(match.group_id)
+    if groups:
+        ranking.keep_groups(Event.objects.select_related("profile").get(pk=pair.event_id), groups)
     for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
         advance_bracket(stage)
     pagecache.changed(pair.event_id)
@@ -310,7 +324,7 @@ def entry_restored(pair: Pair) -> int:
     of the pair not yet begun is to be played after all (a walkover for the pair where the opponent has
     gone meanwhile), and the knock-outs are moved on. A knock-out whose next match has already begun keeps
     its walkover (played matches keep their result). Returns the number of matches given back to play."""
-    restored = 0
+    restored, groups = 0, set()
     for match in _restorable(pair, group__isnull=False):
         other = Pair.objects.filter(pk=match.ew_id if match.ns_id == pair.pk else match.ns_id).first()
         gone = other is not None and other.status in Pair.GONE
@@ -318,6 +332,9 @@ def entry_restored(pair: Pair) -> int:
         Match.objects.filter(pk=match.pk).update(status=status, winner_id=winner,
                                                  result_note=progress.WALKOVER_NOTE if gone else "")
         restored += 0 if gone else 1
+        groups.add(match.group_id)
+    if groups:
+        ranking.keep_groups(Event.objects.select_related("profile").get(pk=pair.event_id), groups)
     for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
         restored += _reopen_bracket(stage, pair)
     pagecache.changed(pair.event_id)

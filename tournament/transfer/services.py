@@ -119,6 +119,7 @@ NOT_EXPORTED = {"tournament.printjob": "rebuilt on demand", "scoring.ruleprofile
                 "tournament.apitoken": "secrets: made anew where the event goes",
                 "tournament.staffaccount": "an account's own state (one-time password, demo), not the event's",
                 "scoring.matchsnapshot": "the kept engine state: the next write replays and keeps it anew",
+                "tournament.groupstanding": "the kept group standings: the first read ranks each group anew",
                 "tournament.unitlink": "secrets: registration links are made anew where the event goes",
                 "tournament.unitentryversion": "a link's registration history, read through its link",
                 "tournament.registrationwindow": "the registration before the event, over once it travels"}
