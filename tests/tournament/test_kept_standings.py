@@ -1,9 +1,12 @@
 """The kept group standings (``ranking.keep_groups``, one row per group written by the result service) equal a
 full recomputation from the matches after any sequence of results, corrections, voided rulings and amended
 appeals (issue 31 item 1), and a Match written outside the result service drops its group's row."""
+import io
+
 import pytest
 from django.contrib.auth.models import Group as Role
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.db.models import Max
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -95,3 +98,18 @@ def test_a_match_saved_outside_the_result_service_drops_its_groups_row(db):
     assert not GroupStanding.objects.filter(group_id=match.group_id).exists()
     table = ranking.event_standings(event)[0].groups[0]
     assert table.played == 1 and table.rows[0].entry.pair_id == match.ns_id and ranking.check_event(event) == []
+
+
+def test_verify_standings_names_a_kept_row_that_a_recomputation_contradicts(db):
+    event, matches = _event()
+    event = Event.objects.select_related("profile").get(pk=event.pk)
+    ranking.event_standings(event)
+    out = io.StringIO()
+    call_command("verify_standings", event.slug, stdout=out)
+    assert "0 groups" in out.getvalue()
+    row = GroupStanding.objects.get(group_id=matches[0].group_id)
+    row.data = {**row.data, "played": 3}                  # a kept row no recomputation gives
+    row.save()
+    with pytest.raises(SystemExit):
+        call_command("verify_standings", event.slug, stdout=out)
+    assert "1 groups whose kept standings differ" in out.getvalue()
