@@ -72,15 +72,17 @@ def _user(name, role):
     return user
 
 
-def build_event():
-    """The event described above; returns (event, a pair playing at a table with rulings)."""
+def build_event(n_groups=None):
+    """The event described above (``n_groups`` groups of 64: 64 unless told); returns (event, a pair playing at
+    a table with rulings, the number of group matches)."""
+    n_groups = n_groups or N_GROUPS
     rng = random.Random(15)
     profile = latest_profile("shenzhen-community")
     ladder = profile.data["ladder"]["levels"]
     day = dt.date(2026, 12, 5)
     event = Event.objects.create(slug="big", name="全市升级锦标赛", start_date=day, end_date=day, profile=profile,
                                  published=True)
-    n = N_GROUPS * GROUP_SIZE
+    n = n_groups * GROUP_SIZE
     units = Unit.objects.bulk_create([Unit(event=event, name=f"第{i + 1}单位") for i in range(128)])
     players = Player.objects.bulk_create([Player(event=event, unit=units[i // 2 % 128], name=f"选手{i}", gender="M")
                                           for i in range(2 * n)], batch_size=4000)
@@ -89,14 +91,14 @@ def build_event():
                                      batch_size=4000)
     stage = Stage.objects.create(event=event, order=1, kind=Stage.Kind.ROUND_ROBIN, name="小组赛")
     groups = Group.objects.bulk_create([Group(stage=stage, name=stages.group_name(g), order=g + 1)
-                                        for g in range(N_GROUPS)])
+                                        for g in range(n_groups)])
     GroupEntry.objects.bulk_create([GroupEntry(group=groups[g], pair=pairs[g * GROUP_SIZE + k], position=k + 1)
-                                    for g in range(N_GROUPS) for k in range(GROUP_SIZE)], batch_size=4000)
-    Draw.objects.create(event=event, stage=stage, kind=Draw.Kind.GROUPS, seed="bench", params={"n_groups": N_GROUPS},
+                                    for g in range(n_groups) for k in range(GROUP_SIZE)], batch_size=4000)
+    Draw.objects.create(event=event, stage=stage, kind=Draw.Kind.GROUPS, seed="bench", params={"n_groups": n_groups},
                         result={})
     round_rows = Round.objects.bulk_create([Round(stage=stage, number=r + 1, name=f"第{r + 1}轮")
                                             for r in range(GROUP_SIZE - 1)])
-    schedules = [round_robin([p.pk for p in pairs[g * GROUP_SIZE:(g + 1) * GROUP_SIZE]]) for g in range(N_GROUPS)]
+    schedules = [round_robin([p.pk for p in pairs[g * GROUP_SIZE:(g + 1) * GROUP_SIZE]]) for g in range(n_groups)]
     now = dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.timezone.utc)
     matches = []
     for r, rnd in enumerate(round_rows, start=1):
@@ -112,6 +114,8 @@ def build_event():
                     row.ew_level = ladder[-1] if winner == b else rng.choice(ladder[:-1])
                 matches.append(row)
     Match.objects.bulk_create(matches, batch_size=4000)
+    # written in bulk, not through the result service: the kept standings as it leaves them (one row a group)
+    ranking.keep_groups(Event.objects.select_related("profile").get(pk=event.pk), [g.pk for g in groups])
     chief, referee = _user("bench-chief", roles.CHIEF_REFEREE), _user("bench-referee", roles.TABLE_REFEREE)
     for rnd in round_rows[:FINISHED_ROUNDS]:
         rounds.close_round(rnd, chief)
@@ -173,6 +177,7 @@ def late(event):
     Match.objects.filter(round__stage__event=event, group__isnull=False).exclude(status=Match.Status.FINISHED).update(
         status=Match.Status.FINISHED, winner_id=F("ns_id"), ns_level=ladder[-1], ew_level=ladder[3])
     fresh = Event.objects.select_related("profile").get(pk=event.pk)
+    ranking.keep_groups(fresh, Group.objects.filter(stage__event=event).values_list("pk", flat=True))  # as settle does
     start = time.perf_counter()
     ranking.event_standings(fresh)
     figures = [f"standings {(time.perf_counter() - start) * 1000:.0f} ms"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -106,20 +106,21 @@ def final_ranking(event) -> tuple[list[FinalPlace], bool]:
 
 
 def _counted_stage_ids(event) -> set:
-    """The stages that count: with a match, or with a draw in force (groups, bracket, Swiss round)."""
-    with_matches = set(Match.objects.filter(round__stage__event=event).order_by()
-                       .values_list("round__stage_id", flat=True).distinct())
+    """The stages that count: with a match, or with a draw in force (groups, bracket, Swiss round). One EXISTS
+    per stage (it stops at the stage's first match), not a scan of a city's 129,024 matches."""
+    with_matches = set(Stage.objects.filter(event=event).filter(
+        Exists(Match.objects.filter(round__stage=OuterRef("pk")))).values_list("pk", flat=True))
     drawn = {d.stage_id for d in Draw.objects.filter(stage__event=event, kind__in=STRUCTURE_DRAWS,
                                                      superseded_by__isnull=True) if not d.is_void}
     return with_matches | drawn
 
 
 def _open_stage_ids(event) -> set:
-    """The stages with a match still to be played or decided."""
+    """The stages with a match still to be played or decided (an EXISTS per stage, as above)."""
     waiting = Q(status__in=(*Match.WAITING, Match.Status.PLAYING)) | Q(status=Match.Status.FINISHED,
                                                                       winner__isnull=True, ew__isnull=False)
-    return set(Match.objects.filter(waiting, round__stage__event=event).order_by()
-               .values_list("round__stage_id", flat=True).distinct())
+    return set(Stage.objects.filter(event=event).filter(
+        Exists(Match.objects.filter(waiting, round__stage=OuterRef("pk")))).values_list("pk", flat=True))
 
 
 def event_ranking(event) -> EventRanking:

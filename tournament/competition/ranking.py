@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.db import transaction
 from django.db.models import Count, Exists
 from django.utils.translation import gettext as _
 
@@ -279,7 +280,7 @@ def _group_table(group: dict, entries: list[EntryInfo], data: dict, lot_seed, ti
     """Standings of one group from its kept (or freshly ranked) data; the crosstable reads ``loader``."""
     info = {e.pair_id: e for e in entries}
     ranked = _rows_of(data)
-    complete = bool(data["playable"]) and data["played"] == data["playable"]
+    complete = _complete(data)
     order = tuple(data["order"])
     rows = tuple(
         RowView(rank=r.rank, entry=info[r.entry], played=r.played, wins=r.wins, losses=r.losses,
@@ -308,6 +309,10 @@ def _plain(value):
     return int(value) if float(value).is_integer() else value
 
 
+def _complete(data: dict) -> bool:
+    return bool(data["playable"]) and data["played"] == data["playable"]
+
+
 def _store(fresh: list[dict], mode: str) -> None:
     """Keep the groups just ranked: the result service's rows (locked) as they are now; a reader's only where
     no writer has stored another meanwhile (the row it found is still the one it replaces)."""
@@ -326,15 +331,9 @@ def _store(fresh: list[dict], mode: str) -> None:
                                                                                           data=g["data"])
 
 
-def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False, mode=KEPT) -> list[StageStandings]:
-    """Read and rank every round-robin stage matching ``stage_filter`` (a fixed number of queries); with
-    ``group_ids``, only those groups (a page of the group tables), and only the stages holding them;
-    ``complete_only``: only the groups whose play is complete (the qualifiers of a knock-out); ``mode``:
-    :data:`KEPT`, :data:`RECOMPUTE` or :data:`KEEP`.
-
-    A group's ranking is its kept row (``GroupStanding``: one row per group, whatever its number of results)
-    when its basis is the one its inputs give now; otherwise the group's decided matches are read and ranked,
-    and the row is stored for the next reader."""
+def _ranked_groups(event, stage_filter: dict, group_ids=None, mode=KEPT):
+    """(stages, groups each with its ranked ``data`` and ``lot_seed``, entries by group, holders, the results'
+    loader), read and ranked as :func:`_load_stages` says."""
     profile_data = event.profile.data
     substituted = Exists(PairSubstitution.objects.filter(event_id=event.pk))
     stages = list(Stage.objects.filter(event=event, kind=Stage.Kind.ROUND_ROBIN, **stage_filter)
@@ -379,13 +378,26 @@ def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False,
                                 configs[g["stage_id"]], g["lot_seed"])
         if mode != RECOMPUTE:
             _store(fresh, mode)
+    return stages, groups, entries, holder, loader
+
+
+def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False, mode=KEPT) -> list[StageStandings]:
+    """Read and rank every round-robin stage matching ``stage_filter`` (a fixed number of queries); with
+    ``group_ids``, only those groups (a page of the group tables), and only the stages holding them;
+    ``complete_only``: only the groups whose play is complete (the qualifiers of a knock-out); ``mode``:
+    :data:`KEPT`, :data:`RECOMPUTE` or :data:`KEEP`.
+
+    A group's ranking is its kept row (``GroupStanding``: one row per group, whatever its number of results)
+    when its basis is the one its inputs give now; otherwise the group's decided matches are read and ranked,
+    and the row is stored for the next reader."""
+    stages, groups, entries, holder, loader = _ranked_groups(event, stage_filter, group_ids, mode)
     if any(held != pid for pid, held in holder.items()):
         names = dict(Pair.objects.filter(pk__in=set(holder.values())).values_list("pk", "name"))
         for gid, infos in entries.items():
             entries[gid] = [dataclasses.replace(e, name=f"{e.name} → {names[holder[e.pair_id]]}")
                             if holder.get(e.pair_id, e.pair_id) != e.pair_id else e for e in infos]
     if complete_only:
-        groups = [g for g in groups if g["data"]["playable"] and g["data"]["played"] == g["data"]["playable"]]
+        groups = [g for g in groups if _complete(g["data"])]
     by_stage = defaultdict(list)
     for g in groups:
         by_stage[g["stage_id"]].append(g)
@@ -406,10 +418,11 @@ def keep_groups(event, group_ids) -> None:
     ids = sorted({g for g in group_ids if g is not None})
     if not ids:
         return
-    GroupStanding.objects.bulk_create([GroupStanding(group_id=g, basis="", data={}) for g in ids],
-                                      ignore_conflicts=True)
-    list(GroupStanding.objects.select_for_update().filter(group_id__in=ids).order_by("pk").values_list("pk"))
-    _load_stages(event, {}, ids, mode=KEEP)
+    with transaction.atomic():   # the caller's transaction (a savepoint in it), or one of its own
+        GroupStanding.objects.bulk_create([GroupStanding(group_id=g, basis="", data={}) for g in ids],
+                                          ignore_conflicts=True)
+        list(GroupStanding.objects.select_for_update().filter(group_id__in=ids).order_by("pk").values_list("pk"))
+        _ranked_groups(event, {}, ids, mode=KEEP)
 
 
 @contextmanager
@@ -471,9 +484,13 @@ def qualifiers(stage: Stage, per_group: int, standings: StageStandings | None = 
     """Qualifier label ("A1", "B2", ...) -> pair id, for the groups whose play is complete (``standings``: the
     stage's standings when the caller has them)."""
     found = {}
-    if standings is None:
-        standings = next(iter(_load_stages(stage.event, {"pk": stage.pk}, complete_only=True)),
-                         StageStandings(stage.pk, stage.name, ()))
+    if standings is None:   # the kept rows' first places: no table is built (a bracket page asks at every render)
+        _stages, groups, _entries, _holder, _loader = _ranked_groups(stage.event, {"pk": stage.pk})
+        for g in groups:
+            if _complete(g["data"]):
+                for i, row in enumerate(g["data"]["rows"][:per_group]):
+                    found[f"{g['name']}{i + 1}"] = row[0]
+        return found
     for table in standings.groups:
         if table.complete:
             for i, row in enumerate(table.rows[:per_group]):
