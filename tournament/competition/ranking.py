@@ -36,7 +36,7 @@ from django.db import transaction
 from django.db.models import Count, Exists
 from django.utils.translation import gettext as _
 
-from common.errors import gettext_noop
+from common.errors import UserError, gettext_noop
 from tournament.competition.places import holders
 from tournament.competition.stages import CompetitionError
 from tournament.engines import standings as pure
@@ -374,8 +374,18 @@ def _ranked_groups(event, stage_filter: dict, group_ids=None, mode=KEPT):
         playable = dict(Match.objects.filter(group_id__in=ids, ew__isnull=False).order_by().values("group_id")
                         .annotate(n=Count("pk")).values_list("group_id", "n"))
         for g in fresh:
-            g["data"] = _ranked([e.pair_id for e in entries[g["id"]]], loader.of(g["id"]), playable.get(g["id"], 0),
-                                configs[g["stage_id"]], g["lot_seed"])
+            try:
+                g["data"] = _ranked([e.pair_id for e in entries[g["id"]]], loader.of(g["id"]),
+                                    playable.get(g["id"], 0), configs[g["stage_id"]], g["lot_seed"])
+            except UserError:
+                if mode != KEEP:
+                    raise
+                # records the ranking cannot read (a result of a pair not in the group): a result is never
+                # refused for its derived standings; no row is kept, and a reader meets the error as it is
+                g["data"] = None
+        if mode == KEEP:
+            GroupStanding.objects.filter(group_id__in=[g["id"] for g in fresh if g["data"] is None]).delete()
+            fresh = [g for g in fresh if g["data"] is not None]
         if mode != RECOMPUTE:
             _store(fresh, mode)
     return stages, groups, entries, holder, loader
