@@ -114,3 +114,11 @@ def test_verify_standings_names_a_kept_row_that_a_recomputation_contradicts(db):
     with pytest.raises(SystemExit):
         call_command("verify_standings", event.slug, stdout=out)
     assert "1 groups whose kept standings differ" in out.getvalue()
+
+
+def test_a_reader_uses_the_row_the_result_service_kept(db, django_assert_max_num_queries):
+    event, matches = _event()
+    event = Event.objects.select_related("profile").get(pk=event.pk)
+    ranking.keep_groups(event, [matches[0].group_id])
+    with django_assert_max_num_queries(5):               # stages, groups with their rows, entries, draws: no match
+        ranking.event_standings(Event.objects.select_related("profile").get(pk=event.pk))
