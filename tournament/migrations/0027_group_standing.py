@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0022_match_changed_at'),
+        ('tournament', '0026_site_tokens'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('scoring', '0006_ruleprofile_imported'),
-        ('tournament', '0023_group_standing'),
+        ('tournament', '0027_group_standing'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
