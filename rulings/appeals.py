@@ -49,10 +49,13 @@ def appeal_deadline_for(ruling):
     return deadline_after(ruling, started)
 
 
-def deadline_after(ruling, published_at):
+def deadline_after(ruling, published_at, ends=None):
     """The appeal deadline of ``ruling`` once its round's results were published at ``published_at`` (None:
     not published). Counted from the table's end of play where the profile says so (000 第十九条（二）), which
-    runs before the close and is not moved by a reopen. The logs pass the round they read with the rulings."""
+    runs before the close and is not moved by a reopen. The logs pass the round they read with the rulings,
+    and ``ends`` (:func:`rulings.closing.ends_of_play` of their matches)."""
+    if ends is not None and ruling.match_id in ends:
+        return appeal_deadline_of(ruling.match, ruling.profile, published_at=published_at, end=ends[ruling.match_id])
     return appeal_deadline_of(ruling.match, ruling.profile, published_at=published_at)
 
 

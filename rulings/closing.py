@@ -7,6 +7,7 @@ The appeal deadline counts from what the profile's ``appeal.counted_from`` names
 (``table_end_of_play``: 000 第十九条（二） 须在该轮比赛结束后10分钟内), which a reopened round does not move.
 
     end_of_play(match, published_at=<the round's>) -> datetime | None
+    ends_of_play(matches, published_at=None) -> {match id: datetime | None}   the same for many, 3 queries
     appeal_deadline_of(match, profile=None, published_at=<the round's>) -> datetime | None
 """
 from django.db.models import Min
@@ -29,33 +30,50 @@ def end_of_play(match, published_at=_UNSET):
     its result (``finished_at``), whichever is later, never after its round's first close (a reopen and a
     result changed since do not move it). None while the table plays on in a round not closed.
     ``published_at``: the round's close as the caller read it (for a round closed without a closure record)."""
-    first_close = (RoundClosure.objects.filter(round_id=match.round_id, action=RoundClosure.Action.CLOSE)
-                   .order_by("at", "id").values_list("at", flat=True).first())
-    if first_close is None:
-        first_close = (Round.objects.filter(pk=match.round_id).values_list("results_published_at", flat=True)
-                       .first() if published_at is _UNSET else published_at)
-    end = None
-    status, finished_at = Match.objects.filter(pk=match.pk).values_list("status", "finished_at").get()  # afresh
-    if status in Match.OVER:
-        last = (Hand.objects.filter(match_id=match.pk).values("number").annotate(first=Min("recorded_at"))
-                .order_by("-number").values_list("first", flat=True).first())
-        times = [t for t in (last, finished_at) if t is not None]
-        end = max(times) if times else None
-    if first_close is not None and (end is None or end > first_close):
-        end = first_close
-    return end
+    fresh = Match.objects.only("id", "round_id", "status", "finished_at").get(pk=match.pk)
+    return ends_of_play([fresh], None if published_at is _UNSET else {match.round_id: published_at})[match.pk]
 
 
-def appeal_deadline_of(match, profile=None, published_at=_UNSET):
+def ends_of_play(matches, published_at=None) -> dict:
+    """:func:`end_of_play` of each of ``matches`` (their status and ``finished_at`` as given) in three queries,
+    by match id: the logs read many. ``published_at``: round id -> its close as the caller read it."""
+    published_at = published_at or {}
+    round_ids = {m.round_id for m in matches}
+    closes = dict(RoundClosure.objects.filter(round_id__in=round_ids, action=RoundClosure.Action.CLOSE)
+                  .values("round_id").annotate(first=Min("at")).values_list("round_id", "first"))
+    unread = round_ids - closes.keys() - published_at.keys()
+    published = {**published_at, **(dict(Round.objects.filter(pk__in=unread)
+                                          .values_list("id", "results_published_at")) if unread else {})}
+    last = {}   # match id -> (its last hand's number, that hand's first recording)
+    over = [m.pk for m in matches if m.status in Match.OVER]
+    for match_id, number, first in (Hand.objects.filter(match_id__in=over).values("match_id", "number")
+                                    .annotate(first=Min("recorded_at")).values_list("match_id", "number", "first")):
+        if match_id not in last or number > last[match_id][0]:
+            last[match_id] = (number, first)
+    out = {}
+    for m in matches:
+        first_close = closes.get(m.round_id) or published.get(m.round_id)
+        end = None
+        if m.status in Match.OVER:
+            times = [t for t in (last.get(m.pk, (0, None))[1], m.finished_at) if t is not None]
+            end = max(times) if times else None
+        if first_close is not None and (end is None or end > first_close):
+            end = first_close
+        out[m.pk] = end
+    return out
+
+
+def appeal_deadline_of(match, profile=None, published_at=_UNSET, end=_UNSET):
     """The last moment a ruling of ``match`` may be appealed under ``profile`` (the match's by default): None
     while the time does not run yet, or under rules setting no limit. ``published_at``: the round's close
-    when the caller read it (a log reading many rulings), else read from ``match.round``."""
+    when the caller read it (a log reading many rulings), else read from ``match.round``; ``end``: the match's
+    :func:`end_of_play` when the caller read it (:func:`ends_of_play`)."""
     profile = profile or match.profile
     if profile is None:
         return None
     rule = ledger_for(profile).appeal
-    if rule.counted_from == TABLE_END_OF_PLAY:
-        start = end_of_play(match, published_at)
+    if rule.counted_from == TABLE_END_OF_PLAY:   # ``end``: its end of play when the caller read it
+        start = end_of_play(match, published_at) if end is _UNSET else end
     else:
         start = match.round.results_published_at if published_at is _UNSET else published_at
     return appeal_deadline(rule, start) if start is not None else None

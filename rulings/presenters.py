@@ -12,6 +12,7 @@ from common.names import display_name
 from rulings.adjustments import table_state
 from rulings.appeal_route import OUTCOME_LABELS
 from rulings.appeals import appeal_deadline_for, deadline_after
+from rulings.closing import ends_of_play
 from rulings.engine import AWAITING, in_force_text  # noqa: F401  (in_force_text: the pages import it from here)
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 from rulings.models import Ruling
@@ -57,10 +58,11 @@ def _appeal(appeal, deadline, private):
     }
 
 
-def _appeal_deadline(ruling):
-    """The ruling's appeal deadline, from the round read with it when there is one (the logs)."""
+def _appeal_deadline(ruling, ends=None):
+    """The ruling's appeal deadline, from the round read with it when there is one (the logs, with ``ends``:
+    the ends of play of their matches)."""
     if Match.round.is_cached(ruling.match):
-        return deadline_after(ruling, ruling.match.round.results_published_at)
+        return deadline_after(ruling, ruling.match.round.results_published_at, ends)
     return appeal_deadline_for(ruling)
 
 
@@ -76,14 +78,15 @@ def entries_data(match, entries, viewer=None):
     return [_entry_data(e, private) for e in entries]
 
 
-def _entry_data(entry, private):
-    """One ruling; ``private``: with the referees' own words (else empty strings, the same keys)."""
+def _entry_data(entry, private, ends=None):
+    """One ruling; ``private``: with the referees' own words (else empty strings, the same keys); ``ends``:
+    the ends of play of the matches a log reads (:func:`rulings.closing.ends_of_play`)."""
     ruling, sanction = entry.ruling, entry.sanction
     void = related_row(ruling, "void")
     approval = related_row(ruling, "approval")
     made = related_row(ruling, "choice_made")
     appeals = list(ruling.appeals.all())
-    deadline = _appeal_deadline(ruling) if appeals else None
+    deadline = _appeal_deadline(ruling, ends) if appeals else None
     current = sanction_dict(sanction) if sanction is not None else None
     return {
         "id": ruling.pk, "match": ruling.match_id, "table": ruling.table, "sequence": ruling.sequence,
@@ -140,9 +143,11 @@ def _logged(rulings, private=False):
         # the profile versions' JSON is decoded once per process (shared_profile), not twice per ruling
         ruling.profile, ruling.match.profile = shared_profile(ruling.profile), shared_profile(ruling.match.profile)
         by_match.setdefault(ruling.match_id, []).append(ruling)
+    appealed = [group[0].match for group in by_match.values() if any(r.appeals.all() for r in group)]
+    ends = ends_of_play(appealed, {m.round_id: m.round.results_published_at for m in appealed}) if appealed else {}
     out = []
     for group in by_match.values():
-        out.extend(_entry_data(e, private) for e in match_entries(group[0].match, group))
+        out.extend(_entry_data(e, private, ends) for e in match_entries(group[0].match, group))
     return out
 
 

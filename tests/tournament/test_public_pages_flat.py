@@ -68,7 +68,9 @@ def build_event(make_user, groups, live_tables, group_size=4):
 
 # The most queries each public page may take, at any size (anonymous visitor). The group tables come a page of
 # groups at a time (one query lists the groups).
-MAX_QUERIES = {"": 3, "schedule/": 7, "groups/": 10, "standings/": 18, "bracket/": 5, "penalties/": 11}
+# penalties: 2 more (the first closes, the last hands) for every appealed table at once: shenzhen's appeal
+# deadline counts from the table's end of play (000 第十九条（二）)
+MAX_QUERIES = {"": 3, "schedule/": 7, "groups/": 10, "standings/": 18, "bracket/": 5, "penalties/": 13}
 
 
 def test_public_pages_take_the_same_queries_for_a_small_and_a_four_times_larger_event(
