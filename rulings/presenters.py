@@ -5,7 +5,7 @@ note, the void's and the approval's notes, an appeal's grounds) are for the even
 gets the same keys with empty strings. The API, the log pages and penalties.xlsx all read these dicts.
 """
 from django.core.paginator import Paginator
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext as _
 
 from common.names import display_name
@@ -16,6 +16,7 @@ from rulings.closing import ends_of_play
 from rulings.engine import AWAITING, in_force_text  # noqa: F401  (in_force_text: the pages import it from here)
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 from rulings.models import Ruling
+from rulings.wording import english
 from scoring.profile_store import shared_profile
 from tournament import access
 from tournament.models import Match
@@ -26,6 +27,27 @@ def decided_text(explanation, approval):
     if approval is None or AWAITING not in explanation:
         return explanation
     return explanation.replace(AWAITING, "（已核准）" if approval.approved else "（未核准）")
+
+
+def _english() -> bool:
+    return not (get_language() or "zh").startswith("zh")
+
+
+def offence_name(node) -> str:
+    """An offence's name (a sanction table's node) in the active language: its ``name_en`` on an English page
+    when the profile gives one, else its Chinese ``name``."""
+    return node.get("name_en") or node["name"] if _english() else node["name"]
+
+
+def ruling_text(explanation, profile):
+    """A sanction's explanation (Chinese, as the engine wrote it) in the active language: on an English page
+    its offence's name and the engine's phrases in English (``rulings.wording``); the profile's own words
+    (notes, option labels) as written."""
+    if not explanation or not _english():
+        return explanation
+    offences = ledger_for(profile).table["offences"]
+    names = {node["name"]: node.get("name_en") or node["name"] for node in offences.values()}
+    return english(explanation, names, gettext)
 
 
 def sees_private(viewer, *, event=None, match=None) -> bool:
@@ -98,7 +120,8 @@ def _entry_data(entry, private, ends=None):
         "amends": ruling.amends_id,
         "recorded_by": display_name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
         "state": entry.state, "state_label": gettext(STATE_LABELS[entry.state]),
-        "explanation": decided_text((current or ruling.sanction).get("explanation", ""), approval),
+        "explanation": ruling_text(decided_text((current or ruling.sanction).get("explanation", ""), approval),
+                                   ruling.profile),
         "proposer": display_name(ruling.recorded_by),
         "sanction": current, "sanction_as_shown": ruling.sanction,
         "void": _act(void.voided_by, void.voided_at, void.reason if private else "") if void else None,
@@ -242,6 +265,6 @@ def offence_menu(profile):
         options, default = _options(node)
         needs = {"": sorted(common)}
         needs.update({key: sorted(common | flags) for key, flags in found.items()})
-        menu.append({"code": code, "name": node["name"], "options": options, "default": default,
+        menu.append({"code": code, "name": offence_name(node), "options": options, "default": default,
                      "needs": needs, "common": code in COMMON_FIRST})
     return menu

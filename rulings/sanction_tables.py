@@ -41,7 +41,8 @@ A *node* says how one offence turns into an outcome. It is one of:
                                        level at 120, as the take-over table would; needs levels_per_points)
         points_void, redeal, hand_ends: bool
 Any node may carry ``clause`` (innermost wins) and ``note`` (notes add up); an offence also has
-``name`` and may carry ``waivable_by_other_side``; an option also has ``label`` and ``aliases``.
+``name`` (and an optional ``name_en``, shown on English pages) and may carry ``waivable_by_other_side``; an
+option also has ``label`` and ``aliases``.
 Only one ``options`` node may lie on any path, so a single ``choice`` string selects it.
 """
 from __future__ import annotations
@@ -80,7 +81,7 @@ OUTCOME_KEYS = {"kinds", "points", "per_card", "applies_to", "gainer", "levels",
                 "next_declarer", "drop_to", "levels_per_points", "max_levels", "levels_from_points",
                 "points_void", "redeal", "hand_ends", "automatic", "drop_keeps_levels"}
 META_KEYS = {"clause", "note"}
-OFFENCE_KEYS = {"name", "waivable_by_other_side"}
+OFFENCE_KEYS = {"name", "name_en", "waivable_by_other_side"}
 OPTION_KEYS = {"label", "aliases"}
 OPTIONS_KEYS = {"chooser", "default"}
 BAND_KEYS = {"from", "over", "to"}
@@ -209,6 +210,8 @@ class _Checker:
                 self.fail(path, gettext_noop("unknown code %(code)r"), code=code)
             self.mapping(node, path)
             self.text(node.get("name"), f"{path}.name")
+            if "name_en" in node:   # the name an English page shows (optional: else the Chinese one)
+                self.text(node["name_en"], f"{path}.name_en")
             self.text(node.get("clause"), f"{path}.clause")
             if node.get("waivable_by_other_side"):
                 self.other_side_options = True
