@@ -18,7 +18,7 @@ from rulings import appeals, previews, services
 from rulings import permissions as perms
 from rulings.ledger import entry_of, sanction_dict
 from rulings.models import Appeal, Ruling
-from rulings.presenters import entry_data, event_log, match_log
+from rulings.presenters import entry_data, event_log, match_log, ruling_text
 from rulings.serializers import (
     AppealInSerializer,
     AppealOutSerializer,
@@ -103,7 +103,9 @@ class PreviewView(_MatchView):
         match = self.get_match()
         data = _valid(OffenceSerializer, request)
         sanction, impact = previews.preview_with_impact(match, **data)
-        return Response({"sanction": sanction_dict(sanction), "impact": impact})
+        shown = sanction_dict(sanction)
+        shown["explanation"] = ruling_text(shown["explanation"], match.profile)   # in the console's language
+        return Response({"sanction": shown, "impact": impact})
 
 
 class MatchRulingsView(_MatchView):

@@ -3,7 +3,7 @@ chief referee's approval (read from the profile's sanction table); on the table 
 round is closed: where an appeal is filed, until when, and who decides it; on the table page while the hall
 clock has not started: hands may be recorded all the same."""
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from scoring.profile_store import latest_profile
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round  # noqa: F401
@@ -17,12 +17,17 @@ from tournament.models import Match
 def test_the_offences_that_wait_for_the_chief_come_from_the_sanction_table():
     # union-games 二.4 作弊 (disqualification), 二.13 the 3rd signal (disqualification); 二.14 15 minutes
     # late is a forfeit at once (automatic), so not listed
-    names, nth = guidance.approval_offences(latest_profile("union-games"))
+    with translation.override("zh-hans"):   # the names in the page's language (name_en on an English page)
+        names, nth = guidance.approval_offences(latest_profile("union-games"))
     assert names == ["传递违规信息", "作弊、偷牌"] and nth is None   # the console's order
+    with translation.override("en"):
+        assert guidance.approval_offences(latest_profile("union-games"))[0] == [
+            "Passing illegal information", "Cheating, stealing cards"]
     # shenzhen-community 第十六条（四）: the 3rd violation in the round proposes a match loss
     _names, nth = guidance.approval_offences(latest_profile("shenzhen-community"))
     assert nth == 3
-    line = guidance.approval_line(latest_profile("shenzhen-community"))
+    with translation.override("zh-hans"):
+        line = guidance.approval_line(latest_profile("shenzhen-community"))
     assert "须经裁判长核准" in line and "第3次违例" in line
 
 

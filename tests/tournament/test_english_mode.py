@@ -135,6 +135,49 @@ def test_the_demo_event_in_english_has_no_chinese_outside_names(client, demo_eve
     assert "declares the next hand" in table and "Defenders' points" in table
 
 
+def _profile_words(profile):
+    """The rule profile's own words a ruling quotes as written (option labels, notes, clause numbers)."""
+    from rulings.ledger import ledger_for
+
+    words, nodes = set(), [ledger_for(profile).table["offences"]]
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, dict):
+            words |= {node[key] for key in ("label", "note", "clause") if isinstance(node.get(key), str)}
+            nodes.extend(node.values())
+        elif isinstance(node, list):
+            nodes.extend(node)
+    return words
+
+
+def test_the_demo_rulings_in_english_name_offences_and_sanctions_in_english(client, demo_event):
+    """Issue 27 item 13: the penalty log, an entry's page, a ruled table and its console in English: the
+    offences' names (the profile's name_en) and the engine's sanction words in English; only what people typed
+    (a referee's note) and the profile's own words (option labels, notes, clause numbers) stay as written."""
+    from django.contrib.auth import get_user_model
+
+    from rulings.models import Appeal, AppealDecision, Approval, Ruling, RulingVoid
+
+    event = demo_event
+    typed = {text for model, key in ((Ruling, "note"), (RulingVoid, "reason"), (Approval, "note"),
+                                     (Appeal, "grounds"), (AppealDecision, "reason"))
+             for text in model.objects.values_list(key, flat=True) if text}   # the referees' own words
+    names = sorted(set(_typed_names()) | _profile_words(event.profile) | typed, key=len, reverse=True)
+    ruled = Match.objects.filter(round__stage__event=event, rulings__isnull=False).order_by("pk").first()
+    client.force_login(get_user_model().objects.get(username="chief"))
+    client.cookies["django_language"] = "en"
+    for path in (f"/events/{event.slug}/penalties/", f"/events/{event.slug}/entry/{ruled.ns_id}/",
+                 f"/tables/{ruled.pk}/", f"/tables/{ruled.pk}/console/"):
+        html = client.get(path, follow=True).content.decode()
+        assert '<html lang="en"' in html, path
+        assert not _chinese_left(_page_text(html), names), (path, _chinese_left(_page_text(html), names)[:5])
+    log = html_text.unescape(client.get(f"/events/{event.slug}/penalties/").content.decode())
+    assert "Delaying the game" in log and ": warning" in log
+    client.cookies["django_language"] = "zh-hans"
+    log = client.get(f"/events/{event.slug}/penalties/").content.decode()
+    assert "拖延比赛时间" in log and "Delaying the game" not in log
+
+
 def test_the_demo_result_sheets_and_standings_print_in_english(demo_event, tmp_path):
     """Issue 27 items 13 and 15: English printouts (read back with pdftotext) show no Chinese outside names, and no
     heading breaks inside a word ("Declare/r", "Botto/m")."""

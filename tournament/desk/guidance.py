@@ -19,7 +19,7 @@ from django.utils.translation import gettext_noop
 from rulings import appeal_route
 from rulings.engine import APPROVAL_KINDS
 from rulings.ledger import ledger_for
-from rulings.presenters import offence_order
+from rulings.presenters import offence_name, offence_order
 
 CLOCK_NOT_STARTED = gettext_noop("The hall clock has not started: hands can be recorded all the same. The time "
                                  "limit and the last-hands announcement count from the chief referee's start.")
@@ -42,7 +42,7 @@ def approval_offences(profile) -> tuple[list[str], int | None]:
     match loss or None)."""
     table = ledger_for(profile).table
     offences = table.get("offences") or {}
-    names = [offences[code]["name"] for code in offence_order(offences) if _waits_for_chief(offences[code])]
+    names = [offence_name(offences[code]) for code in offence_order(offences) if _waits_for_chief(offences[code])]
     return names, (table.get("escalation") or {}).get("match_forfeit_at_violations")
 
 
@@ -50,7 +50,7 @@ def approval_line(profile) -> str:
     names, nth = approval_offences(profile)
     parts = []
     if names:
-        parts.append(_("%(offences)s (a match loss or a disqualification)") % {"offences": "、".join(names)})
+        parts.append(_("%(offences)s (a match loss or a disqualification)") % {"offences": _(", ").join(names)})
     if nth:
         parts.append(_("a side's violation no. %(n)s in the round (a match loss)") % {"n": nth})
     if not parts:
