@@ -110,6 +110,7 @@ STATE_RULES = {
     ("POST /api/events/{slug}/staff/", "username"): "an account that may be given a role",
     ("POST /api/events/{slug}/staff/", "password"): "an existing account's password stays its owner's",
     ("DELETE /api/events/{slug}/staff/{id}/", "role"): "the last organiser stays",
+    ("POST /api/events/{slug}/tokens/", "user"): "a person on the event's staff",
     ("POST /api/pairs/{id}/substitution/", "pair_in"): "a reserve pair of the team",
     ("GET /api/stages/{id}/standings/", "stage"): "only a round robin has standings",
     ("POST /api/stages/{id}/draws/", "stage"): "a stage none of whose matches has started",
