@@ -305,7 +305,11 @@
     waiting.forEach(function (i) { next = Math.max(next, i.number + 1); });
     form.dataset.next = next;
     var redealForm = document.getElementById("redeal-form");
-    if (redealForm) { redealForm.dataset.next = next; }
+    if (redealForm) {
+      redealForm.dataset.next = next;
+      var redealButton = redealForm.querySelector("button[data-pattern]");
+      if (redealButton) { redealButton.textContent = redealButton.dataset.pattern.replace("{n}", next); }
+    }
     var title = document.getElementById("form-title"), box = form.elements.correct;
     if (title && title.dataset.pattern && !(box && box.checked)) { title.textContent = title.dataset.pattern.replace("{n}", next); }
     if (box && !box.disabled) { box.closest("label").hidden = waiting.length > 0; }

@@ -72,6 +72,9 @@ def test_offline_hands_and_a_ruling_survive_a_reload_and_upload_once_in_order(tr
     page.click("#hand-form button[type=submit]")
     page.wait_for_selector("#error-defender_points:visible")
     assert page.locator("#offline-list li").count() == 3
+    # the redeal button follows the queue: the next hand is 7, not the 4 the page was served with
+    assert page.inner_text("#redeal-form button") == zh("Hand %(number)s: nobody declared trump (redeal)") % {
+        "number": 7}
     page.goto(console)                                   # served by the service worker
     page.click("button.offence[data-code=delay]")
     page.check("input[name=side][value=NS]")
