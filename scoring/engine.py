@@ -293,13 +293,13 @@ def _settle(p: Profile, d: int, f: int, points, bottom_points, lt, penalty, seat
                                          "the profile's points)."), field="reclaim")
         lines.append(f"防家得分{final}，不满{policy[0]}：落实政策，庄家方重新打{p.ladder[policy[1]]}："
                      f"{p.ladder[d]}→{p.ladder[policy[1]]}")
-        return _result(p, seat, True, policy[1], f, final, False, lines, d0, f, mult, 0, 0,
-                       False, False, None, True, True)
+        return _result(p, seat, lines, keep=True, d=policy[1], f=f, final=final, won=False, d0=d0, f0=f,
+                       mult=mult, available=True, applied=True)
     keep, nd, nf, gained, lost, won = _table_result(p, d, f, final, may_leave_f, lines)
     if available:
         lines.append(f"防家得分不满{policy[0]}，庄家方可落实政策重新打{p.ladder[policy[1]]}（未选择）")
-    return _result(p, seat, keep, nd, nf, final, won, lines, d0, f, mult, gained, lost, d != d0,
-                   False, None, available, False)
+    return _result(p, seat, lines, keep=keep, d=nd, f=nf, final=final, won=won, d0=d0, f0=f, mult=mult,
+                   gained=gained, lost=lost, captured=d != d0, available=available)
 
 
 def _is_rank_capture(p: Profile, rc, lt, final) -> bool:
@@ -320,8 +320,8 @@ def _restart(p: Profile, rc, seat, d, drop, f, final, mult, lines) -> HandResult
     if rc.policy_under is not None:
         policy_next = lad[rc.policy_return]
         lines.append(f"下一副防家得分不满{rc.policy_under}，庄家方可重新打{policy_next}（落实政策）")
-    return _result(p, seat, True, drop, f, final, False, lines, d, f, mult, 0, 0, True,
-                   rc.waive_must_play, policy_next, False, False)
+    return _result(p, seat, lines, keep=True, d=drop, f=f, final=final, won=False, d0=d, f0=f, mult=mult,
+                   captured=True, waived=rc.waive_must_play, policy_next=policy_next)
 
 
 def _table_result(p: Profile, d, f, final, may_leave_f, lines):
@@ -379,16 +379,22 @@ def _give_back(lad, lines, who, level, lost):
     return new
 
 
-def _result(p: Profile, seat, keep, d, f, final, won, lines, d0, f0, mult, gained, lost, captured,
-            waived, policy_next, available, applied) -> HandResult:
+def _result(p: Profile, seat, lines, *, keep, d, f, final, won, d0, f0, mult, gained=0, lost=0, captured=False,
+            waived=False, policy_next=None, available=False, applied=False) -> HandResult:
+    """The HandResult of a scored hand: ``d``/``f`` the declarers'/defenders' level indexes after it, ``d0``/``f0``
+    before it; the next declarer's line is added to ``lines``."""
     lad = p.ladder
     nxt = None
     if seat is not None and not won:
         how = p.rotation_win if keep else p.rotation_lose
         nxt = _next_seat(seat, how)
         lines.append(f"下一副由{nxt}坐庄（{seat}的{_ROTATION_NAMES[how]}）")
-    return HandResult(keep, lad[d], lad[f], final, nxt, won, lines, seat, lad[d0], lad[f0], mult,
-                      gained, lost, captured, waived, policy_next, available, applied)
+    return HandResult(declarer_keeps=keep, declarer_level=lad[d], defender_level=lad[f], defender_points=final,
+                      next_declarer=nxt, match_won=won, explanation=lines, declarer_seat=seat,
+                      declarer_level_before=lad[d0], defender_level_before=lad[f0], bottom_multiplier=mult,
+                      levels_gained=gained, levels_given_back=lost, rank_capture=captured,
+                      must_play_waived=waived, policy_next=policy_next, policy_available=available,
+                      policy_applied=applied)
 
 
 def settle_hand(profile: Profile, *, declarer_level, defender_level, defender_points,
