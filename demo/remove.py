@@ -29,7 +29,7 @@ from demo.swiss import SWISS_SLUG, UNION_SLUG
 from scoring.models import MatchSnapshot
 from tournament import pagecache
 from tournament.entries import search
-from tournament.models import ApiToken, Event, EventRole, Match, PrintJob, RefereeUnit, StaffAccount
+from tournament.models import ApiToken, Event, EventRole, GroupStanding, Match, PrintJob, RefereeUnit, StaffAccount
 from tournament.transfer.services import TABLES
 
 DEMO_SLUGS = (DEMO_SLUG, SWISS_SLUG, UNION_SLUG)
@@ -99,7 +99,8 @@ def _row_triggers(enable: bool) -> None:
 def _rows_of(event) -> list:
     """[(model, primary keys)] of every row of the event, parents first."""
     match = "round__stage__event"
-    tables = [*TABLES, (MatchSnapshot, f"match__{match}"), (PrintJob, "event"), (ApiToken, "event")]
+    tables = [*TABLES, (MatchSnapshot, f"match__{match}"), (PrintJob, "event"), (ApiToken, "event"),
+              (GroupStanding, "group__stage__event")]   # the kept rows the export leaves out (NOT_EXPORTED)
     return [(model, list(model._base_manager.filter(**{path: event.pk}).values_list("pk", flat=True)))
             for model, path in tables]
 
