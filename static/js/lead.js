@@ -1,7 +1,9 @@
 /* The table's answer to "was the first lead of the hand in play made?" (000 第十五条): read on load and
    every few seconds, saved when the referee ticks or unticks it. Once the announcement reaches the table
    (the API says "asked"), the page asks the question outright with two buttons; the answer given then,
-   while that hand is still in play, decides whether it counts among the last hands. */
+   while that hand is still in play, decides whether it counts among the last hands. Hands of this table
+   still waiting in the offline queue (static/js/offline.js) come first: the box names the hand after them
+   and waits, disabled, until they are uploaded (the server's hand in play is behind until then). */
 (function () {
   "use strict";
   var form = document.getElementById("lead-report");
@@ -10,13 +12,26 @@
   var ask = document.getElementById("lead-ask");
   var before = document.getElementById("lead-before");
   var taken = document.getElementById("lead-taken");
-  var hand = null, asked = null, reported = null, made = null;
+  var waitingNote = document.getElementById("lead-waiting");
+  var hand = null, asked = null, reported = null, made = null, shown = null;
+
+  /* The numbers of this table's hands waiting in the offline queue. */
+  function queued() {
+    var queue = window.OfflineQueue;
+    if (!queue) { return []; }
+    return queue.items().filter(function (i) { return i.kind === "hand" && i.number && i.url === form.dataset.handsUrl; })
+      .map(function (i) { return i.number; });
+  }
 
   function show(data) {
+    shown = data;
     hand = data.hand_number; asked = !!data.asked; reported = !!data.reported; made = !!data.made;
-    box.checked = made;
-    document.getElementById("lead-hand").textContent = String(hand);
-    ask.querySelector(".lead-ask-hand").textContent = String(hand);
+    var waiting = queued(), number = hand;
+    waiting.forEach(function (n) { number = Math.max(number, n + 1); });
+    box.checked = made && !waiting.length;
+    box.disabled = waiting.length > 0;
+    document.getElementById("lead-hand").textContent = String(number);
+    ask.querySelector(".lead-ask-hand").textContent = String(number);
     ask.hidden = !asked;
     before.hidden = asked;
     taken.textContent = !reported ? form.dataset.lUnanswered
@@ -24,7 +39,10 @@
     ["lead-yes", "lead-no"].forEach(function (id) {
       var b = document.getElementById(id);
       b.setAttribute("aria-pressed", String(reported && (b.dataset.made === "true") === made));
+      b.disabled = waiting.length > 0;
     });
+    waitingNote.textContent = waiting.length ? form.dataset.lWaiting.replace("{n}", String(waiting.length)) : "";
+    waitingNote.hidden = !waiting.length;
     form.hidden = false;
   }
 
@@ -56,6 +74,12 @@
   Array.prototype.forEach.call(form.querySelectorAll(".lead-answer"), function (button) {
     button.addEventListener("click", function () { send(button.dataset.made === "true"); });
   });
+
+  if (window.OfflineQueue) {
+    // a hand queued or uploaded: the box follows (the server's answer once the queue is sent)
+    window.OfflineQueue.onChange(function () { if (shown) { show(shown); } });
+    window.OfflineQueue.onSent(function () { load(); });
+  }
 
   load();
   setInterval(load, 5000);   // the announcement, or a new hand recorded elsewhere: ask about it

@@ -65,9 +65,17 @@ def test_offline_hands_and_a_ruling_survive_a_reload_and_upload_once_in_order(tr
     table, console = f"{live_server.url}/tables/{match.pk}/", f"{live_server.url}/tables/{match.pk}/console/"
     open_for_offline(page, console)
     open_for_offline(page, table)
+    page.wait_for_selector("#lead-report:not([hidden])")
+    assert page.inner_text("#lead-hand") == "4"
     page.context.set_offline(True)
     for count, points in enumerate((80, 40, 120), start=1):
         keep_hand(page, points, count)
+    # the lead box (000 第十五条) follows the queue too: hand 7, answered once the three hands are sent
+    assert page.inner_text("#lead-hand") == "7"
+    assert page.is_disabled("#lead-made")
+    assert page.inner_text("#lead-waiting") == zh_template(
+        "{n} hands of this table wait to upload: answer once they are sent.").replace("{n}", "3")
+    page.locator("#lead-report").screenshot(path=str(SHOTS / "offline-lead-waiting.png"))
     page.fill("input[name=defender_points]", "83")     # a typo: refused on the phone, never queued
     page.click("#hand-form button[type=submit]")
     page.wait_for_selector("#error-defender_points:visible")
@@ -94,6 +102,8 @@ def test_offline_hands_and_a_ruling_survive_a_reload_and_upload_once_in_order(tr
     page.context.set_offline(False)
     page.wait_for_selector(f"#offline-banner:has-text('{zh('All uploaded')}')")
     page.wait_for_selector("#table-history article.hand[data-number='6']")
+    page.wait_for_selector("#lead-made:enabled")
+    assert page.inner_text("#lead-hand") == "7" and page.is_hidden("#lead-waiting")
     hands = Hand.objects.filter(match=match).order_by("number")
     assert [(h.number, h.defender_points) for h in hands] == [(1, 45), (2, 60), (3, 40), (4, 80), (5, 40), (6, 120)]
     ruling = Ruling.objects.get(match=match)   # once, after the hands: during hand 7
