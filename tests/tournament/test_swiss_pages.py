@@ -114,6 +114,11 @@ def test_organiser_sets_unit_scoring_and_sees_a_refusal_next_to_the_field(client
     url = reverse("competition_manage_units", args=[event.slug])
     bad = client.post(url, {"points": "9-x", "best_n": "", "women_bonus": "0", "seed": ""})
     assert bad.status_code == 400 and 'data-field-error="points">各名次得分须为不小于 0 的整数序列。' in bad.content.decode()
+    assert event.unit_scoring in (None, {})   # nothing half-saved
+    bad = client.post(url, {"points": "9-7", "best_n": "二", "women_bonus": "0", "seed": "x" * 65}).content.decode()
+    assert 'data-field-error="best_n">请填写整数。' in bad and "种子最多 64 个字符。" in bad
+    page = client.get(url).content.decode()
+    assert f"留空则使用：{event.slug}:团体。" in page and 'name="seed" maxlength="64" value=""' in page
     client.post(url, {"points": "10-8-6", "best_n": "2", "women_bonus": "1", "seed": "抽签"})
     event.refresh_from_db()
     assert event.unit_scoring == {"points": [10, 8, 6], "best_n": 2, "women_bonus": 1, "lot_seed": "抽签"}

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
-from tournament.competition import draws, stages
+from tournament.competition import draws, stages, unit_ranking
 from tournament.competition.swiss_rounds import MAX_ROUNDS
 from tournament.form_fields import IdChoiceField, WholeNumberField
 from tournament.models import Draw, Match, Stage
@@ -174,6 +174,22 @@ class SwissForm(forms.Form):
     action = forms.ChoiceField(choices=[("pair", "pair"), ("rounds", "rounds")], required=False)
     rounds = _rounds()
     seed = forms.CharField(max_length=64, required=False)
+
+
+class UnitScoringForm(forms.Form):
+    """The unit scoring of the event (empty: the rule profile's value) and the seed of the lot for ties."""
+
+    points = forms.CharField(required=False)
+    best_n = WholeNumberField()
+    women_bonus = WholeNumberField()
+    seed = forms.CharField(max_length=unit_ranking.SEED_MAX_LENGTH, required=False, error_messages={
+        "max_length": _said("The seed may have at most %(most)s characters.", most=unit_ranking.SEED_MAX_LENGTH)})
+
+    def clean_points(self):
+        try:
+            return unit_ranking.parse_points(self.cleaned_data["points"])
+        except UserError as error:
+            raise forms.ValidationError(str(error)) from None
 
 
 def _person():

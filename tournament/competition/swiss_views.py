@@ -12,12 +12,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from common.errors import UserError, gettext_noop
+from common.errors import UserError
 from common.numbers import whole
 from tournament import pagecache
 from tournament.access import visible_events
 from tournament.competition import swiss_rounds, swiss_standings, unit_ranking
-from tournament.competition.forms import SwissForm, first_errors
+from tournament.competition.forms import SwissForm, UnitScoringForm, apply_user_error, first_errors
 from tournament.models import Event, Match, Pair, Round, Stage
 from tournament.permissions import organiser_required
 
@@ -28,15 +28,6 @@ def _public_event(request, slug) -> Event:
     event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
     pagecache.seen(request, event)
     return event
-
-
-def _number(value, field: str):
-    text = (value or "").strip()
-    if not text:
-        return None
-    if whole(text) is None:
-        raise UserError(gettext_noop("Enter a whole number."), field=field)
-    return whole(text)
 
 
 def _page(request, items, name="page"):
@@ -139,20 +130,20 @@ def _swiss_done(request, event, stage, d):
 
 @organiser_required
 def manage_units(request, event):
-    errors = {}
-    if request.method == "POST":
+    form = UnitScoringForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
         try:
-            unit_ranking.set_unit_rules(
-                event, points=unit_ranking.parse_points(request.POST.get("points", "")),
-                best_n=_number(request.POST.get("best_n"), "best_n"),
-                women_bonus=_number(request.POST.get("women_bonus"), "women_bonus"),
-                seed=request.POST.get("seed", ""))
+            unit_ranking.set_unit_rules(event, **form.cleaned_data)
             messages.success(request, _("Unit scoring saved."))
             return redirect("competition_manage_units", slug=event.slug)
         except UserError as exc:
-            errors[exc.field or "points"] = str(exc)
+            apply_user_error(form, exc)
+    errors = first_errors(form, above="points")
     rules = unit_ranking.unit_rules(event)
     return render(request, "tournament/competition/manage_units.html", {
-        "event": event, "errors": errors, "rules": rules, "points_text": request.POST.get("points", "") if errors else "-".join(str(p) for p in rules["points"]),
-        "profile_rules": unit_ranking.profile_rules(event), "seed": unit_ranking.lot_seed(event),
+        "event": event, "errors": errors, "rules": rules,
+        "points_text": request.POST.get("points", "") if errors else "-".join(str(p) for p in rules["points"]),
+        "profile_rules": unit_ranking.profile_rules(event), "seed": request.POST.get("seed", "") if errors else
+        (event.unit_scoring or {}).get("lot_seed", ""), "default_seed": unit_ranking.default_lot_seed(event),
+        "seed_max": unit_ranking.SEED_MAX_LENGTH,
         "result": unit_ranking.event_unit_standings(event)}, status=400 if errors else 200)

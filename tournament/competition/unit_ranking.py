@@ -66,8 +66,17 @@ def unit_rules(event: Event) -> dict:
     return pure.clean_rules({**profile_rules(event), **override})
 
 
+SEED_MAX_LENGTH = 64
+
+
+def default_lot_seed(event: Event) -> str:
+    """The seed of the lot for ties when the organiser gave none. It is part of the event's data (changing
+    it would draw existing ties again), so it stays the same in every language."""
+    return f"{event.slug}:团体"
+
+
 def lot_seed(event: Event) -> str:
-    return str((event.unit_scoring or {}).get("lot_seed") or f"{event.slug}:团体")
+    return str((event.unit_scoring or {}).get("lot_seed") or default_lot_seed(event))
 
 
 @transaction.atomic
@@ -83,8 +92,9 @@ def set_unit_rules(event: Event, *, points=None, best_n=None, women_bonus=None, 
         override["women_bonus"] = women_bonus
     pure.clean_rules({**profile_rules(event), **override})
     seed = "" if seed is None else str(seed).strip()
-    if len(seed) > 64:
-        raise UserError(gettext_noop("The seed may have at most 64 characters."), field="seed")
+    if len(seed) > SEED_MAX_LENGTH:
+        raise UserError(gettext_noop("The seed may have at most %(most)s characters."), field="seed",
+                        most=SEED_MAX_LENGTH)
     if seed:
         override["lot_seed"] = seed
     event.unit_scoring = override
