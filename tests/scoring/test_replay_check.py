@@ -10,7 +10,7 @@ import random
 import re
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from rulings import services as rulings
 from rulings.adjustments import match_replay
@@ -191,3 +191,12 @@ def test_the_demo_semi_final_after_four_delays_is_its_replay():
     assert check_match(Match.objects.select_related("profile", "ns", "ew", "round").get(pk=semi.pk)) == []
     code, out = verify(event.slug)
     assert code == 0, out
+
+
+@pytest.mark.parametrize("command", ["verify_replay", "verify_standings"])
+def test_the_check_commands_run_like_manage_py_and_refuse_an_unknown_event(db, command):
+    """Both commands share one base (tournament.management.event_command); run with Django's system checks
+    as ``manage.py`` runs them, an unknown slug is a CommandError and no events is a clean exit."""
+    call_command(command, skip_checks=False, stdout=io.StringIO())
+    with pytest.raises(CommandError, match="No event 'nosuch'"):
+        call_command(command, "nosuch", skip_checks=False, stdout=io.StringIO())
