@@ -176,6 +176,24 @@ def test_a_warm_live_poll_reads_no_table_and_a_hand_refreshes_it(client, live_ro
         client.get(url, {"rounds": str(rnd.pk)})
 
 
+def test_a_poll_while_nothing_changed_is_a_304_and_a_hand_gives_a_new_etag(client, live_round,
+                                                                          django_capture_on_commit_callbacks):
+    """Issue 31 item 2: a hall of phones polling live.json every 10 s downloads nothing while nothing changed."""
+    rnd, chief = live_round
+    first, _second = tables_of(rnd)
+    url = reverse("competition_live", args=[rnd.stage.event.slug])
+    answer = client.get(url, {"rounds": str(rnd.pk)})
+    tag = answer["ETag"]
+    assert answer.status_code == 200 and answer["Cache-Control"] == "private, no-cache"
+    again = client.get(url, {"rounds": str(rnd.pk)}, HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304 and again.content == b""
+    with django_capture_on_commit_callbacks(execute=True):
+        play(first, chief, defender_points=20)
+    changed = client.get(url, {"rounds": str(rnd.pk)}, HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed["ETag"] != tag
+    assert changed.json()["tables"][str(first.pk)]["ns_level"] == "5"
+
+
 def test_the_live_json_leaves_out_other_events_and_hides_unpublished_ones(client, db):
     mine, other, hidden = make_round(), make_round(), make_round(published=False)
     url = reverse("competition_live", args=[mine.stage.event.slug])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import conditional_page
 
 from rulings import public_log
 from tournament import pagecache
@@ -41,15 +42,18 @@ def public_entry(request, slug, pair_id):
                   {"event": event, "tab": "find", **summary})
 
 
+@conditional_page
 def public_live(request, slug):
     """The live tables of the rounds ``?rounds=1,2`` of the event (levels, hands, states) as JSON.
 
     A published event's answer comes from the shared display cache (no query on a warm cache); an
-    unpublished event's only to the people who may see it.
+    unpublished event's only to the people who may see it. The answer carries an ETag (a hash of its
+    body) and is kept by the browser only to be asked again: a poll while nothing changed is a 304 without
+    a body, which the browser's fetch() answers from its copy.
     """
     data = live.live_tables(slug, live.parse_round_ids(request.GET.get("rounds")))
     if not data["published"] and not visible_events(request.user).filter(slug=slug).exists():
         raise Http404
     response = JsonResponse(data)
-    response["Cache-Control"] = "no-store"
+    response["Cache-Control"] = "private, no-cache"
     return response
