@@ -4,11 +4,12 @@ Served only when gunicorn runs with ``DJANGO_SETTINGS_MODULE=bench.settings`` (t
 ``POST /bench/bare/`` goes through the same middleware (sessions, CSRF, authentication), needs a
 logged-in session, stores one row (one INSERT, Django's admin log table) and answers a small JSON body.
 The bench drives it with the same client loop as the ruling and hand POSTs and prints the ratio.
+``GET /bench/bare-read/`` is the yardstick of a read (``bench_hall.py``'s polls and pages): one SELECT.
 """
 from django.contrib.admin.models import ADDITION, LogEntry
 from django.http import JsonResponse
 from django.urls import include, path
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 
 @require_POST
@@ -21,7 +22,15 @@ def bare(request):
     return JsonResponse({"id": row.pk}, status=201)
 
 
+@require_GET
+def bare_read(request):
+    """The yardstick of a read (a spectator's poll, a page): one SELECT, a JSON answer, no session needed."""
+    row = LogEntry.objects.order_by("-pk").values_list("pk", flat=True).first()
+    return JsonResponse({"last": row})
+
+
 urlpatterns = [
     path("bench/bare/", bare),
+    path("bench/bare-read/", bare_read),
     path("", include("config.urls")),
 ]
