@@ -138,7 +138,8 @@ def match_info(match, state=None):
     return {
         "id": match.pk, "table": match.table, "round": str(match.round), "ns": str(match.ns or match.ns_source),
         "ew": str(match.ew or match.ew_source), "status": match.status,
-        "winner": str(match.winner) if match.winner_id else None, "levels": state.levels,
+        "winner": match.winner_side, "winner_name": str(match.winner) if match.winner_id else None,
+        "levels": state.levels,
         "declarer": state.declarer, "hand_number": state.hand_number,
     }
 

@@ -75,7 +75,8 @@ class ImpactSerializer(serializers.Serializer):
     earlier_hand = serializers.BooleanField(help_text="the ruling changes a hand already recorded")
     levels_before = serializers.DictField(child=serializers.CharField())
     levels_after = serializers.DictField(child=serializers.CharField())
-    winner_after = serializers.CharField(allow_null=True)
+    winner_after = serializers.ChoiceField(choices=["NS", "EW"], allow_null=True,
+                                           help_text='the winning side after the ruling, "NS" or "EW" (null: none)')
     text = serializers.CharField(allow_blank=True)
 
 
@@ -172,7 +173,9 @@ class RulingMatchInfoSerializer(serializers.Serializer):
     ns = serializers.CharField()
     ew = serializers.CharField()
     status = serializers.CharField()
-    winner = serializers.CharField(allow_null=True)
+    winner = serializers.ChoiceField(choices=["NS", "EW"], allow_null=True,
+                                     help_text='the winning side, "NS" or "EW" (null: none)')
+    winner_name = serializers.CharField(allow_null=True, help_text="the winning pair's name")
     levels = serializers.DictField(child=serializers.CharField())
     declarer = serializers.CharField(allow_null=True)
     hand_number = serializers.IntegerField()

@@ -168,7 +168,8 @@ class MatchStateSerializer(serializers.Serializer):
     ew = serializers.CharField(allow_null=True)
     levels = serializers.DictField(child=serializers.CharField())
     declarer = serializers.CharField(allow_null=True, help_text="seat declaring the next hand (null before the first)")
-    winner = serializers.CharField(allow_null=True, help_text='"NS", "EW" or null')
+    winner = serializers.ChoiceField(choices=["NS", "EW"], allow_null=True,
+                                     help_text='the winning side, "NS" or "EW" (null: none)')
     policy_pending = serializers.CharField(allow_null=True, help_text="the policy return: the level the declarers may return to")
     next_number = serializers.IntegerField()
     hands = HandStateSerializer(many=True)

@@ -92,7 +92,7 @@ def test_login_rejects_bad_password(client, demo):
 def test_api_lists_published_events(client, demo):
     data = client.get("/api/events/").json()
     assert [e["slug"] for e in data] == ["demo"]
-    assert data[0]["profile_slug"] == "shenzhen-community"
+    assert data[0]["profile"] == "shenzhen-community"
 
 
 def test_openapi_schema_validates(db):

@@ -97,7 +97,7 @@
       levels.textContent = t.ns_level || t.ew_level ? t.ns_level + " : " + t.ew_level : "";
       var hands = document.createElement("span");
       hands.className = "hands";
-      if (t.ended) hands.textContent = t.winner ? label(el, "winner", t.winner) : label(el, "no-result");
+      if (t.ended) hands.textContent = t.winner ? label(el, "winner", t.winner_name) : label(el, "no-result");
       else if (t.hands_left != null) hands.textContent = label(el, "hands-left", t.hands_left);
       li.appendChild(b); li.appendChild(pairs); li.appendChild(levels); li.appendChild(hands);
       list.appendChild(li);

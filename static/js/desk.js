@@ -103,7 +103,7 @@
     var timeCell = el("td", { cls: "t-time", "data-match-id": t.match_id }, [timeText]);
     if (t.extra_seconds) timeCell.appendChild(el("span", { cls: "extra", text: " " + fill(L.extra, { n: Math.round(t.extra_seconds / 60) }) }));
     var state = el("td", { cls: "t-state" }, [el("span", { cls: "badge s-" + t.state, text: t.state_label })]);
-    if (t.winner) state.appendChild(el("div", { cls: "winner", text: fill(L.winner, { who: t.winner }) }));
+    if (t.winner) state.appendChild(el("div", { cls: "winner", text: fill(L.winner, { who: t.winner_name }) }));
     if (t.how && t.ended) state.appendChild(el("div", { cls: "muted how", text: t.how }));
     var alerts = el("td", { cls: "t-alerts" }, t.alerts.map(function (a) { return el("div", { cls: "alert", text: a }); }));
     var links = el("td", { cls: "t-links" }, [

@@ -16,7 +16,7 @@ from tournament.staff.passwords import password_set_by_owner
 from tournament.staff.services import add_staff, create_organiser_account
 
 NEW = {"name": "2026 区职工拖拉机赛", "start_date": "2026-12-05", "end_date": "2026-12-06", "venue": "区文化宫",
-       "profile": "union-games", "format": "round_robin", "organiser_name": "区总工会"}
+       "profile": "union-games", "format": "round_robin", "organising_body": "区总工会"}
 
 
 def send(client, method, path, body=None, key=None, **headers):

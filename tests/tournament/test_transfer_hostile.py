@@ -76,7 +76,7 @@ def test_a_forged_profile_under_a_shipped_slug_does_not_reach_another_organisers
     client.force_login(other)
     answer = client.post("/api/events/", {"name": "乙赛", "profile": slug, **DAY}, content_type="application/json")
     assert answer.status_code == 201, answer.content
-    assert (answer.json()["profile_slug"], answer.json()["profile_version"]) == (slug, demo.profile.version)
+    assert (answer.json()["profile"], answer.json()["profile_version"]) == (slug, demo.profile.version)
     made = create_event(other, {"name": "乙赛二", "profile": slug, **DAY})
     assert made.profile_id == demo.profile_id and made.profile.data == shipped
     assert latest_profile(slug).pk == demo.profile_id

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import ForbiddenError, gettext_noop
+from common.seats import SIDES
 from config.api_errors import error_responses
 from config.inputs import StrictInput
 from tournament import access
@@ -42,8 +43,9 @@ class ClockTableSerializer(serializers.Serializer):
     status = serializers.CharField()
     playing = serializers.BooleanField()
     ended = serializers.BooleanField()
-    winner = serializers.CharField()
-    winner_side = serializers.ChoiceField(choices=["NS", "EW", ""])
+    winner = serializers.ChoiceField(choices=SIDES, allow_null=True, help_text='the winning side, "NS" or "EW" '
+                                                                                 '(null: none)')
+    winner_name = serializers.CharField(help_text="the winning pair's name (empty: none)")
     recorded = serializers.IntegerField(allow_null=True)
     hand_in_play = serializers.IntegerField(allow_null=True)
     last_hand = serializers.IntegerField(allow_null=True)

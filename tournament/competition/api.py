@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import ConflictError, UserError, gettext_noop
+from common.seats import SIDES
 from config.api_errors import error_responses
 from config.inputs import StrictInput
 from tournament import access
@@ -98,11 +99,16 @@ class MatchSerializer(serializers.ModelSerializer):
     round_name = serializers.CharField(source="round.name", read_only=True)
     group_name = serializers.CharField(source="group.name", read_only=True, default=None, allow_null=True)
     referees = serializers.SlugRelatedField(many=True, read_only=True, slug_field="username")
+    winner = serializers.ChoiceField(source="winner_side", choices=SIDES, allow_null=True, read_only=True,
+                                     help_text='the winning side, "NS" or "EW" (null: none)')
+    winner_pair = serializers.PrimaryKeyRelatedField(source="winner", read_only=True, allow_null=True,
+                                                     help_text="the winning pair's id")
 
     class Meta:
         model = Match
         fields = ["id", "round_number", "round_name", "group_name", "table", "bracket_key", "ns", "ew",
-                  "ns_source", "ew_source", "status", "winner", "ns_level", "ew_level", "result_note", "referees"]
+                  "ns_source", "ew_source", "status", "winner", "winner_pair", "ns_level", "ew_level", "result_note",
+                  "referees"]
 
 
 class DrawSerializer(serializers.ModelSerializer):

@@ -14,7 +14,7 @@ from tournament.clocks import display
 from tournament.models import Match
 
 MAX_ROUNDS = 24
-FIELDS = ("ns_level", "ew_level", "status", "playing", "ended", "winner_side", "recorded", "hands_left")
+FIELDS = ("ns_level", "ew_level", "status", "playing", "ended", "winner", "recorded", "hands_left")
 
 
 def live_round_ids(rounds) -> list[int]:

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from common.errors import UserError, gettext_noop
 from common.numbers import whole
+from common.seats import SIDES
 from config.api_errors import error_responses
 from rulings.presenters import offence_menu
 from tournament.access import visible_events
@@ -67,7 +68,9 @@ class MatchReadSerializer(serializers.Serializer):
     ns_source = serializers.CharField()
     ew_source = serializers.CharField()
     status = serializers.ChoiceField(choices=Match.Status.values)
-    winner = serializers.IntegerField(source="winner_id", allow_null=True, help_text="the winning pair's id")
+    winner = serializers.ChoiceField(source="winner_side", choices=SIDES, allow_null=True,
+                                     help_text='the winning side, "NS" or "EW" (null: none)')
+    winner_pair = serializers.IntegerField(source="winner_id", allow_null=True, help_text="the winning pair's id")
     ns_level = serializers.CharField()
     ew_level = serializers.CharField()
     winner_name = serializers.CharField(source="winner.name", default=None, allow_null=True)

@@ -38,7 +38,8 @@ class ResultDecisionInSerializer(StrictInput):
 class ResultDecisionOutSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     status = serializers.CharField()
-    winner = serializers.CharField(allow_null=True, help_text='"NS", "EW" or null')
+    winner = serializers.ChoiceField(choices=["NS", "EW"], allow_null=True,
+                                     help_text='the winning side, "NS" or "EW" (null: none)')
     kind = serializers.CharField()
     reason = serializers.CharField()
     decided_by = serializers.CharField()
@@ -89,7 +90,7 @@ class MatchResultView(APIView):
         match.refresh_from_db()
         return Response({
             "match": match.pk, "status": match.status,
-            "winner": {match.ns_id: "NS", match.ew_id: "EW"}.get(match.winner_id) if match.winner_id else None,
+            "winner": match.winner_side,
             "kind": row.kind, "reason": row.reason, "decided_by": row.decided_by.get_username(),
             "decided_at": row.decided_at,
         })

@@ -16,13 +16,13 @@ from tournament.models import Event
 
 
 class EventSerializer(serializers.ModelSerializer):
-    profile_slug = serializers.CharField(source="profile.slug", read_only=True)
+    profile = serializers.CharField(source="profile.slug", read_only=True, help_text="the rule profile's slug")
     profile_version = serializers.IntegerField(source="profile.version", read_only=True)
 
     class Meta:
         model = Event
         fields = ["slug", "name", "organising_body", "start_date", "end_date", "venue", "format", "published",
-                  "profile_slug", "profile_version"]
+                  "profile", "profile_version"]
 
 
 DATE_MESSAGES = {key: _("Enter a date such as 2026-12-05.") for key in ("required", "invalid", "null", "datetime")}
@@ -51,21 +51,17 @@ class EventWriteSerializer(StrictInput):
     slug = serializers.RegexField(services.SLUG_RE.pattern.replace("^", "^(?!new$)", 1), required=False,
                                   allow_blank=True, trim_whitespace=False, error_messages={"invalid": SLUG_MESSAGE},
                                   help_text="the web address; made from the name's pinyin when left out or empty")
-    organiser_name = serializers.CharField(required=False, allow_blank=True, max_length=200,
-                                           help_text="the organising body (主办单位)")
-    organising_body = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    organising_body = serializers.CharField(required=False, allow_blank=True, max_length=200,
+                                            help_text="the organising body (主办单位)")
     published = serializers.BooleanField(required=False)
 
 
 def _values(request, *, partial) -> dict:
-    """The request's fields, checked as the description states them (``organiser_name`` is the organising body)."""
+    """The request's fields, checked as the description states them."""
     serializer = EventWriteSerializer(data=request.data, partial=partial)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
-    values = {k: data[k] for k in services.FIELDS if k in data}
-    if "organiser_name" in data and "organising_body" not in data:
-        values["organising_body"] = data["organiser_name"]
-    return values
+    return {k: data[k] for k in services.FIELDS if k in data}
 
 
 class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):

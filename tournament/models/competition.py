@@ -310,6 +310,13 @@ class Match(models.Model):
     def is_over(self):
         return self.status in self.OVER
 
+    @property
+    def winner_side(self):
+        """The winning side, "NS" or "EW" (None: no winner): what the API calls ``winner`` everywhere."""
+        if self.winner_id is None:
+            return None
+        return "NS" if self.winner_id == self.ns_id else "EW"
+
 
 class RefereeUnit(models.Model):
     """The unit a referee belongs to at one event (a referee never officiates a table of that unit)."""
