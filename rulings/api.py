@@ -18,13 +18,14 @@ from rulings import appeals, previews, services
 from rulings import permissions as perms
 from rulings.ledger import entry_of, sanction_dict
 from rulings.models import Appeal, Ruling
-from rulings.presenters import entry_data, event_log, match_log, ruling_text
+from rulings.presenters import entry_data, event_appeals, event_log, match_log, ruling_text
 from rulings.serializers import (
     AppealInSerializer,
     AppealOutSerializer,
     ApprovalInSerializer,
     ChoiceInSerializer,
     DecisionInSerializer,
+    EventAppealsSerializer,
     EventLogSerializer,
     MatchLogSerializer,
     OffenceSerializer,
@@ -248,6 +249,20 @@ class EventRulingsView(APIView):
         event = get_object_or_404(Event, slug=slug)
         self.check_object_permissions(request, event)
         return Response(EventLogSerializer(event_log(event, request.user)).data)
+
+
+class EventAppealsView(APIView):
+    """The event's appeals with their decisions, status and window: read as the penalty log is (staff always,
+    everybody once the event is published; the grounds for staff only)."""
+
+    permission_classes = [perms.CanReadLog]
+    serializer_class = EventAppealsSerializer
+
+    @extend_schema(responses={200: EventAppealsSerializer, **error_responses(404)}, operation_id="event_appeals")
+    def get(self, request, slug):
+        event = get_object_or_404(Event, slug=slug)
+        self.check_object_permissions(request, event)
+        return Response(EventAppealsSerializer(event_appeals(event, request.user)).data)
 
 
 class AssignRefereeView(_MatchView):

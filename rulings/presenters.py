@@ -9,13 +9,14 @@ from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext as _
 
 from common.names import display_name
+from rulings import appeal_route
 from rulings.adjustments import table_state
 from rulings.appeal_route import OUTCOME_LABELS
 from rulings.appeals import appeal_deadline_for, deadline_after
 from rulings.closing import ends_of_play
 from rulings.engine import AWAITING, in_force_text  # noqa: F401  (in_force_text: the pages import it from here)
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
-from rulings.models import Ruling
+from rulings.models import Appeal, Ruling
 from rulings.wording import english
 from scoring.profile_store import shared_profile
 from tournament import access
@@ -179,6 +180,57 @@ def event_log(event, viewer=None):
     """Every ruling of the event as ``viewer`` may read it, table by table (one replay per match)."""
     return {"event": event.slug, "rulings": _logged(Ruling.objects.filter(match__round__stage__event=event),
                                                     sees_private(viewer, event=event))}
+
+
+# An appeal's status (``event_appeals``): no decision yet; decided at the first instance with a second one
+# open under the profile's route; decided at the last instance.
+APPEAL_PENDING, APPEAL_DECIDED, APPEAL_FINAL = "pending", "decided", "final"
+APPEAL_STATUSES = (APPEAL_PENDING, APPEAL_DECIDED, APPEAL_FINAL)
+APPEAL_ORDER = ("ruling__match__round__stage__order", "ruling__match__round__number", "ruling__match__table",
+                "ruling__match_id", "ruling__sequence", "filed_at", "pk")
+
+
+def _appeal_status(appeal, profile):
+    decided = {d.instance for d in appeal.decisions.all()}
+    if not decided:
+        return APPEAL_PENDING, 1
+    waiting = appeal_route.waiting_instance(appeal, profile)
+    return (APPEAL_FINAL, None) if waiting is None else (APPEAL_DECIDED, waiting)
+
+
+def event_appeals(event, viewer=None):
+    """Every appeal of the event as ``viewer`` may read it (the grounds for its staff only, as in the logs),
+    table by table: its ruling, match, round, who filed it and when, its decisions, its status and the
+    appeal window (the ruling's deadline, the route's instances). A fixed number of queries, whatever the
+    number of appeals."""
+    private = sees_private(viewer, event=event)
+    appeals = list(Appeal.objects.filter(ruling__match__round__stage__event=event)
+                   .select_related("filed_by", "ruling__profile", "ruling__match__round__stage")
+                   .defer("ruling__profile__data", "ruling__sanction", "ruling__context")
+                   .prefetch_related("decisions__decided_by").order_by(*APPEAL_ORDER))
+    matches = {a.ruling.match_id: a.ruling.match for a in appeals}
+    ends = ends_of_play(list(matches.values()), {m.round_id: m.round.results_published_at
+                                                 for m in matches.values()}) if matches else {}
+    out = []
+    for appeal in appeals:
+        ruling = appeal.ruling
+        ruling.profile = shared_profile(ruling.profile)  # its JSON decoded once per process
+        match, rnd = ruling.match, ruling.match.round
+        status, waiting = _appeal_status(appeal, ruling.profile)
+        row = _appeal(appeal, deadline_after(ruling, rnd.results_published_at, ends), private)
+        kept = {d.pk: d.result_stands for d in appeal.decisions.all()}
+        for decision in row["decisions"]:
+            decision["result_stands"] = kept[decision["id"]]
+        last = row["decisions"][-1] if row["decisions"] else None
+        out.append({
+            **row, "match": match.pk, "table": ruling.table if ruling.table is not None else match.table,
+            "round": rnd.pk, "round_number": rnd.number, "stage": rnd.stage_id, "stage_name": rnd.stage.name,
+            "code": ruling.code, "ruling_side": ruling.side,
+            "status": status, "waiting_instance": waiting, "instances": appeal_route.instances(ruling.profile),
+            "outcome": last["outcome"] if last else None,
+            "results_published_at": rnd.results_published_at,
+        })
+    return {"event": event.slug, "appeals": out}
 
 
 def matches_log(match_ids):

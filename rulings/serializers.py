@@ -4,6 +4,7 @@ from rest_framework import serializers
 from common.seats import SEATS
 from config.inputs import StrictInput
 from rulings.models import AppealDecision
+from rulings.presenters import APPEAL_STATUSES
 
 SIDES = [("NS", "NS"), ("EW", "EW"), *((seat, seat) for seat in SEATS)]
 ROLES = [("declarers", "declarers"), ("defenders", "defenders")]
@@ -118,6 +119,44 @@ class AppealOutSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     deadline = serializers.DateTimeField(allow_null=True)
     decisions = DecisionOutSerializer(many=True)
+
+
+class EventAppealDecisionSerializer(DecisionOutSerializer):
+    result_stands = serializers.CharField(allow_blank=True, help_text="the side whose win the decision kept although "
+                                          "it changes what the records give (NS/EW; empty: none)")
+
+
+class EventAppealSerializer(AppealOutSerializer):
+    """One appeal of the event, with its ruling, table and round, its status and its window."""
+
+    decisions = EventAppealDecisionSerializer(many=True, help_text="first instance first")
+    by = serializers.CharField(help_text="who filed it (the name shown on the pages)")
+    at = serializers.DateTimeField(help_text="when it was filed")
+    deadline = serializers.DateTimeField(allow_null=True, help_text="the end of the ruling's appeal window (null: "
+                                         "its time does not run yet, or the rules set no limit)")
+    match = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    round = serializers.IntegerField(help_text="the round's id")
+    round_number = serializers.IntegerField()
+    stage = serializers.IntegerField(help_text="the stage's id")
+    stage_name = serializers.CharField()
+    code = serializers.CharField(help_text="the appealed ruling's offence code")
+    ruling_side = serializers.CharField(help_text="the side the appealed ruling is against")
+    status = serializers.ChoiceField(choices=APPEAL_STATUSES, help_text="pending (no decision yet), decided (the "
+                                     "first instance decided, a second is open under the rules) or final")
+    waiting_instance = serializers.IntegerField(allow_null=True, help_text="the instance still to decide (null: "
+                                                "final)")
+    instances = serializers.IntegerField(help_text="how many instances the event's rules give (1: the first is "
+                                         "final)")
+    outcome = serializers.ChoiceField(choices=AppealDecision.Outcome.values, allow_null=True,
+                                      help_text="the latest decision's outcome (null: none yet)")
+    results_published_at = serializers.DateTimeField(allow_null=True, help_text="when the round's results were "
+                                                     "published (the window may count from it)")
+
+
+class EventAppealsSerializer(serializers.Serializer):
+    event = serializers.CharField()
+    appeals = EventAppealSerializer(many=True)
 
 
 class ApprovalOutSerializer(RulingActSerializer):

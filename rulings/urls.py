@@ -18,4 +18,5 @@ urlpatterns = [
     path("api/rulings/<int:pk>/appeals/", api.AppealView.as_view(), name="api_ruling_appeals"),
     path("api/appeals/<int:pk>/decisions/", api.DecisionView.as_view(), name="api_appeal_decisions"),
     path("api/events/<slug:slug>/rulings/", api.EventRulingsView.as_view(), name="api_event_rulings"),
+    path("api/events/<slug:slug>/appeals/", api.EventAppealsView.as_view(), name="api_event_appeals"),
 ]

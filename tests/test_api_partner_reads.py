@@ -1,0 +1,156 @@
+"""What a partner needs besides (issue 29 item 6): the event's appeals, one entry read and edited, a round's
+planned start read and set."""
+import datetime as dt
+import itertools
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from rulings import appeals as appeals_
+from rulings import services
+from scoring.profile_store import latest_profile
+from tournament.models import Event, Match, Pair, Player, Round, Stage, Unit
+
+pytestmark = pytest.mark.django_db
+
+_counter = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def make_event(published=True):
+    n = next(_counter)
+    event = Event.objects.create(slug=f"partner{n}", name=f"赛事{n}", start_date=dt.date(2026, 12, 5),
+                                 end_date=dt.date(2026, 12, 5), profile=latest_profile("shenzhen-community"),
+                                 published=published)
+    stage = Stage.objects.create(event=event, order=1, kind="round_robin", name="小组赛")
+    Round.objects.create(stage=stage, number=1)
+    return event
+
+
+def make_pair(event, label="甲"):
+    n = next(_counter)
+    unit = Unit.objects.create(event=event, name=f"单位{label}{n}")
+    p1 = Player.objects.create(event=event, unit=unit, name=f"{label}{n}a", gender="M")
+    p2 = Player.objects.create(event=event, unit=unit, name=f"{label}{n}b", gender="F")
+    return Pair.objects.create(event=event, unit=unit, player1=p1, player2=p2, name=f"{label}队{n}")
+
+
+def make_match(event, table=1):
+    rnd = Round.objects.get(stage__event=event, number=1)
+    return Match.objects.create(round=rnd, table=table, ns=make_pair(event, "甲"), ew=make_pair(event, "乙"),
+                                profile=event.profile)
+
+
+def at(text):
+    return dt.datetime.fromisoformat(text)
+
+
+def client_of(user=None):
+    """A client acting as ``user`` (read afresh: the roles a request reads are kept on the user object)."""
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(type(user).objects.get(pk=user.pk))
+    return client
+
+
+# --------------------------------------------------------------------------- the event's appeals
+@pytest.fixture
+def staff(make_user):
+    return {"referee": make_user("table_referee"), "chief": make_user("chief_referee"),
+            "chief2": make_user("chief_referee"), "organiser": make_user("organiser"), "stranger": make_user()}
+
+
+def appealed(event, staff, table=1, grounds="不是甩牌"):
+    """A match of ``event`` with one ruling and the NS side's appeal against it."""
+    match = make_match(event, table)
+    match.referees.add(staff["referee"])
+    ruling = services.record_ruling(match, staff["referee"], "failed_throw", "NS", cards=2, role="declarers")
+    return ruling, appeals_.file_appeal(ruling, staff["referee"], "NS", grounds)
+
+
+def test_the_appeals_say_their_ruling_table_round_filing_decisions_and_window(staff, frozen_now):
+    event = make_event()
+    ruling, appeal = appealed(event, staff)
+    appeals_.decide_appeal(appeal, staff["chief"], instance=1, outcome="upheld", reason="判罚正确")
+    pending_ruling, pending = appealed(event, staff, table=2, grounds="")
+    rnd = ruling.match.round
+    rnd.results_published_at = frozen_now.at
+    rnd.save()
+
+    answer = client_of(staff["chief2"]).get(f"/api/events/{event.slug}/appeals/")
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert body["event"] == event.slug
+    first, second = body["appeals"]   # table by table
+    assert (first["id"], first["ruling"], first["match"], first["table"]) == (
+        appeal.pk, ruling.pk, ruling.match_id, 1)
+    assert (first["round"], first["round_number"], first["stage"]) == (rnd.pk, 1, rnd.stage_id)
+    assert (first["code"], first["side"], first["ruling_side"]) == ("failed_throw", "NS", "NS")
+    assert first["by"] == staff["referee"].username and at(first["at"]) == frozen_now.at
+    assert first["grounds"] == "不是甩牌"   # staff read the grounds
+    [decision] = first["decisions"]
+    assert (decision["instance"], decision["outcome"], decision["reason"], decision["by"]) == (
+        1, "upheld", "判罚正确", staff["chief"].username)
+    assert decision["result_stands"] == "" and at(decision["at"]) == frozen_now.at
+    # shenzhen's route: the chief referee, then the organising committee
+    assert (first["status"], first["waiting_instance"], first["instances"], first["outcome"]) == (
+        "decided", 2, 2, "upheld")
+    # the window: ten minutes after the results were published
+    assert at(first["results_published_at"]) == frozen_now.at
+    assert at(first["deadline"]) == frozen_now.at + dt.timedelta(minutes=10)
+    assert (second["id"], second["table"], second["status"], second["waiting_instance"], second["outcome"]) == (
+        pending.pk, 2, "pending", 1, None)
+    assert second["decisions"] == [] and second["ruling"] == pending_ruling.pk
+
+    appeals_.decide_appeal(appeal, staff["organiser"], instance=2, outcome="reversed", reason="撤销")
+    again = client_of(staff["chief2"]).get(f"/api/events/{event.slug}/appeals/").json()["appeals"][0]
+    assert (again["status"], again["waiting_instance"], again["outcome"]) == ("final", None, "reversed")
+    assert [d["instance"] for d in again["decisions"]] == [1, 2]
+
+
+def test_the_public_reads_a_published_event_s_appeals_without_their_grounds(staff):
+    event = make_event()
+    appealed(event, staff)
+    for client in (client_of(), client_of(staff["stranger"])):
+        answer = client.get(f"/api/events/{event.slug}/appeals/")
+        assert answer.status_code == 200, answer.content
+        [row] = answer.json()["appeals"]
+        assert row["grounds"] == "" and row["status"] == "pending"
+    other = make_event()   # another event's appeals are not listed
+    assert client_of().get(f"/api/events/{other.slug}/appeals/").json()["appeals"] == []
+
+
+def test_an_unpublished_event_s_appeals_are_not_found_for_visitors(staff, make_user):
+    event = make_event(published=False)
+    appealed(event, staff)
+    for client in (client_of(), client_of(staff["stranger"])):
+        answer = client.get(f"/api/events/{event.slug}/appeals/")
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found", answer.content
+    assert client_of().get("/api/events/no-such-event/appeals/").status_code == 404
+    # the event's own staff read them (as its penalty log)
+    assert client_of(staff["chief"]).get(f"/api/events/{event.slug}/appeals/").status_code == 200
+
+
+def test_reading_the_appeals_costs_the_same_queries_for_one_or_many(staff):
+    few, many = make_event(), make_event()
+    ruling, appeal = appealed(few, staff)
+    appeals_.decide_appeal(appeal, staff["chief"], instance=1, outcome="upheld")
+    for table in range(1, 7):
+        ruling, appeal = appealed(many, staff, table=table)
+        appeals_.file_appeal(ruling, staff["chief"], "EW", "另一方")
+        appeals_.decide_appeal(appeal, staff["chief"], instance=1, outcome="upheld")
+    client_of().get(f"/api/events/{few.slug}/appeals/")   # the profile's JSON decoded once per process
+    counts = []
+    for event, expected in ((few, 1), (many, 12)):
+        client = client_of(staff["chief2"])
+        with CaptureQueriesContext(connection) as ctx:
+            answer = client.get(f"/api/events/{event.slug}/appeals/")
+        assert len(answer.json()["appeals"]) == expected
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1], counts
