@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from rulings import appeals as appeals_
 from rulings import services
 from scoring.profile_store import latest_profile
-from tournament.models import Event, Match, Pair, Player, Round, Stage, Unit
+from tournament.models import Event, EventRole, Match, Pair, Player, Round, Stage, Unit
 
 pytestmark = pytest.mark.django_db
 
@@ -154,3 +154,138 @@ def test_reading_the_appeals_costs_the_same_queries_for_one_or_many(staff):
         assert len(answer.json()["appeals"]) == expected
         counts.append(len(ctx.captured_queries))
     assert counts[0] == counts[1], counts
+
+
+# --------------------------------------------------------------------------- one entry, read and corrected
+@pytest.fixture
+def organiser(make_user):
+    """The organiser of one event (an event role, not a site-wide one) and that event with two pairs."""
+    user = make_user()
+    event = make_event()
+    EventRole.objects.create(event=event, user=user, role=EventRole.Role.ORGANISER)
+    return user, event
+
+
+def entry_url(pair):
+    return f"/api/entries/{pair.pk}/"
+
+
+def test_one_entry_reads_as_in_the_event_s_list(organiser):
+    _user, event = organiser
+    pair = make_pair(event)
+    make_pair(event, "乙")
+    answer = client_of().get(entry_url(pair))
+    assert answer.status_code == 200, answer.content
+    listed = {row["id"]: row for row in client_of().get(f"/api/events/{event.slug}/entries/").json()}
+    assert answer.json() == listed[pair.pk]
+    assert answer.json()["player1"] == {"name": pair.player1.name, "gender": "M"}   # no phone
+
+
+def test_an_entry_of_an_unpublished_event_is_not_found_but_for_its_staff(organiser, make_user):
+    user, _event = organiser
+    hidden = make_event(published=False)
+    pair = make_pair(hidden)
+    assert client_of().get(entry_url(pair)).status_code == 404
+    assert client_of(make_user()).get(entry_url(pair)).status_code == 404
+    assert client_of(user).get(entry_url(pair)).status_code == 404   # another event's organiser
+    EventRole.objects.create(event=hidden, user=user, role=EventRole.Role.ORGANISER)
+    assert client_of(user).get(entry_url(pair)).status_code == 200
+    answer = client_of().get("/api/entries/999999/")
+    assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+
+
+def test_the_organiser_corrects_only_the_fields_sent_cleaned_as_the_form_cleans_them(organiser):
+    user, event = organiser
+    pair = make_pair(event)
+    Player.objects.filter(pk=pair.player2_id).update(phone="13800000000")
+    before = {"name": pair.name, "unit": pair.unit.name, "player1": pair.player1.name}
+    players = Player.objects.count()
+    answer = client_of(user).patch(entry_url(pair), {"player2": {"name": "  张  三 ", "gender": "M"}, "seed": 3},
+                                   format="json")
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert body["player2"] == {"name": "张三", "gender": "M"} and body["seed"] == 3
+    assert (body["name"], body["unit"], body["player1"]["name"]) == (before["name"], before["unit"],
+                                                                      before["player1"])
+    pair.refresh_from_db()
+    pair.player2.refresh_from_db()
+    assert (pair.player2.name, pair.player2.gender, pair.seed) == ("张三", "M", 3)
+    assert pair.player2.phone == "13800000000"   # a player sent without a phone keeps it
+    assert Player.objects.count() == players   # edited in place
+    assert client_of().get(entry_url(pair)).json() == body
+    # a new unit: the pair and both its players move to it (the form's rule)
+    moved = client_of(user).patch(entry_url(pair), {"unit": " 新  单位 "}, format="json").json()
+    assert moved["unit"] == "新单位"   # common.names.clean_name: no space between Chinese characters
+    pair.refresh_from_db()
+    assert {pair.unit.name, pair.player1.unit.name, pair.player2.unit.name} == {"新单位"}
+
+
+def test_an_entry_is_corrected_by_its_event_s_organiser_only(organiser, make_user):
+    user, event = organiser
+    pair = make_pair(event)
+    body = {"name": "改名队"}
+    anonymous = client_of().patch(entry_url(pair), body, format="json")
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "not_authenticated"
+    other = make_event()
+    other_organiser = make_user()
+    EventRole.objects.create(event=other, user=other_organiser, role=EventRole.Role.ORGANISER)
+    chief = make_user()
+    EventRole.objects.create(event=event, user=chief, role=EventRole.Role.CHIEF_REFEREE)
+    for stranger in (make_user(), other_organiser, chief):
+        refused = client_of(stranger).patch(entry_url(pair), body, format="json")
+        assert refused.status_code == 403 and refused.json()["code"] == "forbidden", refused.content
+    assert client_of(user).patch("/api/entries/999999/", body, format="json").status_code == 404
+    pair.refresh_from_db()
+    assert pair.name != "改名队"
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"unit": ""}, "unit"),
+    ({"name": "名" * 101}, "name"),
+    ({"player1": {"name": "名" * 41, "gender": "M"}}, "player1.name"),
+    ({"player1": {"name": "王五"}}, "player1.gender"),   # a player sent is the whole player
+    ({"player2": "王五"}, "player2"),
+    ({"seed": 0}, "seed"),
+    ({"seed": "3"}, "seed"),
+    ({"reserve": True}, "team"),   # the service's rule: a reserve pair needs its team
+])
+def test_a_bad_correction_is_a_400_naming_its_field_and_changes_nothing(organiser, body, field):
+    user, event = organiser
+    pair = make_pair(event)
+    sent = {"player2": {"name": "赵六", "gender": "F"}, **body}   # a valid change besides: not saved either
+    answer = client_of(user).patch(entry_url(pair), sent, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert answer.status_code == 400, answer.content
+    error = answer.json()
+    assert error["field"] == field and error["code"] == "invalid", error
+    pair.player2.refresh_from_db()
+    assert pair.player2.name != "赵六"
+
+
+def test_a_correction_clashing_with_another_entry_saves_nothing(organiser):
+    user, event = organiser
+    pair, other = make_pair(event), make_pair(event, "乙")
+    units = Unit.objects.count()
+    answer = client_of(user).patch(entry_url(pair), {"unit": "全新单位", "name": other.name}, format="json")
+    assert answer.status_code == 400 and answer.json()["field"] == "name", answer.content
+    assert Unit.objects.count() == units   # the new unit was not made
+    pair.refresh_from_db()
+    assert pair.unit.name != "全新单位"
+
+
+def test_a_locked_or_withdrawn_entry_is_a_409(organiser):
+    user, event = organiser
+    pair = make_pair(event)
+    withdrawn = make_pair(event, "丙")
+    Pair.objects.filter(pk=withdrawn.pk).update(status=Pair.Status.WITHDRAWN)
+    answer = client_of(user).patch(entry_url(withdrawn), {"name": "复活"}, format="json")
+    assert answer.status_code == 409 and answer.json()["code"] == "conflict", answer.content
+    match = make_match(event)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.PLAYING, started_at=dt.datetime(
+        2026, 12, 5, 1, tzinfo=dt.UTC))
+    answer = client_of(user).patch(entry_url(pair), {"name": "开赛后改名"}, format="json")
+    assert answer.status_code == 409 and answer.json()["code"] == "conflict", answer.content
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in answer.json()["detail"])   # the service's reason, in Chinese
+    pair.refresh_from_db()
+    assert pair.name != "开赛后改名"
+    # a bad body is still a 400 first (the input, then the state)
+    assert client_of(user).patch(entry_url(pair), {"seed": 0}, format="json").status_code == 400

@@ -181,7 +181,7 @@ def _ids_for(path, name, ids):
     if name == "id":
         if path.startswith("/api/stages/"):
             return ids["stage"]
-        if path.startswith("/api/pairs/"):
+        if path.startswith(("/api/pairs/", "/api/entries/")):
             return ids["pair"]
         if path.startswith("/api/rulings/"):
             return ids["ruling"]

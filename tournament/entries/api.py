@@ -1,6 +1,10 @@
-"""Entries API: GET lists an event's pairs (no phone numbers); POST (organisers) enters a pair."""
+"""Entries API: GET lists an event's pairs (no phone numbers); POST (organisers) enters a pair; one entry read
+(``GET /api/entries/<id>/``) and corrected (``PATCH``, organisers) through the service the organiser's page
+uses (:func:`tournament.entries.pairs.edit_pair`): the same cleaning, limits and locks as the form and the
+import."""
 from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.generics import GenericAPIView
@@ -50,6 +54,29 @@ class EntrySerializer(StrictInput):
                             reserve=d.get("reserve", False), player1=players[0], player2=players[1])
 
 
+class EntryChangeSerializer(EntrySerializer):
+    """A correction (PATCH): only the fields sent change; a player sent is the whole player (its name and
+    gender; its phone kept when not sent). Checked as the whole pair by the service, as the form is."""
+
+    unit = serializers.CharField(max_length=LIMITS["unit"], required=False)
+    player1 = EntryPlayerSerializer(required=False)
+    player2 = EntryPlayerSerializer(required=False)
+    reserve = serializers.BooleanField(required=False)
+
+    def to_data_over(self, current: svc.PairData) -> svc.PairData:
+        """The pair ``current`` with what was sent in its place."""
+        d = self.validated_data
+
+        def player(key, now):
+            sent = d.get(key)
+            return now if sent is None else svc.PlayerData(sent["name"], sent["gender"], sent.get("phone", now.phone))
+
+        return svc.PairData(unit=d.get("unit", current.unit), name=d.get("name", current.name),
+                            seed=d["seed"] if "seed" in d else current.seed, team=d.get("team", current.team),
+                            reserve=d.get("reserve", current.reserve), player1=player("player1", current.player1),
+                            player2=player("player2", current.player2))
+
+
 class IsOrganiserToWrite(permissions.BasePermission):
     """Anyone who may see the event reads; only organisers (manage_event) write."""
 
@@ -91,3 +118,50 @@ class EntryListCreate(GenericAPIView):
             raise ConflictError(gettext_noop("Another organiser has just changed the entries: reload and retry.")) \
                 from None
         return Response(EntrySerializer(pair).data, status=status.HTTP_201_CREATED)
+
+
+class IsEventOrganiserToWrite(permissions.BasePermission):
+    """One entry: anyone who may see its event reads (the view finds it among the visible events); only the
+    event's organisers (manage_event) write."""
+
+    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
+    message = _("Only organisers may manage the competition.")
+
+    def has_permission(self, request, view):
+        return request.method in permissions.SAFE_METHODS or request.user.is_authenticated
+
+    def has_object_permission(self, request, view, pair):
+        return request.method in permissions.SAFE_METHODS or access.may(request.user, access.MANAGE,
+                                                                         event=pair.event)
+
+
+class EntryDetail(GenericAPIView):
+    """One entry (pair): read, and corrected by the event's organisers while the entries are open."""
+
+    serializer_class = EntrySerializer
+    permission_classes = [IsEventOrganiserToWrite]
+
+    def get_object(self):
+        pair = get_object_or_404(Pair.objects.select_related("event", "unit", "team", "player1", "player2"),
+                                 pk=self.kwargs["pk"], event__in=visible_events(self.request.user))
+        self.check_object_permissions(self.request, pair)
+        return pair
+
+    @extend_schema(summary="One entry (pair)", operation_id="entries_retrieve",
+                   responses={200: EntrySerializer, **error_responses(404)})
+    def get(self, request, pk):
+        return Response(EntrySerializer(self.get_object()).data)
+
+    @extend_schema(summary="Correct an entry (organisers; only the fields sent change)", operation_id="entries_update",
+                   request=EntryChangeSerializer, responses={
+                       200: EntrySerializer, **error_responses(400, 403, 404, 409)})
+    def patch(self, request, pk):
+        pair = self.get_object()
+        serializer = EntryChangeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            pair = entry_pairs.edit_pair(pair, serializer.to_data_over(entry_pairs.pair_data(pair)))
+        except IntegrityError:
+            raise ConflictError(gettext_noop("Another organiser has just changed the entries: reload and retry.")) \
+                from None
+        return Response(EntrySerializer(pair).data)

@@ -11,6 +11,7 @@ from django.db import transaction
 from common.errors import gettext_noop
 from tournament.competition import results
 from tournament.entries.services import (
+    EntryConflict,
     EntryError,
     PairData,
     PlayerData,
@@ -62,8 +63,8 @@ def _active_pair(event: Event, pair: Pair) -> Pair:
     if pair.event_id != event.pk:
         raise EntryError(gettext_noop("This pair is not in this event."), "pair")
     if pair.status != Pair.Status.ACTIVE:
-        raise EntryError(gettext_noop("“%(pair)s” has withdrawn and can no longer be changed."), "pair",
-                         pair=pair.name)
+        raise EntryConflict(gettext_noop("“%(pair)s” has withdrawn and can no longer be changed."), "pair",
+                            pair=pair.name)
     return pair
 
 

@@ -2,7 +2,8 @@
 
 Every write runs in ``transaction.atomic()`` and locks the event row first, so two organisers (or an
 import and a form) never interleave; a refused change raises :class:`EntryError` (a ``ValueError``
-with the input ``field`` it is about) and leaves nothing half-saved.
+with the input ``field`` it is about; :class:`EntryConflict`, the API's 409, when the entries are locked)
+and leaves nothing half-saved.
 
 Decisions (documented here because the rules are silent):
 
@@ -40,6 +41,14 @@ STARTED = (*Match.PLAYED, Match.Status.WALKOVER)
 
 class EntryError(UserError):
     """A refused entry change. ``field`` names the input (``unit``, ``name``, ``player1``, ``phone2``, ...)."""
+
+
+class EntryConflict(EntryError):
+    """A change the entries' state no longer allows (locked by the draw or by play, a withdrawn pair): the
+    API's 409, shown on the pages as any other EntryError."""
+
+    status = 409
+    code = "conflict"
 
 
 @dataclass(frozen=True)
@@ -129,7 +138,7 @@ def open_event(event: Event) -> Event:
     locked = Event.objects.select_for_update().select_related("profile").get(pk=event.pk)
     reason = entries_locked_msgid(locked)
     if reason:
-        raise EntryError(reason)
+        raise EntryConflict(reason)
     return locked
 
 

@@ -28,4 +28,5 @@ urlpatterns = [
          name="api_pair_substitution"),
     path("api/pairs/<int:pk>/removal/", removal_api.PairRemovalView.as_view(), name="api_pair_removal"),
     path("api/events/<slug:event_slug>/entries/", api_entries.EntryListCreate.as_view(), name="api_entries"),
+    path("api/entries/<int:pk>/", api_entries.EntryDetail.as_view(), name="api_entry"),
 ]
