@@ -289,3 +289,65 @@ def test_a_locked_or_withdrawn_entry_is_a_409(organiser):
     assert pair.name != "开赛后改名"
     # a bad body is still a 400 first (the input, then the state)
     assert client_of(user).patch(entry_url(pair), {"seed": 0}, format="json").status_code == 400
+
+
+# --------------------------------------------------------------------------- a round's planned start
+def round_url(rnd):
+    return f"/api/rounds/{rnd.pk}/"
+
+
+def test_the_organiser_sets_a_round_s_planned_start_and_every_read_carries_it(organiser):
+    user, event = organiser
+    rnd = Round.objects.get(stage__event=event)
+    match = make_match(event)
+    answer = client_of(user).patch(round_url(rnd), {"scheduled_start": "2026-12-05T09:30:00+08:00"}, format="json")
+    assert answer.status_code == 200, answer.content
+    planned = dt.datetime(2026, 12, 5, 1, 30, tzinfo=dt.UTC)
+    assert at(answer.json()["scheduled_start"]) == planned and answer.json()["id"] == rnd.pk
+    assert answer.json()["tables"] == 1 and answer.json()["status"] == "not_started"
+    rnd.refresh_from_db()
+    assert rnd.scheduled_start == planned
+    listed = {r["id"]: r for r in client_of().get(f"/api/events/{event.slug}/rounds/").json()}
+    assert at(listed[rnd.pk]["scheduled_start"]) == planned
+    assert client_of().get(round_url(rnd)).json() == listed[rnd.pk]
+    assert at(client_of().get(f"/api/matches/{match.pk}/").json()["scheduled_start"]) == planned
+    # not sent: unchanged; null: cleared
+    assert at(client_of(user).patch(round_url(rnd), {}, format="json").json()["scheduled_start"]) == planned
+    cleared = client_of(user).patch(round_url(rnd), {"scheduled_start": None}, format="json")
+    assert cleared.status_code == 200 and cleared.json()["scheduled_start"] is None
+    rnd.refresh_from_db()
+    assert rnd.scheduled_start is None
+
+
+@pytest.mark.parametrize("value", ["2026-12-05T09:30", "2026-12-05 09:30", "明天", "2026-13-05T09:30:00+08:00",
+                                   1733362200])
+def test_a_planned_start_without_its_offset_or_not_a_time_is_a_400(organiser, value):
+    user, event = organiser
+    rnd = Round.objects.get(stage__event=event)
+    answer = client_of(user).patch(round_url(rnd), {"scheduled_start": value}, format="json",
+                                   HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["field"] == "scheduled_start" and answer.json()["code"] == "invalid"
+    rnd.refresh_from_db()
+    assert rnd.scheduled_start is None
+
+
+def test_a_round_is_planned_by_its_event_s_organiser_only(organiser, make_user):
+    user, event = organiser
+    rnd = Round.objects.get(stage__event=event)
+    body = {"scheduled_start": "2026-12-05T09:30:00+08:00"}
+    anonymous = client_of().patch(round_url(rnd), body, format="json")
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "not_authenticated"
+    chief, other_organiser = make_user(), make_user()
+    EventRole.objects.create(event=event, user=chief, role=EventRole.Role.CHIEF_REFEREE)
+    EventRole.objects.create(event=make_event(), user=other_organiser, role=EventRole.Role.ORGANISER)
+    for stranger in (make_user(), chief, other_organiser):   # the referee grid page's rule: organisers
+        refused = client_of(stranger).patch(round_url(rnd), body, format="json")
+        assert refused.status_code == 403 and refused.json()["code"] == "forbidden", refused.content
+    unknown = client_of(user).patch("/api/rounds/999999/", body, format="json")
+    assert unknown.status_code == 404 and unknown.json()["code"] == "not_found"
+    hidden = Round.objects.get(stage__event=make_event(published=False))
+    assert client_of().get(round_url(hidden)).status_code == 404
+    assert client_of(user).patch(round_url(hidden), body, format="json").status_code == 404
+    rnd.refresh_from_db()
+    assert rnd.scheduled_start is None

@@ -26,7 +26,7 @@ PUBLIC = {  # readable without credentials (what anonymous visitors may see: pub
     "rounds_clock_retrieve", "stages_retrieve", "stages_draws_list", "stages_matches_list",
     "stages_standings_retrieve", "events_rounds_list", "events_matches_list", "matches_retrieve",
     "events_offences_list", "events_units_retrieve", "stages_swiss_standings_retrieve", "event_appeals",
-    "entries_retrieve",
+    "entries_retrieve", "rounds_retrieve",
 }
 NO_BODY = {"rounds_close_create", "events_staff_delete", "events_tokens_delete", "tokens_delete"}
 

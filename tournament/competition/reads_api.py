@@ -1,7 +1,8 @@
 """REST reads a program needs to find its way (issue 29 item 1): an event's rounds with their ids, stage,
 planned start, status and clock; the event's matches filtered by round, stage, status and table; one match
 with its stage, round, table and planned start; what a partner needs besides (item 6): a Swiss stage's
-standings, the unit standings, the offence codes of the event's profile.
+standings, the unit standings, the offence codes of the event's profile; one round, and its planned start set
+by its organisers through the referee grid page's service (:func:`tournament.competition.timetable.set_round_start`).
 
 Visible as the pages are (``tournament.access.visible_events``): published events for everybody, the
 event's own for its staff. A round's status is :func:`tournament.competition.rounds.round_status`.
@@ -12,9 +13,10 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
-from rest_framework import serializers
+from rest_framework import permissions, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,10 +25,12 @@ from common.errors import UserError, gettext_noop
 from common.numbers import whole
 from common.seats import SIDES
 from config.api_errors import error_responses
+from config.inputs import StrictInput
 from rulings.presenters import offence_menu
+from tournament import access
 from tournament.access import visible_events
 from tournament.clocks.arithmetic import status_of
-from tournament.competition import swiss_standings, unit_ranking
+from tournament.competition import swiss_standings, timetable, unit_ranking
 from tournament.competition.progress import note_words
 from tournament.competition.rounds import ROUND_STATUSES, round_status
 from tournament.models import ClockEvent, Match, Round, Stage
@@ -109,6 +113,21 @@ def _whole_number(params, name):
     return value
 
 
+def round_rows(rounds):
+    """The rounds of the queryset ``rounds`` as :class:`RoundReadSerializer` reads them (their clock, status
+    and tables counted), in three queries however many they are."""
+    marks = Prefetch("clock_events", queryset=ClockEvent.objects.order_by("at", "pk"), to_attr="marks")
+    played = Prefetch("matches", queryset=Match.objects.only("pk", "round_id", "status", "started_at"),
+                      to_attr="tables_read")
+    rows = []
+    for rnd in rounds.select_related("stage").prefetch_related(marks, played):
+        clock = status_of(rnd.marks)
+        rnd.clock_status, rnd.table_count = clock, len(rnd.tables_read)
+        rnd.status = round_status(rnd, clock_started=clock != "not_started", matches=rnd.tables_read)
+        rows.append(rnd)
+    return rows
+
+
 class EventRoundList(APIView):
     """The event's rounds, in play order, with the ids the clock, close and reopen operations need."""
 
@@ -118,16 +137,7 @@ class EventRoundList(APIView):
                    summary="the event's rounds")
     def get(self, request, slug):
         event = _event(request, slug)
-        marks = Prefetch("clock_events", queryset=ClockEvent.objects.order_by("at", "pk"), to_attr="marks")
-        played = Prefetch("matches", queryset=Match.objects.only("pk", "round_id", "status", "started_at"),
-                          to_attr="tables_read")
-        rows = []
-        for rnd in (Round.objects.filter(stage__event=event).select_related("stage")
-                    .prefetch_related(marks, played).order_by("stage__order", "number")):
-            clock = status_of(rnd.marks)
-            rnd.clock_status, rnd.table_count = clock, len(rnd.tables_read)
-            rnd.status = round_status(rnd, clock_started=clock != "not_started", matches=rnd.tables_read)
-            rows.append(rnd)
+        rows = round_rows(Round.objects.filter(stage__event=event).order_by("stage__order", "number"))
         return Response(RoundReadSerializer(rows, many=True).data)
 
 
@@ -140,6 +150,73 @@ FILTERS = [
                      description="only the matches written after this time (ISO 8601 with offset): a poller "
                                  "passes the largest changed_at it read"),
 ]
+
+
+# --------------------------------------------------------------------------- one round and its planned start
+class RoundStartSerializer(StrictInput):
+    closed = True
+
+    scheduled_start = serializers.DateTimeField(
+        required=False, allow_null=True,
+        help_text="the round's planned start, ISO 8601 with its offset (null: none; not sent: unchanged)")
+
+    def validate_scheduled_start(self, value):
+        raw = self.initial_data.get("scheduled_start")
+        try:
+            parsed = parse_datetime(raw.replace(" ", "T")) if isinstance(raw, str) else None
+        except ValueError:  # well formed but no such time (DRF refused it before)
+            parsed = None
+        if value is not None and (parsed is None or timezone.is_naive(parsed)):  # in which time zone? say it
+            raise UserError(gettext_noop("Enter a date and time with its offset (ISO 8601) for %(name)s."),
+                            field="scheduled_start", name="scheduled_start")
+        return value
+
+
+class IsRoundOrganiserToWrite(permissions.BasePermission):
+    """One round: anyone who may see its event reads (the view finds it among the visible events); its
+    organisers (manage_event) plan it, as on the referee grid page (``competition_referee_grid``)."""
+
+    message = gettext_lazy("Only organisers may plan the schedule and draw.")
+    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
+
+    def has_permission(self, request, view):
+        return request.method in permissions.SAFE_METHODS or request.user.is_authenticated
+
+    def has_object_permission(self, request, view, rnd):
+        return request.method in permissions.SAFE_METHODS or access.may(request.user, access.MANAGE,
+                                                                         event=rnd.stage.event)
+
+
+class RoundDetail(APIView):
+    """One round as the event's round list reads it; its organisers set or clear its planned start."""
+
+    permission_classes = [IsRoundOrganiserToWrite]
+    serializer_class = RoundStartSerializer
+
+    def get_round(self, request, round_id):
+        rnd = get_object_or_404(Round.objects.select_related("stage__event"), pk=round_id,
+                                stage__event__in=visible_events(request.user))
+        self.check_object_permissions(request, rnd)
+        return rnd
+
+    def _answer(self, rnd):
+        return Response(RoundReadSerializer(round_rows(Round.objects.filter(pk=rnd.pk))[0]).data)
+
+    @extend_schema(responses={200: RoundReadSerializer, **error_responses(404)}, summary="one round",
+                   operation_id="rounds_retrieve")
+    def get(self, request, round_id):
+        return self._answer(self.get_round(request, round_id))
+
+    @extend_schema(request=RoundStartSerializer, responses={200: RoundReadSerializer,
+                                                            **error_responses(400, 403, 404, 409)},
+                   summary="set a round's planned start (organisers)", operation_id="rounds_update")
+    def patch(self, request, round_id):
+        rnd = self.get_round(request, round_id)
+        data = RoundStartSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if "scheduled_start" in data.validated_data:
+            timetable.set_round_start(rnd, data.validated_data["scheduled_start"])
+        return self._answer(rnd)
 
 
 class EventMatchList(APIView):
