@@ -351,3 +351,26 @@ def test_a_round_is_planned_by_its_event_s_organiser_only(organiser, make_user):
     assert client_of(user).patch(round_url(hidden), body, format="json").status_code == 404
     rnd.refresh_from_db()
     assert rnd.scheduled_start is None
+
+
+# --------------------------------------------------------------------------- polling and the list's lock
+def test_the_new_reads_answer_304_to_their_own_etag(organiser, staff):
+    _user, event = organiser
+    appealed(event, staff)
+    pair = Pair.objects.filter(event=event).first()
+    rnd = Round.objects.get(stage__event=event)
+    for url in (f"/api/events/{event.slug}/appeals/", entry_url(pair), round_url(rnd)):
+        first = client_of().get(url)
+        assert first.status_code == 200 and first["ETag"], url
+        again = client_of().get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304, url
+
+
+def test_entering_a_pair_once_play_has_begun_is_a_409_too(organiser):
+    user, event = organiser
+    match = make_match(event)
+    Match.objects.filter(pk=match.pk).update(started_at=dt.datetime(2026, 12, 5, 1, tzinfo=dt.UTC))
+    body = {"unit": "新单位", "player1": {"name": "甲", "gender": "M"}, "player2": {"name": "乙", "gender": "F"}}
+    answer = client_of(user).post(f"/api/events/{event.slug}/entries/", body, format="json")
+    assert answer.status_code == 409 and answer.json()["code"] == "conflict", answer.content
+    assert not Unit.objects.filter(event=event, name="新单位").exists()
