@@ -30,42 +30,61 @@ class RecordSerializer(OffenceSerializer):
 
 
 class SanctionEffectSerializer(serializers.Serializer):
-    stage = serializers.CharField(allow_null=True)
-    gainer = serializers.CharField(allow_null=True)
-    levels = serializers.IntegerField()
-    next_declarer = serializers.CharField(allow_null=True)
-    drop_to = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
-    levels_per_points = serializers.IntegerField(allow_null=True)
-    max_levels = serializers.IntegerField(allow_null=True)
+    """What a sanction does to the match beyond points (the engine's ``Effect``)."""
+
+    stage = serializers.CharField(allow_null=True, help_text="the side on stage after the ruling when the offending "
+                                                             "declarers step down (null: unchanged)")
+    gainer = serializers.CharField(allow_null=True, help_text="the side that goes up (null: nobody)")
+    levels = serializers.IntegerField(help_text="how many levels the gainer goes up")
+    next_declarer = serializers.CharField(allow_null=True, help_text="who declares the next hand (null: as the "
+                                                                     "hand gives)")
+    drop_to = serializers.ListField(child=serializers.ListField(child=serializers.CharField()),
+                                    help_text="pairs [level, level]: declarers playing the first level drop to the "
+                                              "second and nobody goes up")
+    drop_keeps_levels = serializers.BooleanField(help_text="a drop (drop_to) keeps the levels the hand gives the "
+                                                           "other side")
+    levels_per_points = serializers.IntegerField(allow_null=True, help_text="the gainer goes up one level per this "
+                                                                            "many of the defenders' points")
+    max_levels = serializers.IntegerField(allow_null=True, help_text="at most this many levels that way")
     levels_from_points = serializers.IntegerField(
         required=False, help_text="the points levels_per_points counts from (absent in sanctions shown before it)")
-    points_void = serializers.BooleanField()
-    redeal = serializers.BooleanField()
-    hand_ends = serializers.BooleanField()
-    applies_to = serializers.CharField()
+    points_void = serializers.BooleanField(help_text="the hand's points do not count")
+    redeal = serializers.BooleanField(help_text="the hand is dealt again")
+    hand_ends = serializers.BooleanField(help_text="the hand ends here")
+    applies_to = serializers.ChoiceField(choices=["current_hand", "first_hand"],
+                                         help_text="the hand whose points it counts")
 
 
 class SanctionSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    side = serializers.CharField()
-    beneficiary = serializers.CharField()
-    kinds = serializers.ListField(child=serializers.CharField())
-    points = serializers.IntegerField()
-    levels = serializers.IntegerField()
-    needs_approval = serializers.BooleanField()
-    options = serializers.ListField(child=serializers.CharField())
-    referee_options = serializers.ListField(child=serializers.CharField())
-    choice = serializers.CharField(allow_null=True)
-    chooser = serializers.CharField(allow_null=True)
-    role = serializers.CharField(allow_null=True)
+    """The outcome of one offence, as the console previews it and the ruling stores it."""
+
+    code = serializers.CharField(help_text="the offence's code in the event's rule profile")
+    side = serializers.CharField(help_text="the offending side or seat")
+    beneficiary = serializers.CharField(help_text="the side the points go to")
+    kinds = serializers.ListField(child=serializers.CharField(), help_text="what the sanction does: points, levels, "
+                                                                           "forfeit, choice, ...")
+    points = serializers.IntegerField(help_text="points given to the beneficiary")
+    levels = serializers.IntegerField(help_text="levels given to the beneficiary")
+    needs_approval = serializers.BooleanField(help_text="waits for the chief referee's approval")
+    automatic = serializers.BooleanField(help_text="a match forfeit the rules apply without approval (e.g. "
+                                                   "lateness)")
+    options = serializers.ListField(child=serializers.CharField(), help_text="the options the other side chooses "
+                                                                             "from")
+    referee_options = serializers.ListField(child=serializers.CharField(), help_text="the options the referee "
+                                                                                     "chooses from")
+    choice = serializers.CharField(allow_null=True, help_text="the option applied (null: none chosen yet)")
+    chooser = serializers.CharField(allow_null=True, help_text="who chooses: the other side or the referee")
+    role = serializers.CharField(allow_null=True, help_text="the offending side's role in the hand: declarers or "
+                                                           "defenders (null: not asked)")
     effect = SanctionEffectSerializer()
-    explanation = serializers.CharField()
-    clause = serializers.CharField()
-    source = serializers.CharField()
-    occurrence = serializers.IntegerField()
-    escalated = serializers.ListField(child=serializers.CharField())
-    waivable = serializers.BooleanField()
-    pending_choice = serializers.BooleanField()
+    explanation = serializers.CharField(help_text="the sanction in a sentence, as stored (Chinese)")
+    clause = serializers.CharField(help_text="the rule clause it applies")
+    source = serializers.CharField(help_text="the rule document the clause is from")
+    occurrence = serializers.IntegerField(help_text="which offence of its kind this is for the side (1: the first)")
+    escalated = serializers.ListField(child=serializers.CharField(), help_text="the steps of the penalty ladder it "
+                                                                               "climbed")
+    waivable = serializers.BooleanField(help_text="the other side may waive it")
+    pending_choice = serializers.BooleanField(help_text="the other side still has to choose among options")
 
 
 class ImpactSerializer(serializers.Serializer):
