@@ -3,7 +3,7 @@
   "use strict";
   var root = document.getElementById("arbitration");
   if (!root) { return; }
-  var token = root.querySelector("input[name=csrfmiddlewaretoken]").value;
+  var token = window.Tractor.csrf(root);   // static/js/common.js
   /* A decision that would change a result which can no longer change (the next match has begun, the round
      is closed) is answered 409 with field result_stands: a button sends it again keeping the result. */
   function send(form, body, err) {

@@ -32,25 +32,10 @@
   var lastSignature = "";    // the inputs last previewed
   var STATE_CLASS = { void: "void", reversed: "reversed", amended: "reversed", lapsed: "void", pending: "pending" };
 
-  /* A label with its %(name)s filled in. */
-  function fill(text, values) {
-    return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key] == null ? "" : values[key]; });
-  }
-
-  function newKey() {
-    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
-    return "k-" + Date.now() + "-" + Math.random().toString(16).slice(2);
-  }
-
-  function csrf() {
-    var input = root.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : "";
-  }
-
-  function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
-
-  /* Whether the server's answer settles the request: then its key is dropped. */
-  function definitive(status) { return status < 500 && status !== 409 && status !== 429; }
+  /* The shared helpers (static/js/common.js): a label filled in, a new Idempotency-Key, the CSRF
+   * token, whether an answer settles a request (then its key is dropped), a pause. */
+  var T = window.Tractor, fill = T.fill, newKey = T.newKey, definitive = T.definitive, sleep = T.sleep;
+  function csrf() { return T.csrf(root); }
 
   /* The key of this exact request: the one kept from an attempt not definitively answered, or a new one. */
   function keyFor(url, body) {
@@ -94,13 +79,7 @@
 
   /* After an error line: a link to the login page (back to this page) when the API said "not logged in". */
   function addLoginLink(el) {
-    if (!loginPage) { return; }
-    var link = document.createElement("a");
-    link.href = loginPage + "?next=" + encodeURIComponent(window.location.pathname + window.location.search);
-    link.textContent = L.log_in;
-    link.className = "login-link";
-    el.appendChild(document.createTextNode(" "));
-    el.appendChild(link);
+    if (loginPage) { T.loginLink(el, loginPage, L.log_in); }
   }
 
   /* The message of an answer that did not save (``label`` names the detail): a request not definitively
@@ -254,7 +233,7 @@
       if (!/^\d+$/.test(input.value) || value < +input.min || value > +input.max) { bad = input; }
     });
     if (bad) {
-      previewBox.textContent = Q.fill(Q.labels.range, { lo: bad.min, hi: bad.max });
+      previewBox.textContent = fill(Q.labels.range, { lo: bad.min, hi: bad.max });
       previewBox.className = "preview error";
       return;
     }
@@ -351,13 +330,7 @@
     });
   }
 
-  function pendingButton(text, handler) {
-    var button = document.createElement("button");
-    button.type = "button";
-    button.textContent = text;
-    button.addEventListener("click", handler);
-    return button;
-  }
+  var pendingButton = T.button;
 
   function renderPending(rulings) {
     var box = document.getElementById("pending");

@@ -11,9 +11,7 @@
   var offset = 0;                                   // server clock minus this device's clock (ms)
   var poll = (parseInt(root.dataset.poll, 10) || 4) * 1000;
 
-  function fill(text, values) {
-    return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key] == null ? "" : values[key]; });
-  }
+  var T = window.Tractor, fill = T.fill, newKey = T.newKey, definitive = T.definitive;   // static/js/common.js
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
@@ -24,7 +22,7 @@
     (children || []).forEach(function (c) { if (c) node.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
     return node;
   }
-  function csrf() { return root.querySelector("input[name=csrfmiddlewaretoken]").value; }
+  function csrf() { return T.csrf(root); }
   function time(iso) {
     if (!iso) return "";
     var d = new Date(iso);
@@ -43,11 +41,6 @@
      visible message, then when the chief presses again. */
   var pendingKeys = {};                             // "url\nbody" -> the key of a request not yet settled
   var ATTEMPTS = 4;
-  function newKey() {
-    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
-    return "k-" + Date.now() + "-" + Math.random().toString(16).slice(2);
-  }
-  function definitive(status) { return status < 500 && status !== 409 && status !== 429; }
   function pause(response, attempt, errorEl) {
     var after = response && parseInt(response.headers.get("Retry-After") || "", 10);
     if (errorEl) errorEl.textContent = fill(L.retrying, { n: attempt });

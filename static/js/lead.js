@@ -60,7 +60,7 @@
     fetch(form.dataset.url, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "Accept": "application/json",
-                 "X-CSRFToken": form.elements.csrfmiddlewaretoken.value },
+                 "X-CSRFToken": window.Tractor.csrf(form) },
       body: JSON.stringify({ hand_number: hand, made: value })
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {

@@ -16,17 +16,7 @@
   var items = [];            // this match's and user's items, in order (the copy of the store)
   var sending = false, hadItems = false, onSent = [], onChange = [], lastReported = null, retryTimer = null;
 
-  function fill(text, values) {
-    return String(text || "").replace(/%\((\w+)\)s/g, function (_, k) { return values[k] == null ? "" : values[k]; });
-  }
-  function newKey() {
-    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
-    return "k-" + Date.now() + "-" + Math.random().toString(16).slice(2);
-  }
-  function csrf() {
-    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : "";
-  }
+  var T = window.Tractor, fill = T.fill, newKey = T.newKey, csrf = T.csrf;   // static/js/common.js
 
   // --- IndexedDB --------------------------------------------------------------------------------
   var opened = null;
@@ -70,13 +60,7 @@
     report();
   }
 
-  function button(text, handler) {
-    var b = document.createElement("button");
-    b.type = "button";
-    b.textContent = text;
-    b.addEventListener("click", handler);
-    return b;
-  }
+  var button = T.button;
 
   function render() {
     var banner = document.getElementById("offline-banner"), list = document.getElementById("offline-list");
@@ -215,7 +199,7 @@
   setInterval(function () { report(true); }, 30000);
 
   window.OfflineQueue = {
-    add: add, flush: flush, queueing: queueing, render: render, fill: fill, items: function () { return items; }, labels: L,
+    add: add, flush: flush, queueing: queueing, render: render, items: function () { return items; }, labels: L,
     onSent: function (f) { onSent.push(f); }, onChange: function (f) { onChange.push(f); f(items); }
   };
   load().then(flush, function () { render(); });

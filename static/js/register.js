@@ -8,7 +8,7 @@
   var timer = null;
   var asked = 0;
 
-  function fill(list, messages) {
+  function listInto(list, messages) {
     list.textContent = "";
     messages.forEach(function (text) {
       var li = document.createElement("li");
@@ -23,8 +23,8 @@
     problems.forEach(function (p) {
       if (p.row === null) { unit.push(p.message); } else { (byRow[p.row] = byRow[p.row] || []).push(p.message); }
     });
-    form.querySelectorAll(".row-problems").forEach(function (list) { fill(list, byRow[list.dataset.row] || []); });
-    fill(unitList, unit);
+    form.querySelectorAll(".row-problems").forEach(function (list) { listInto(list, byRow[list.dataset.row] || []); });
+    listInto(unitList, unit);
     unitList.hidden = unit.length === 0;
     form.querySelectorAll(".reg-pair").forEach(function (set) {
       set.classList.toggle("has-error", Boolean(byRow[set.dataset.row]));

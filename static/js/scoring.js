@@ -11,25 +11,15 @@
   var pendingBody = null;
   var ATTEMPTS = 4;
 
-  function definitive(code) { return code < 500 && code !== 409 && code !== 429; }
-  function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+  var T = window.Tractor, definitive = T.definitive, sleep = T.sleep, newKey = T.newKey;   // static/js/common.js
 
   function status(text, kind, login) {
     var el = document.getElementById("form-status");
     el.textContent = text;
     el.className = "form-status" + (kind ? " " + kind : "");
-    if (login) { addLoginLink(el, login); }
-  }
-
-  /* The session expired (the API answered "not logged in" with the login page): a link back in after
-     logging in, to this page. */
-  function addLoginLink(el, login) {
-    var link = document.createElement("a");
-    link.href = login + "?next=" + encodeURIComponent(window.location.pathname + window.location.search);
-    link.textContent = el.getAttribute("data-login") || "Log in";
-    link.className = "login-link";
-    el.appendChild(document.createTextNode(" "));
-    el.appendChild(link);
+    /* The session expired (the API answered "not logged in" with the login page): a link back in after
+       logging in, to this page. */
+    if (login) { T.loginLink(el, login, el.getAttribute("data-login") || "Log in"); }
   }
 
   /* Clear the messages shown next to the fields. */
@@ -46,11 +36,6 @@
     place.hidden = false;
     if (form.elements[field]) { form.elements[field].setAttribute("aria-invalid", "true"); form.elements[field].focus(); }
     return true;
-  }
-
-  function newKey() {
-    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
-    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
   }
 
   function intOrRaw(value) {
@@ -230,7 +215,7 @@
         headers: {
           "Content-Type": "application/json",
           "Accept": "application/json",
-          "X-CSRFToken": form.elements.csrfmiddlewaretoken.value,
+          "X-CSRFToken": T.csrf(form),
           "Idempotency-Key": key
         },
         body: body
@@ -271,7 +256,7 @@
   function badPoints(form) {
     return ["defender_points", "bottom_points"].some(function (name) {
       var input = form.elements[name], raw = (input.value || (name === "bottom_points" ? "0" : "")).trim();
-      var value = parseInt(raw, 10), fill = window.OfflineQueue.fill, message = "";
+      var value = parseInt(raw, 10), fill = T.fill, message = "";
       if (!/^-?\d+$/.test(raw)) { message = form.dataset.msgWhole.replace("%(value)r", "'" + raw + "'"); }
       else if (value < +input.min || value > +input.max) {
         message = fill(form.dataset.msgRange, { value: value, lo: input.min, hi: input.max });
