@@ -1,7 +1,7 @@
 """URLs of the tournament app, one module per area."""
 from django.urls import include, path
 
-from tournament.events import choices_views
+from tournament.events.views import choices as choices_views
 
 urlpatterns = [
     path("manage/<slug:slug>/rule-choices/", choices_views.event_rule_choices, name="event_rule_choices"),

@@ -16,8 +16,8 @@ from tournament import roles
 from tournament.entries import limits
 from tournament.entries import registration as reg
 from tournament.entries.pairs import add_pair
-from tournament.entries.registration_views import LINK_NAME
 from tournament.entries.services import PairData, PlayerData, check_entries_ready
+from tournament.entries.views.register import LINK_NAME
 from tournament.models import Event, Pair, UnitEntryVersion
 
 NOW = dt.datetime(2026, 11, 20, 9, 0, tzinfo=dt.UTC)

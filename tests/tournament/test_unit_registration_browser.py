@@ -13,7 +13,7 @@ from tests.tournament.test_swiss_browser import shots_dir
 from tournament import roles
 from tournament.competition import draws, stages
 from tournament.entries import registration as reg
-from tournament.entries.registration_views import LINK_NAME
+from tournament.entries.views.register import LINK_NAME
 from tournament.models import Event, Match, Pair, Stage
 
 PHONE = {"width": 390, "height": 844}

@@ -2,8 +2,8 @@
 from django.urls import path
 
 from tournament.clocks import api as api_clock
-from tournament.clocks import lead_api
 from tournament.clocks import views as views_clock
+from tournament.clocks.api import lead as lead_api
 
 urlpatterns = [
     path("api/matches/<int:match_id>/lead/", lead_api.MatchLeadView.as_view(), name="api-match-lead"),

@@ -1,7 +1,7 @@
-"""URLs of the API's reads for programs (``tournament.competition.reads_api``)."""
+"""URLs of the API's reads for programs (``tournament.competition.api.reads``)."""
 from django.urls import path
 
-from tournament.competition import reads_api
+from tournament.competition.api import reads as reads_api
 
 urlpatterns = [
     path("api/events/<slug:slug>/rounds/", reads_api.EventRoundList.as_view(), name="api_event_rounds"),

@@ -2,9 +2,10 @@
 from django.urls import path
 
 from tournament.competition import api as api
-from tournament.competition import find_views, grid
-from tournament.competition import swiss_views as swiss_views
 from tournament.competition import views as views
+from tournament.competition.views import find as find_views
+from tournament.competition.views import grid
+from tournament.competition.views import swiss as swiss_views
 
 urlpatterns = [
     path("events/<slug:slug>/schedule/", views.public_schedule, name="competition_schedule"),

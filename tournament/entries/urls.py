@@ -2,8 +2,12 @@
 from django.urls import path
 
 from tournament.entries import api as api_entries
-from tournament.entries import cleanup_views, registration_views, removal_api, removal_views, substitution_views
 from tournament.entries import views as v
+from tournament.entries.api import removal as removal_api
+from tournament.entries.views import cleanup as cleanup_views
+from tournament.entries.views import register as registration_views
+from tournament.entries.views import removal as removal_views
+from tournament.entries.views import substitution as substitution_views
 
 urlpatterns = [
     path("manage/<slug:event_slug>/entries/", v.entries_list, name="entries_list"),

@@ -1,7 +1,7 @@
 """URLs of the organiser's event pages."""
 from django.urls import path
 
-from tournament.events import manage
+from tournament.events.views import manage
 
 urlpatterns = [
     path("events/new/", manage.event_new, name="event_new"),

@@ -3,7 +3,9 @@ ranking (published events for everybody, all events for staff); organisers creat
 
 Refusals from the services reach the one API error handler (``config.api_errors``) as
 ``{"field", "detail"}``; a database race answers 409.
-"""
+
+The reads for programs are its module `reads` (so `**.api` in .importlinter covers them all); no name this
+module imports may be a submodule's name (importing the submodule would overwrite it)."""
 from __future__ import annotations
 
 from django.db import IntegrityError

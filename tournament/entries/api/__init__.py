@@ -1,7 +1,10 @@
 """Entries API: GET lists an event's pairs (no phone numbers); POST (organisers) enters a pair; one entry read
 (``GET /api/entries/<id>/``) and corrected (``PATCH``, organisers) through the service the organiser's page
 uses (:func:`tournament.entries.pairs.edit_pair`): the same cleaning, limits and locks as the form and the
-import."""
+import.
+
+A pair's removal is its module `removal` (so `**.api` in .importlinter covers them all); no name this module
+imports may be a submodule's name (importing the submodule would overwrite it)."""
 from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _

@@ -1,4 +1,7 @@
-"""Public and organiser pages: the home page, each event's hub and its share image."""
+"""Public and organiser pages: the home page, each event's hub and its share image.
+
+The organiser pages are its modules `manage` and `choices` (so `**.views` in .importlinter covers them all);
+no name this module imports may be a submodule's name (importing the submodule would overwrite it)."""
 from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET

@@ -6,7 +6,9 @@
 
 Errors reach the one API handler (``config.api_errors``): 400 bad input, 403 not allowed, 404 not
 visible, 409 conflict.
-"""
+
+The first lead of a hand is its module `lead` (so `**.api` in .importlinter covers them all); no name this
+module imports may be a submodule's name (importing the submodule would overwrite it)."""
 from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import get_object_or_404

@@ -1,5 +1,9 @@
 """Organiser pages for entries: list, add/edit/withdraw/replace, individual sign-ups and their
-partner draw, import with a row-by-row error report, and .xlsx exports. Thin: services decide."""
+partner draw, import with a row-by-row error report, and .xlsx exports. Thin: services decide.
+
+Its modules `cleanup`, `register`, `removal` and `substitution` hold the other pages (so `**.views` in
+.importlinter covers them all); no name this module imports may be a submodule's name (importing the submodule
+would overwrite it)."""
 
 from types import SimpleNamespace
 

@@ -1,6 +1,9 @@
 """Competition pages: the organiser's stages, draws, schedule and referees, and the public
 schedule, group tables, brackets, standings, final ranking and awards. Views are thin: they call
-the services in :mod:`tournament.competition` and shape their answers for the templates."""
+the services in :mod:`tournament.competition` and shape their answers for the templates.
+
+The other pages are its modules `find`, `grid` and `swiss` (so `**.views` in .importlinter covers them all);
+no name this module imports may be a submodule's name (importing the submodule would overwrite it)."""
 from __future__ import annotations
 
 from django.contrib import messages
