@@ -29,3 +29,11 @@ class JSONRenderer(renderers.JSONRenderer):
             return super().render(data, accepted_media_type, renderer_context)
         # As DRF: the two line separators JavaScript (before ES2019) does not take inside a string literal.
         return out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+
+
+class EventStreamRenderer(JSONRenderer):
+    """Lets a request that accepts only ``text/event-stream`` (a browser's EventSource) reach a feed view,
+    which answers its own stream; a refusal on the way (404, 400) is the JSON error body, under this type."""
+
+    media_type = "text/event-stream"
+    format = "sse"

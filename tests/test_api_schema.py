@@ -26,7 +26,7 @@ PUBLIC = {  # readable without credentials (what anonymous visitors may see: pub
     "rounds_clock_retrieve", "stages_retrieve", "stages_draws_list", "stages_matches_list",
     "stages_standings_retrieve", "events_rounds_list", "events_matches_list", "matches_retrieve",
     "events_offences_list", "events_units_retrieve", "stages_swiss_standings_retrieve", "event_appeals",
-    "entries_retrieve", "rounds_retrieve",
+    "entries_retrieve", "rounds_retrieve", "events_feed_retrieve",
 }
 NO_BODY = {"rounds_close_create", "events_staff_delete", "events_tokens_delete", "tokens_delete"}
 
@@ -48,6 +48,9 @@ def test_lists_are_documented_as_lists_and_objects_as_objects(schema):
         if method != "GET":
             continue
         seen.add(operation["operationId"])
+        if operation["operationId"] == "events_feed_retrieve":   # server-sent events, not JSON
+            assert list(operation["responses"]["200"]["content"]) == ["text/event-stream"]
+            continue
         body = operation["responses"]["200"]["content"]["application/json"]["schema"]
         is_list = body.get("type") == "array"
         assert is_list == (operation["operationId"] in LISTS), operation["operationId"]

@@ -6,6 +6,7 @@ from tournament.competition.api import reads as reads_api
 urlpatterns = [
     path("api/events/<slug:slug>/rounds/", reads_api.EventRoundList.as_view(), name="api_event_rounds"),
     path("api/rounds/<int:round_id>/", reads_api.RoundDetail.as_view(), name="api_round"),
+    path("api/events/<slug:slug>/feed/", reads_api.EventFeed.as_view(), name="api_event_feed"),
     path("api/events/<slug:slug>/matches/", reads_api.EventMatchList.as_view(), name="api_event_matches"),
     path("api/matches/<int:match_id>/", reads_api.MatchRead.as_view(), name="api_match"),
     path("api/stages/<int:stage_id>/swiss-standings/", reads_api.SwissStandingsRead.as_view(),

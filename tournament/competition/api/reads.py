@@ -2,20 +2,24 @@
 planned start, status and clock; the event's matches filtered by round, stage, status and table; one match
 with its stage, round, table and planned start; what a partner needs besides (item 6): a Swiss stage's
 standings, the unit standings, the offence codes of the event's profile; one round, and its planned start set
-by its organisers through the referee grid page's service (:func:`tournament.competition.timetable.set_round_start`).
+by its organisers through the referee grid page's service (:func:`tournament.competition.timetable.set_round_start`);
+the event's match changes as server-sent events for scoreboards (item 7, :class:`EventFeed`).
 
 Visible as the pages are (``tournament.access.visible_events``): published events for everybody, the
 event's own for its staff. A round's status is :func:`tournament.competition.rounds.round_status`.
 """
 from __future__ import annotations
 
-from django.db.models import Prefetch
+import json
+
+from django.db.models import Prefetch, Q
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -24,8 +28,10 @@ from rest_framework.views import APIView
 from common.errors import UserError, gettext_noop
 from common.numbers import whole
 from common.seats import SIDES
+from config import clock
 from config.api_errors import error_responses
 from config.inputs import StrictInput
+from config.renderers import EventStreamRenderer, JSONRenderer
 from rulings.presenters import offence_menu
 from tournament import access
 from tournament.access import visible_events
@@ -252,6 +258,76 @@ class EventMatchList(APIView):
                                 field="changed_since", name="changed_since")
             found = found.filter(changed_at__gt=at)
         return Response(MatchReadSerializer(found, many=True).data)
+
+
+# --------------------------------------------------------------------------- the feed of changes, for scoreboards
+FEED_BATCH = 500        # matches per answer at most: the rest come with the reconnection
+FEED_RETRY_MS = 5000    # how long an EventSource waits before it reconnects for what changed meanwhile
+
+
+def feed_id(changed_at, match_id) -> str:
+    """An event's id in the feed: the match's last change and its id (a cursor that also orders matches
+    written in the same instant)."""
+    return f"{changed_at.isoformat()}|{match_id}"
+
+
+def _feed_cursor(raw):
+    at_text, _bar, pk_text = raw.partition("|")
+    try:
+        at = parse_datetime(at_text)
+    except ValueError:  # well formed but no such time
+        at = None
+    pk = whole(pk_text)
+    if at is None or timezone.is_naive(at) or pk is None:
+        raise UserError(gettext_noop("Send back the id of the last event this feed gave (Last-Event-ID)."),
+                        field="Last-Event-ID", error_code="invalid")
+    return at, pk
+
+
+FEED_EVENTS = ("server-sent events, each with `event` (ready: the cursor to start from; match: a match changed), "
+               "`id` (the cursor: send it back as Last-Event-ID) and `data` (JSON text: {} for ready, the match as "
+               "GET /api/matches/<id>/ reads it for match); the answer begins with `retry` (milliseconds before "
+               "reconnecting)")
+
+
+class EventFeed(APIView):
+    """The event's match changes as server-sent events (``text/event-stream``), for scoreboards.
+
+    Each answer holds what changed after ``Last-Event-ID`` (the header an EventSource sends on reconnecting;
+    ``last_event_id`` in the query for other clients): one ``match`` event per changed match, its data the
+    match as ``GET /api/matches/<id>/`` reads it, its id the cursor to send next. Without a cursor, one
+    ``ready`` event gives the cursor to start from (read the state first: the match list). The answer then
+    ends and says ``retry``: a browser's EventSource reconnects by itself, so no worker is held open."""
+
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("Last-Event-ID", OpenApiTypes.STR, location=OpenApiParameter.HEADER,
+                                     description="the id of the last event received (EventSource sends it)"),
+                    OpenApiParameter("last_event_id", OpenApiTypes.STR,
+                                     description="the same, for a client that cannot set the header")],
+        responses={(200, "text/event-stream"): OpenApiResponse(OpenApiTypes.ANY, description=FEED_EVENTS),
+                   **error_responses(400, 404)},
+        summary="the event's match changes as server-sent events")
+    def get(self, request, slug):
+        event = _event(request, slug)
+        raw = request.headers.get("Last-Event-ID") or request.query_params.get("last_event_id")
+        parts = [f"retry: {FEED_RETRY_MS}\n\n"]
+        matches = Match.objects.filter(round__stage__event=event)
+        if not raw:
+            latest = matches.order_by("-changed_at", "-pk").values_list("changed_at", "pk").first()
+            parts.append(f"id: {feed_id(*(latest or (clock.now(), 0)))}\nevent: ready\ndata: {{}}\n\n")
+        else:
+            at, pk = _feed_cursor(raw)
+            changed = (_matches().filter(round__stage__event=event)
+                       .filter(Q(changed_at__gt=at) | Q(changed_at=at, pk__gt=pk)).order_by("changed_at", "pk"))
+            for match in changed[:FEED_BATCH]:
+                data = json.dumps(MatchReadSerializer(match).data, ensure_ascii=False, separators=(",", ":"))
+                parts.append(f"id: {feed_id(match.changed_at, match.pk)}\nevent: match\ndata: {data}\n\n")
+        response = HttpResponse("".join(parts), content_type="text/event-stream; charset=utf-8")
+        response["Cache-Control"] = "no-store"
+        return response
 
 
 class MatchRead(APIView):
