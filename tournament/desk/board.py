@@ -22,6 +22,7 @@ from rulings.closing import appeal_deadline_of
 from rulings.ledger import PENDING, STATE_LABELS, match_entries, related_row
 from rulings.models import Ruling
 from rulings.presenters import decided_text, offence_menu, ruling_text
+from scoring.profile_store import shared_version
 from tournament.clocks import display
 from tournament.competition import rounds
 from tournament.desk import uplinks
@@ -124,8 +125,10 @@ def desk_data(rnd, user) -> dict:
     event = rnd.stage.event
     live = display.live_clock(display.display_data(rnd.pk))
     time_up = bool(live.get("time_up"))
-    matches = {m.pk: m for m in Match.objects.filter(round=rnd).select_related("profile", "round", "ns", "ew")
+    matches = {m.pk: m for m in Match.objects.filter(round=rnd).select_related("round", "ns", "ew")
                .prefetch_related("referees")}
+    for match in matches.values():   # the process's copy: joined, the profile's JSON was decoded per table
+        match.profile = shared_version(match.profile_id)
     referees = {pk: [person(u) for u in match.referees.all()] for pk, match in matches.items()}
     grouped = _round_rulings(rnd)
     approvals, choices, appeals = [], [], []
