@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
-from tournament.competition import draws, stages, unit_ranking
+from tournament.competition import draws, stages, timetable, unit_ranking
 from tournament.competition.swiss_rounds import MAX_ROUNDS
 from tournament.form_fields import IdChoiceField, WholeNumberField
 from tournament.models import Draw, Match, Stage
@@ -174,6 +174,49 @@ class SwissForm(forms.Form):
     action = forms.ChoiceField(choices=[("pair", "pair"), ("rounds", "rounds")], required=False)
     rounds = _rounds()
     seed = forms.CharField(max_length=64, required=False)
+
+
+class RefereeGridForm(forms.Form):
+    """The stage's grid of tables by rounds: each round's planned start (``start_<round id>``), each table's
+    referee (``cell_<match id>``, empty: nobody), or one table's referee for every round (``whole_row`` the
+    table, ``row_<table>`` the referee). A referee not of this event, or a time that is no time, is refused
+    next to its field; the timetable service says the rest (:mod:`tournament.competition.timetable`)."""
+
+    whole_row = WholeNumberField(min_value=1)
+
+    def __init__(self, *args, rounds, tables, matches, referees, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rounds = {f"start_{rnd.pk}": rnd for rnd in rounds}
+        for name in self.rounds:
+            self.fields[name] = forms.CharField(required=False)
+        for table in tables:
+            self.fields[f"row_{table}"] = IdChoiceField(queryset=referees, required=False)
+        self.cells = {f"cell_{match_id}": match_id for match_id in matches}
+        for name in self.cells:
+            self.fields[name] = IdChoiceField(queryset=referees, required=False)
+
+    def clean(self):
+        data = super().clean()
+        for name in self.rounds:
+            if name in self.data and name not in self.errors:
+                try:
+                    data[name] = timetable.parse_start(data.get(name))
+                except UserError as error:
+                    self.add_error(name, str(error))
+        row = data.get("whole_row")
+        if row is not None and data.get(f"row_{row}") is None and f"row_{row}" not in self.errors:
+            self.add_error(f"row_{row}" if f"row_{row}" in self.fields else "whole_row",
+                           _("Choose a referee for the table first."))
+        return data
+
+    def starts(self):
+        """{round: its planned start} for the rounds the form sent."""
+        return {rnd: self.cleaned_data[name] for name, rnd in self.rounds.items() if name in self.data}
+
+    def picks(self):
+        """{match id: user id or None} for the cells the form sent (a finished table's cell is not sent)."""
+        return {match_id: (self.cleaned_data[name].pk if self.cleaned_data[name] else None)
+                for name, match_id in self.cells.items() if name in self.data}
 
 
 class UnitScoringForm(forms.Form):

@@ -1,33 +1,37 @@
 """The organiser's table-by-round grid of a stage: round start times and referees in bulk (the same
 referee at a table for every round in one step). Thin: :mod:`tournament.competition.timetable` does it."""
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from common.errors import UserError
 from common.names import display_name
 from common.numbers import whole
 from tournament.competition import timetable
+from tournament.competition.forms import RefereeGridForm
 from tournament.models import Match, Stage
 from tournament.permissions import organiser_required
 from tournament.staff.services import referees_of
-
-
-def _int(value):
-    return whole(value)
+from tournament.templatetags.names import colon
 
 
 @organiser_required
 def referee_grid(request, event):
     stages = list(Stage.objects.filter(event=event).order_by("order"))
-    stage = next((s for s in stages if s.pk == _int(request.GET.get("stage") or request.POST.get("stage"))),
+    stage = next((s for s in stages if s.pk == whole(request.GET.get("stage") or request.POST.get("stage"))),
                  stages[0] if stages else None)
-    if request.method == "POST" and stage is not None:
-        _save(request, event, stage)
-        return redirect(reverse("competition_referee_grid", args=[event.slug]) + f"?stage={stage.pk}")
     rounds, rows = timetable.grid(stage) if stage is not None else ([], [])
+    if request.method == "POST" and stage is not None:
+        form = RefereeGridForm(request.POST, rounds=rounds, tables=[table for table, _cells in rows],
+                               matches=[m.pk for _table, cells in rows for m in cells if m is not None],
+                               referees=get_user_model().objects.filter(pk__in=[u.pk for u in referees_of(event)]))
+        if form.is_valid():
+            _save(request, stage, form)
+        for name, errors in form.errors.items():
+            messages.error(request, f"{_field_label(name, form)}{errors[0]}")
+        return redirect(reverse("competition_referee_grid", args=[event.slug]) + f"?stage={stage.pk}")
     people = [(u.pk, display_name(u)) for u in referees_of(event)]
     return render(request, "tournament/competition/referee_grid.html", {
         "event": event, "stages": stages, "stage": stage, "people": people,
@@ -38,40 +42,30 @@ def referee_grid(request, event):
     })
 
 
-def _save(request, event, stage):
-    post = request.POST
-    row = _int(post.get("whole_row"))
-    users = {u.pk: u for u in referees_of(event)}
+def _field_label(name, form):
+    """Where a refused field is, said before its message: the round or the table (a sentence's start)."""
+    if name in form.rounds:
+        return f"{form.rounds[name]}{colon()}"
+    if name.startswith("row_"):
+        return _("Table %(table)s") % {"table": name[4:]} + colon()
+    return ""
+
+
+def _save(request, stage, form):
+    """Apply a valid grid form: one table for every round, or the starts and the cells."""
+    row = form.cleaned_data.get("whole_row")
     if row is not None:
-        user = users.get(_int(post.get(f"row_{row}")))
-        if user is None:
-            messages.error(request, _("Choose a referee for the table first."))
-            return
+        user = form.cleaned_data[f"row_{row}"]
         done, refused = timetable.same_table_every_round(stage, row, user)
         messages.success(request, _("%(name)s referees table %(table)s in %(count)s rounds.") % {
             "name": display_name(user), "table": row, "count": done})
         for text in refused:
             messages.error(request, text)
         return
-    errors = []
-    for rnd in stage.rounds.all():
-        key = f"start_{rnd.pk}"
-        if key in post:
-            try:
-                when = timetable.parse_start(post[key])
-            except UserError as exc:
-                errors.append(f"{rnd}: {exc}")
-                continue
-            if when != rnd.scheduled_start:
-                timetable.set_round_start(rnd, when)
-    picks = {}
-    for key, value in post.items():
-        if key.startswith("cell_") and whole(key[5:]) is not None:
-            user_id = _int(value)
-            picks[int(key[5:])] = user_id if user_id in users else None
-    changed, refused = timetable.apply_grid(stage, picks)
-    for text in errors + refused:
+    for rnd, when in form.starts().items():
+        if when != rnd.scheduled_start:
+            timetable.set_round_start(rnd, when)
+    changed, refused = timetable.apply_grid(stage, form.picks())
+    for text in refused:
         messages.error(request, text)
     messages.success(request, _("Saved: %(count)s tables changed.") % {"count": changed})
-
-
