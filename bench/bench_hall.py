@@ -1,7 +1,8 @@
 """A hall full of phones (issue 31 item 2): spectators polling the live JSON and opening pages while the
 tables write, through gunicorn like production, with PostgreSQL and Redis, beside the bare view.
 
-The event (``bench.load.seed_tables``): one published round of 64 tables, each with its own referee. In
+The event (``bench.load.seed_tables``): one published round of ``--tables`` tables (64; 128, 512 and 2,048
+for the growth figures), each with its own referee; 64 of them write. In
 each phase of ``--seconds`` the same offered load is sent twice, the bare view first, then the product:
 
 * ``--spectators`` phones (2,000) each polling every 10 s (not synchronised): the product's
@@ -181,6 +182,9 @@ def main():
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--pollers", type=int, default=48, help="client threads working off the readers' schedule")
     parser.add_argument("--workers", type=int, default=load.WORKERS)
+    parser.add_argument("--tables", type=int, default=64,
+                        help="tables in the round the spectators follow (64 of them write): 128 / 512 / 2,048 "
+                             "for an event of 256 / 1,024 / 4,096 pairs")
     args = parser.parse_args()
     redis = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
     server = load.Server("hall", args.workers)
@@ -193,7 +197,7 @@ def main():
 
         cache.clear()
         call_command("collectstatic", interactive=False, verbosity=0)   # production serves the manifest's files
-        tables = load.seed_tables(64)
+        tables = load.seed_tables(max(64, args.tables))[:64]
         round_id = Round.objects.get(stage__event__slug="bench").pk
         server.start()
         load.warm_up(server.port, tables)
@@ -205,7 +209,8 @@ def main():
         quiet = quiet_poll(server.port, real)
     offered = (real["reads"] + real["writes"]) / real["elapsed"]
     print(f"gunicorn {args.workers} gthread workers + PostgreSQL + Redis; bare view back to back {bare_rps:.0f} req/s")
-    print(f"offered per phase: {args.spectators} spectators polling every {POLL_EVERY:.0f} s, {args.pages} page opens, "
+    print(f"a round of {max(64, args.tables)} tables; offered per phase: {args.spectators} spectators polling every "
+          f"{POLL_EVERY:.0f} s, {args.pages} page opens, "
           f"64 tables writing every {WRITE_EVERY:.0f} s: {offered:.0f} req/s for {args.seconds:.0f} s")
     for label, figs in (("bare view", bare), ("product", real)):
         print(f"  {label}: reads p50 {figs['read_p50']:.1f} ms p99 {figs['read_p99']:.1f} ms (polls {figs['polls']}, "
