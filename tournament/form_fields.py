@@ -7,7 +7,13 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from common.errors import UserError
 from common.numbers import whole
+
+
+def apply_user_error(form: forms.Form, error: UserError) -> None:
+    """Show a service's UserError on its field when the form has that field, else above the form."""
+    form.add_error(error.field if error.field in form.fields else None, str(error))
 
 
 class WholeNumberField(forms.IntegerField):

@@ -44,6 +44,21 @@ def test_exactly_80_declarers_keep_applies_to_the_events_matches(table, client):
         rule_choices.set_choices(event, users["organiser"], {"exactly_80": "takeover"})
 
 
+def test_a_reading_the_choice_lacks_is_refused_next_to_it_and_nothing_is_saved(table, client):
+    """The page validates through a Form (issue 33): the refusal sits in the choice's own box."""
+    match, users = table
+    event = match.round.stage.event
+    client.force_login(users["organiser"])
+    answer = client.post(f"/manage/{event.slug}/rule-choices/", {"exactly_80": "declarers_keep",
+                                                                  "escalation_warnings": "whatever"})
+    html = answer.content.decode()
+    assert answer.status_code == 400
+    box = html[html.index('id="choice-escalation_warnings"'):]
+    assert box.index('data-field-error="escalation_warnings">请从列出的读法中选择一项。') < box.index("</fieldset>")
+    event.refresh_from_db()
+    assert not event.rule_choices                                  # the good pick waits for a good form
+
+
 def test_the_default_reading_takes_over_at_80(table):
     match, users = table
     written = scoring.record_hand(match, users["referee"], number=1, trump="S", defender_points=80, declarer="N")

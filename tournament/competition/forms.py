@@ -27,11 +27,6 @@ def _said(msgid: str, **params) -> str:
     return lazy(lambda: gettext(msgid) % params, str)()
 
 
-def apply_user_error(form: forms.Form, error: UserError) -> None:
-    """Show a service's UserError on its field when the form has that field, else above the form."""
-    form.add_error(error.field if error.field in form.fields else None, str(error))
-
-
 def first_errors(form: forms.Form, above: str = "stage") -> dict:
     """Field name -> its first error (``above`` for one above the form), as the stage pages show them."""
     return {(above if name == "__all__" else name): str(errors[0]) for name, errors in form.errors.items()}

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
 from tournament.events import services
-from tournament.form_fields import WholeNumberField
+from tournament.form_fields import WholeNumberField, apply_user_error
 from tournament.models import Event
 
 #: The messages of the service for what the form's own field types catch first (the same msgids).
@@ -16,11 +16,6 @@ TEXT_MESSAGES = {"max_length": _("Too long (at most 200 characters).")}
 SLUG_MESSAGES = {"max_length": _("The web address may hold lower-case letters, digits and hyphens only.")}
 #: The longest web address (``Event.slug``; ``services.SLUG_RE`` says which characters).
 SLUG_MAX = 80
-
-
-def apply_user_error(form: forms.Form, error: UserError) -> None:
-    """Show a service's UserError on its field when the form has that field, else above the form."""
-    form.add_error(error.field if error.field in form.fields else None, str(error))
 
 
 def _text(label, messages=TEXT_MESSAGES, **attrs):
@@ -116,3 +111,19 @@ class PublishForm(forms.Form):
 
     published = forms.TypedChoiceField(choices=[("1", _("Publish")), ("0", _("Unpublish"))],
                                        coerce=lambda value: value == "1")
+
+
+class RuleChoicesForm(forms.Form):
+    """The event's organiser choices: one field per choice of the profile (its readings' ids; empty: the one
+    the file says). A reading the choice does not have is refused on its field; the rules service says the
+    rest (:func:`tournament.events.rule_choices.set_choices`: refused once play has started)."""
+
+    def __init__(self, *args, rows, **kwargs):
+        super().__init__(*args, **kwargs)
+        for row in rows:
+            self.fields[row.choice] = forms.ChoiceField(
+                choices=[(reading.id, reading.label) for reading in row.readings], required=False,
+                error_messages={"invalid_choice": _("Choose one of the readings listed.")})
+
+    def picks(self) -> dict:
+        return {name: value for name, value in self.cleaned_data.items() if value}

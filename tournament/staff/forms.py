@@ -5,7 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
-from tournament.form_fields import WholeNumberField
+from tournament.form_fields import WholeNumberField, apply_user_error
 from tournament.models import EventRole
 from tournament.staff import services, tokens
 
@@ -13,11 +13,6 @@ NAME_MESSAGES = {"max_length": _("The name is too long (at most 150 characters).
 USERNAME_MESSAGES = {"max_length": _("A login name may hold letters, digits and . @ + - _ only.")}
 #: The longest login name (Django's ``User.username``; ``services.USERNAME_RE`` says which characters).
 USERNAME_MAX = 150
-
-
-def apply_user_error(form: forms.Form, error: UserError) -> None:
-    """Show a service's UserError on its field when the form has that field, else above the form."""
-    form.add_error(error.field if error.field in form.fields else None, str(error))
 
 
 def _display_name(placeholder):

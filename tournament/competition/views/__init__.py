@@ -32,10 +32,10 @@ from tournament.competition.forms import (
     StageEditForm,
     StageForm,
     VoidDrawForm,
-    apply_user_error,
     first_errors,
 )
 from tournament.competition.progress import bracket_state
+from tournament.form_fields import apply_user_error
 from tournament.models import Draw, Event, Group, Match, Round, Stage
 from tournament.models.competition import RefereeUnit, round_words
 from tournament.permissions import organiser_required

@@ -17,7 +17,8 @@ from common.numbers import whole
 from tournament import pagecache
 from tournament.access import visible_events
 from tournament.competition import swiss_rounds, swiss_standings, unit_ranking
-from tournament.competition.forms import SwissForm, UnitScoringForm, apply_user_error, first_errors
+from tournament.competition.forms import SwissForm, UnitScoringForm, first_errors
+from tournament.form_fields import apply_user_error
 from tournament.models import Event, Match, Pair, Round, Stage
 from tournament.permissions import organiser_required
 
