@@ -5,10 +5,34 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
 from common.numbers import whole
+
+
+def said(msgid: str, **params) -> str:
+    """``msgid`` translated when shown, with ``params`` filled in (a form's message has no room for them)."""
+    return lazy(lambda: gettext(msgid) % params, str)()
+
+
+class Refusal:
+    """A page's one refusal, as the templates show it (``{{ error }}``, ``error.field``): a service's
+    UserError, or the first error of a form."""
+
+    def __init__(self, field, text):
+        self.field, self.text = field, text
+
+    def __str__(self):
+        return str(self.text)
+
+    @classmethod
+    def first_of(cls, form):
+        for name, errors in form.errors.items():
+            return cls(None if name == "__all__" else name, errors[0])
+        return None
 
 
 def apply_user_error(form: forms.Form, error: UserError) -> None:

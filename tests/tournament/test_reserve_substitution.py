@@ -202,3 +202,25 @@ def test_group_standings_count_the_place_after_a_substitution(db, make_user):
     row = next(r for r in table.rows if r.entry.pair_id == out.pk)
     assert (row.played, row.wins) == (3, 3) and table.complete
     assert row.entry.name == f"{out.name} → {reserve.name}"                # the place shows who holds it now
+
+
+def test_the_pages_refuse_a_bad_field_next_to_it_and_save_nothing(knockout, client):
+    """The substitution and removal pages validate through Forms (issue 33): a reserve that is no pair of the
+    event, a reason past its limit (a lifted removal's was cut short before), a removal of no kind."""
+    event, stage, reserves, users = knockout
+    out = _first(stage)[0].ew
+    client.force_login(users["organiser"])
+    url = reverse("entries_substitute", args=[event.slug, out.pk])
+    page = client.post(url, {"pair_in": "x"}).content.decode()
+    assert 'id="error-pair_in">请选择该队的候补对。' in page
+    page = client.post(url, {"pair_in": reserves[out.team_id].pk, "reason": "长" * 501}).content.decode()
+    assert 'id="error-reason">' in page and "500" in page
+    assert Match.objects.filter(round__stage=stage, ew=out).exists()           # nobody came in
+    client.force_login(users["chief"])
+    remove = f"/manage/{event.slug}/entries/{out.pk}/remove/"
+    assert 'id="error-kind">请选择停赛或取消资格。' in client.post(remove, {"reason": "x"}).content.decode()
+    assert client.post(remove, {"kind": "suspended", "reason": "迟到"}).status_code == 302
+    page = client.post(remove, {"action": "lift", "reason": "长" * 501}).content.decode()
+    assert 'id="error-reason">' in page
+    out.refresh_from_db()
+    assert out.status == "suspended"                                            # still out: nothing lifted

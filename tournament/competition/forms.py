@@ -7,24 +7,17 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.utils.functional import lazy
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
 from tournament.competition import draws, stages, timetable, unit_ranking
 from tournament.competition.swiss_rounds import MAX_ROUNDS
-from tournament.form_fields import IdChoiceField, WholeNumberField
+from tournament.form_fields import IdChoiceField, WholeNumberField, said
 from tournament.models import Draw, Match, Stage
 
 POSITIVE = "%(label)s must be a positive whole number, not %(value)r."
 ROUNDS = "The number of rounds must be a whole number from 1 to %(max)s."
 PLACES = "The number of places played must be a power of two (2, 4, 8…), not %(value)r."
-
-
-def _said(msgid: str, **params) -> str:
-    """``msgid`` translated when shown, with ``params`` filled in (a form's message has no room for them)."""
-    return lazy(lambda: gettext(msgid) % params, str)()
 
 
 def first_errors(form: forms.Form, above: str = "stage") -> dict:
@@ -49,7 +42,7 @@ def _places() -> forms.TypedChoiceField:
 
 def _name() -> forms.CharField:
     return forms.CharField(max_length=stages.NAME_MAX_LENGTH, required=False, error_messages={
-        "max_length": _said("A stage name has at most %(most)s characters.", most=stages.NAME_MAX_LENGTH)})
+        "max_length": said("A stage name has at most %(most)s characters.", most=stages.NAME_MAX_LENGTH)})
 
 
 class _EventStages(forms.Form):
@@ -143,7 +136,7 @@ class VoidDrawForm(forms.Form):
     """Why the stage's draw is voided (kept on record; the service says it may not be empty)."""
 
     reason = forms.CharField(required=False, max_length=draws.REASON_MAX_LENGTH, error_messages={
-        "max_length": _said("The reason has at most %(most)s characters.", most=draws.REASON_MAX_LENGTH)})
+        "max_length": said("The reason has at most %(most)s characters.", most=draws.REASON_MAX_LENGTH)})
 
 
 class DrawForm(forms.Form):
@@ -221,7 +214,7 @@ class UnitScoringForm(forms.Form):
     best_n = WholeNumberField()
     women_bonus = WholeNumberField()
     seed = forms.CharField(max_length=unit_ranking.SEED_MAX_LENGTH, required=False, error_messages={
-        "max_length": _said("The seed may have at most %(most)s characters.", most=unit_ranking.SEED_MAX_LENGTH)})
+        "max_length": said("The seed may have at most %(most)s characters.", most=unit_ranking.SEED_MAX_LENGTH)})
 
     def clean_points(self):
         try:

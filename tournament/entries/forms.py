@@ -2,10 +2,12 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournament.entries import removals, substitutions
 from tournament.entries.limits import LIMITS, MAX_SEED
 from tournament.entries.services import EntryError, PairData, PlayerData
 from tournament.entries.spreadsheets import MAX_UPLOAD_BYTES
-from tournament.models import Player
+from tournament.form_fields import IdChoiceField, said
+from tournament.models import Pair, Player
 
 GENDERS = [(Player.Gender.MALE, _("Male")), (Player.Gender.FEMALE, _("Female"))]
 TEL = {"inputmode": "tel", "autocomplete": "off"}
@@ -95,3 +97,36 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(_("The file is too big (at most 5 MB)."))
         return upload
 
+
+
+def _reason(limit):
+    return forms.CharField(max_length=limit, required=False, error_messages={
+        "max_length": said("The reason may be at most %(max)s characters.", max=limit)})
+
+
+class RemovalForm(forms.Form):
+    """The chief referee's decision on a pair: suspend or disqualify it (``kind``), or lift that (``action``
+    lift), with a reason; the removals service says whether it may be done."""
+
+    action = forms.ChoiceField(choices=[("remove", "remove"), ("lift", "lift")], required=False)
+    kind = forms.ChoiceField(choices=[(kind, kind) for kind in Pair.REMOVED], required=False,
+                             error_messages={"invalid_choice": _("Choose suspension or disqualification.")})
+    reason = _reason(removals.REASON_MAX)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("action") != "lift" and not data.get("kind") and "kind" not in self.errors:
+            self.add_error("kind", _("Choose suspension or disqualification."))
+        return data
+
+
+class SubstitutionForm(forms.Form):
+    """A reserve pair of the event brought in for a team's pair (the substitutions service checks the team)."""
+
+    pair_in = IdChoiceField(queryset=Pair.objects.none(), error_messages={
+        "required": _("Choose the team's reserve pair."), "invalid_choice": _("Choose the team's reserve pair.")})
+    reason = _reason(substitutions.REASON_MAX)
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["pair_in"].queryset = Pair.objects.filter(event=event)

@@ -15,6 +15,8 @@ from common.errors import UserError
 from config.api_errors import error_responses
 from config.inputs import StrictInput
 from tournament.entries import substitutions
+from tournament.entries.forms import SubstitutionForm
+from tournament.form_fields import Refusal
 from tournament.models import Event, Pair
 
 
@@ -26,27 +28,22 @@ def pair_substitute(request, event_slug, pk):
     if not substitutions.may_substitute(request.user, event):
         raise PermissionDenied(_("Only an organiser or a chief referee may bring in a reserve pair."))
     pair = get_object_or_404(Pair.objects.select_related("unit", "team", "player1", "player2"), event=event, pk=pk)
+    form = SubstitutionForm(request.POST if request.method == "POST" else None, event=event)
     error = None
-    if request.method == "POST":
-        pair_in = Pair.objects.filter(event=event, pk=_int(request.POST.get("pair_in"))).first()
+    if form.is_valid():
+        pair_in = form.cleaned_data["pair_in"]
         try:
-            substitutions.substitute_reserve(pair, pair_in, request.user, reason=request.POST.get("reason", ""))
+            substitutions.substitute_reserve(pair, pair_in, request.user, reason=form.cleaned_data["reason"])
             messages.success(request, _("%(reserve)s comes in for %(pair)s in every match not yet begun.")
                              % {"reserve": pair_in.name, "pair": pair.name})
             return redirect("entries_substitute", event.slug, pair_in.pk)
         except UserError as exc:
             error = exc
+    error = error or Refusal.first_of(form)
     team_rows = [s for s in substitutions.substitutions_of(event) if pair.team_id and s.pair_in.team_id == pair.team_id]
     return render(request, "tournament/entries/substitute.html", {
         "event": event, "pair": pair, "reserves": substitutions.reserves_for(pair), "error": error,
         "history": team_rows, "reason_max": substitutions.REASON_MAX})
-
-
-def _int(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
 
 
 class SubstitutionInSerializer(StrictInput):
