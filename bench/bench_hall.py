@@ -14,9 +14,11 @@ each phase of ``--seconds`` the same offered load is sent twice, the bare view f
   view ``/bench/bare/`` in the bare phase).
 
 A spectator's latency is counted from when its poll was due, so a client that falls behind counts it. The
-targets: 0 errors; the spectators' p99 and the writes' p99 each at most 3x the bare view's p99 at the same
-offered load in the same run, and under 100 ms on a machine whose bare view does 400 req/s or more back to
-back (measured here too); after the writes stop, a poll with the last ETag answers 304. Exits 1 on a miss.
+targets (read as issue 25's: an absolute limit on a fast machine, the ratio on a slow day): 0 errors; the
+spectators' p99 and the writes' p99 each under 100 ms on a machine whose bare view does 400 req/s or more
+back to back (measured here too), else each at most 3x the bare view's p99 at the same offered load in the
+same run (the ratio is printed either way); after the writes stop, a poll with the last ETag answers 304.
+Exits 1 on a miss.
 
     .venv/bin/python bench/bench_hall.py [--spectators 2000] [--pages 200] [--seconds 30] [--pollers 48]
 """
@@ -219,14 +221,14 @@ def main():
               f"errors {len(figs['errors'])}{' ' + repr(figs['errors'][:3]) if figs['errors'] else ''}")
     ok = not bare["errors"] and not real["errors"] and not errors
     for name, key in (("spectators", "read_p99"), ("writes", "write_p99")):
-        limit = P99_OF_BARE * bare[key]
-        if bare_rps >= FAST_BARE_RPS:
-            limit = min(limit, FAST_P99_MS)
+        fast = bare_rps >= FAST_BARE_RPS
+        limit = FAST_P99_MS if fast else P99_OF_BARE * bare[key]
         met = real[key] <= limit
         ok = ok and met
-        print(f"  {name}' p99 {real[key]:.1f} ms, target <= {limit:.1f} ms ({P99_OF_BARE:.0f}x the bare view's "
-              f"{bare[key]:.1f} ms{'; under 100 ms on a fast machine' if bare_rps >= FAST_BARE_RPS else ''}): "
-              f"{'met' if met else 'NOT met'}")
+        why = (f"the bare view does {FAST_BARE_RPS} req/s or more: under {FAST_P99_MS:.0f} ms" if fast else
+               f"a slow day: {P99_OF_BARE:.0f}x the bare view's p99")
+        print(f"  {name}' p99 {real[key]:.1f} ms = {real[key] / bare[key]:.1f}x the bare view's {bare[key]:.1f} ms; "
+              f"target <= {limit:.1f} ms ({why}): {'met' if met else 'NOT met'}")
     print(f"  a poll with the last ETag once the writes stopped: {quiet} (target 304: {'met' if quiet == 304 else 'NOT met'})")
     return 0 if ok and quiet == 304 else 1
 
