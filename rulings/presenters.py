@@ -5,7 +5,7 @@ note, the void's and the approval's notes, an appeal's grounds) are for the even
 gets the same keys with empty strings. The API, the log pages and penalties.xlsx all read these dicts.
 """
 from django.core.paginator import Paginator
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from common.names import display_name
@@ -18,7 +18,7 @@ from rulings.engine import AWAITING, in_force_text  # noqa: F401  (in_force_text
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 from rulings.models import Appeal, Ruling
 from rulings.wording import english
-from scoring.profile_store import shared_profile
+from scoring.profile_store import english_page, english_words, in_language, shared_profile
 from tournament import access
 from tournament.models import Match
 
@@ -30,25 +30,30 @@ def decided_text(explanation, approval):
     return explanation.replace(AWAITING, "（已核准）" if approval.approved else "（未核准）")
 
 
-def _english() -> bool:
-    return not (get_language() or "zh").startswith("zh")
-
-
 def offence_name(node) -> str:
     """An offence's name (a sanction table's node) in the active language: its ``name_en`` on an English page
     when the profile gives one, else its Chinese ``name``."""
-    return node.get("name_en") or node["name"] if _english() else node["name"]
+    return in_language(node, "name")
 
 
 def ruling_text(explanation, profile):
     """A sanction's explanation (Chinese, as the engine wrote it) in the active language: on an English page
-    its offence's name and the engine's phrases in English (``rulings.wording``); the profile's own words
-    (notes, option labels) as written."""
-    if not explanation or not _english():
+    its offence's name, the engine's phrases and the profile's own words (notes, option labels) in English
+    (``rulings.wording``; a profile word without an English twin as written)."""
+    if not explanation or not english_page():
         return explanation
-    offences = ledger_for(profile).table["offences"]
-    names = {node["name"]: node.get("name_en") or node["name"] for node in offences.values()}
-    return english(explanation, names, gettext)
+    table = ledger_for(profile).table
+    names = {node["name"]: node.get("name_en") or node["name"] for node in table["offences"].values()}
+    return english(explanation, names, gettext, english_words(table, ("note",)), english_words(table, ("label",)))
+
+
+def clause_text(clause, profile):
+    """A ruling's stored clause (the profile's Chinese, cut to the field's 120 characters) in the active
+    language: the profile's ``clause_en`` for it on an English page, else as stored."""
+    if not clause or not english_page():
+        return clause
+    words = {chinese[:120]: english for chinese, english in english_words(ledger_for(profile).table, ("clause",)).items()}
+    return words.get(clause, clause)
 
 
 def sees_private(viewer, *, event=None, match=None) -> bool:
@@ -116,7 +121,7 @@ def _entry_data(entry, private, ends=None):
         "hand_number": ruling.hand_number, "code": ruling.code, "side": ruling.side, "role": ruling.role,
         "offender_role": ruling.offender_role, "minutes": ruling.minutes, "seconds": ruling.seconds,
         "cards": ruling.cards,
-        "choice": ruling.choice, "clause": ruling.clause, "profile": ruling.profile.slug,
+        "choice": ruling.choice, "clause": clause_text(ruling.clause, ruling.profile), "profile": ruling.profile.slug,
         "profile_version": ruling.profile_version, "note": ruling.note if private else "",
         "amends": ruling.amends_id,
         "recorded_by": display_name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
@@ -282,7 +287,8 @@ def _scan(node, option, found):
 def _options(node):
     """(referee options as [{id, label}], default) of the first referee-chosen options node."""
     if "options" in node and node.get("chooser", "referee") == "referee":
-        return [{"id": str(k), "label": v["label"]} for k, v in node["options"].items()], str(node.get("default"))
+        return ([{"id": str(k), "label": in_language(v, "label")} for k, v in node["options"].items()],
+                str(node.get("default")))
     for key in ("steps", "bands"):
         for sub in node.get(key, ()):
             found = _options(sub)

@@ -41,8 +41,10 @@ A *node* says how one offence turns into an outcome. It is one of:
                                        level at 120, as the take-over table would; needs levels_per_points)
         points_void, redeal, hand_ends: bool
 Any node may carry ``clause`` (innermost wins) and ``note`` (notes add up); an offence also has
-``name`` (and an optional ``name_en``, shown on English pages) and may carry ``waivable_by_other_side``; an
-option also has ``label`` and ``aliases``.
+``name`` and may carry ``waivable_by_other_side``; an option also has ``label`` and ``aliases``. Each of
+``name``, ``clause``, ``note`` and ``label`` (and the appeal's and the escalation's ``clause``) may have an
+English twin (``name_en``, ``clause_en``, ...) that English pages show (optional: else the Chinese text); a
+twin needs its Chinese key.
 Only one ``options`` node may lie on any path, so a single ``choice`` string selects it.
 """
 from __future__ import annotations
@@ -69,10 +71,10 @@ CHOOSERS = ("referee", "other_side")
 
 TOP_KEYS = {"source", "other_side_may_choose", "penalties_waivable_by_agreement", "appeal",
             "escalation", "points_clamp", "shared", "offences"}
-APPEAL_KEYS = {"deadline_minutes", "counted_from", "to", "then", "clause", "organiser_choice"}
+APPEAL_KEYS = {"deadline_minutes", "counted_from", "to", "then", "clause", "clause_en", "organiser_choice"}
 APPEAL_FROM = ("round_results_published", "table_end_of_play")
 APPEAL_BODIES = ("chief_referee", "arbitration_group", "referee_group", "organising_committee")
-ESCALATION_KEYS = {"warning_becomes_violation_from", "match_forfeit_at_violations", "clause",
+ESCALATION_KEYS = {"warning_becomes_violation_from", "match_forfeit_at_violations", "clause", "clause_en",
                    "warnings_converted", "counted_per"}
 ESCALATION_ENUMS = {"warnings_converted": ("from_nth", "nth_only"), "counted_per": ("side", "player")}
 
@@ -80,9 +82,9 @@ STRUCTURE_KEYS = ("options", "by_role", "steps", "bands")
 OUTCOME_KEYS = {"kinds", "points", "per_card", "applies_to", "gainer", "levels", "stage",
                 "next_declarer", "drop_to", "levels_per_points", "max_levels", "levels_from_points",
                 "points_void", "redeal", "hand_ends", "automatic", "drop_keeps_levels"}
-META_KEYS = {"clause", "note"}
+META_KEYS = {"clause", "note", "clause_en", "note_en"}
 OFFENCE_KEYS = {"name", "name_en", "waivable_by_other_side"}
-OPTION_KEYS = {"label", "aliases"}
+OPTION_KEYS = {"label", "label_en", "aliases"}
 OPTIONS_KEYS = {"chooser", "default"}
 BAND_KEYS = {"from", "over", "to"}
 ENUMS = {"applies_to": ("current_hand", "first_hand"), "gainer": ("other", "offender"),
@@ -141,6 +143,15 @@ class _Checker:
         if not isinstance(value, str) or not value.strip():
             self.fail(path, gettext_noop("expected non-empty text"))
 
+    def english(self, node, path, keys):
+        """The optional English twins (``name_en``, ``clause_en``, ...) of ``keys``: text, beside their
+        Chinese key."""
+        for key in keys:
+            if f"{key}_en" in node:
+                if key not in node:   # an English twin needs the Chinese text it translates
+                    self.fail(f"{path}.{key}", gettext_noop("this key is missing"))
+                self.text(node[f"{key}_en"], f"{path}.{key}_en")
+
     def choice_of(self, value, allowed, path):
         if value not in allowed:
             self.fail(path, gettext_noop("unknown value %(value)r: expected %(allowed)s"), value=value,
@@ -179,6 +190,7 @@ class _Checker:
         if appeal.get("then") is not None:
             self.choice_of(appeal["then"], APPEAL_BODIES, "appeal.then")
         self.text(appeal.get("clause"), "appeal.clause")
+        self.english(appeal, "appeal", ("clause",))
         if not isinstance(appeal.get("organiser_choice", False), bool):
             self.fail("appeal.organiser_choice", "应为 true 或 false（expected true or false）")
 
@@ -191,6 +203,7 @@ class _Checker:
         for key, allowed in ESCALATION_ENUMS.items():
             if key in escalation:
                 self.choice_of(escalation[key], allowed, f"escalation.{key}")
+        self.english(escalation, "escalation", ("clause",))
 
     def clamp(self, clamp):
         if not isinstance(clamp, (list, tuple)) or len(clamp) != 2:
@@ -210,8 +223,7 @@ class _Checker:
                 self.fail(path, gettext_noop("unknown code %(code)r"), code=code)
             self.mapping(node, path)
             self.text(node.get("name"), f"{path}.name")
-            if "name_en" in node:   # the name an English page shows (optional: else the Chinese one)
-                self.text(node["name_en"], f"{path}.name_en")
+            self.english(node, path, ("name",))
             self.text(node.get("clause"), f"{path}.clause")
             if node.get("waivable_by_other_side"):
                 self.other_side_options = True
@@ -235,6 +247,7 @@ class _Checker:
         for key in ("clause", "note"):
             if key in node:
                 self.text(node[key], f"{path}.{key}")
+        self.english(node, path, ("clause", "note"))
         if not structure:
             self.outcome(node, path, role)
         elif structure == ["options"]:
@@ -265,6 +278,7 @@ class _Checker:
             option_path = f"{path}.options.{option_id}"
             self.mapping(option, option_path)
             self.text(option.get("label"), f"{option_path}.label")
+            self.english(option, option_path, ("label",))
             for name in [str(option_id), *option.get("aliases", [])]:
                 if str(name) in seen:
                     self.fail(option_path, gettext_noop("duplicate option name or alias %(value)r"), value=name)

@@ -5,8 +5,8 @@ the record (kept with the ruling, quoted as an award's reason). A page in anothe
 through :func:`english`, as :mod:`scoring.explain` does for a hand's lines: the explanation is
 "<title>：<phrase>，<phrase>…", the title the offence's name (with who, which time, how long or how many cards,
 which option) and each phrase one of the kinds the engine writes, listed here once as its Chinese form
-(``{name}`` for a value) and an English msgid (``%(name)s``). A phrase of no listed kind (a profile's note)
-and an option's label read as written (the profile's words).
+(``{name}`` for a value) and an English msgid (``%(name)s``). The profile's own words (a note, an option's
+label) read in their English twin when the profile gives one, else as written.
 """
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def _phrase(text, translate):
     return None
 
 
-def _title(title, names, translate):
+def _title(title, names, translate, words):
     """The title in English: the offence's Chinese name (a key of ``names``) replaced by its English one."""
     for chinese in sorted(names, key=len, reverse=True):
         at = title.find(chinese)
@@ -124,23 +124,41 @@ def _title(title, names, translate):
             return None
         if role:
             what = translate(_ROLES[role]) % {"what": what}
-        return what + (f" ({label.group(0)[1:-1]})" if label else "")
+        return what + (f" ({_word(label.group(0)[1:-1], words)})" if label else "")
     return None
 
 
-def english(text, names, translate):
+def _word(text, words):
+    """A profile's word (an option's label) in English when ``words`` has it, else as written."""
+    return words.get(text, text)
+
+
+_HOLDER = re.compile("\x00(\\d+)\x00")
+
+
+def english(text, names, translate, notes=None, labels=None):
     """A sanction's explanation ``text`` in English: ``names`` maps the offences' Chinese names to their English
-    ones, ``translate`` translates a msgid. Parts of no listed kind stay as written; ``text`` as written when
-    its title names no offence in ``names``."""
+    ones, ``notes`` and ``labels`` the profile's notes and option labels to theirs, ``translate`` translates a
+    msgid. Parts of no listed kind stay as written; ``text`` as written when its title names no offence in
+    ``names``."""
+    notes, words = notes or {}, labels or {}
     title, colon, rest = str(text).partition("：")
-    shown = _title(title, names, translate) if colon else None
+    shown = _title(title, names, translate, words) if colon else None
     if shown is None:
         return str(text)
     if rest.startswith("由非违规方选择："):
-        return f"{shown}: {translate(_CHOOSES) % {'options': rest[len('由非违规方选择：'):]}}"
+        options = " / ".join(_word(o, words) for o in rest[len("由非违规方选择："):].split(" / "))
+        return f"{shown}: {translate(_CHOOSES) % {'options': options}}"
+    held = []   # the notes found, each a whole part or more (a note may hold "，"): read as one part
+    for chinese in sorted(notes, key=len, reverse=True):
+        found = re.compile(f"(?:^|(?<=，)){re.escape(chinese)}(?=，|$)") if chinese else None
+        if found and found.search(rest):
+            rest = found.sub(f"\x00{len(held)}\x00", rest)
+            held.append(notes[chinese])
     out = ""
     for part in _split(rest):
-        phrase = _phrase(part, translate)
+        phrase = _phrase(part, translate) if not _HOLDER.search(part) else _HOLDER.sub(
+            lambda found: held[int(found.group(1))], part)
         if out:
             out += "，" if phrase is None and not out[-1].isascii() else ", "
         out += part if phrase is None else phrase

@@ -51,6 +51,7 @@ def _rebuild(source, path, message, params):
 # Schema: a small declarative description of the file, checked by _check().
 # Spec forms: "str" "int" "bool" "level" "points" ("enum", choices) ("list", spec)
 #             ("map", {key: spec}) ("null", spec)  "any_map"  "default_entry"
+#             ("optional", spec): a map's key that may be missing (kept only when given)
 # --------------------------------------------------------------------------------------------
 _BAND = ("map", {"lo": "points", "hi": "points", "levels": "int"})
 _SIDE = ("map", {"bands": ("list", _BAND), "beyond": ("null", ("map", {"every": "points"}))})
@@ -60,12 +61,14 @@ _RANK_CAPTURE = ("map", {
     "waive_must_play": "bool",
     "policy": ("null", ("map", {"under": "points", "return_to": "level"})),
 })
-_READING = ("map", {"label": "str", "set": "any_map"})
-CHOICE_SPEC = ("map", {"choice": "str", "clause": "str", "default": "str",
+#: The English twin of a text (``label_en`` beside ``label``): what English pages show, the text when missing.
+_ENGLISH = ("optional", "str")
+_READING = ("map", {"label": "str", "label_en": _ENGLISH, "set": "any_map"})
+CHOICE_SPEC = ("map", {"choice": "str", "clause": "str", "clause_en": _ENGLISH, "default": "str",
                        "readings": ("any_map_of", _READING)})
 SCHEMA = ("map", {
     "slug": "str", "name": "str", "name_en": "str",
-    "source": ("map", {"document": "str", "part": "str", "clauses": "str"}),
+    "source": ("map", {"document": "str", "part": "str", "part_en": _ENGLISH, "clauses": "str"}),
     "organiser_defaults": ("list", "default_entry"),
     "cards": ("map", {"decks": "int", "bottom": "int"}),
     "ladder": ("map", {"levels": ("list", "level"), "start": "level"}),
@@ -178,9 +181,12 @@ def _check(value: Any, spec: Any, path: str, source: str) -> Any:
             if key not in keys:
                 raise ProfileError(source, _join(path, key), gettext_noop("unknown key %(key)r"), key=key)
         for key, sub in keys.items():
+            optional = isinstance(sub, tuple) and sub[0] == "optional"
             if key not in value:
+                if optional:
+                    continue
                 raise ProfileError(source, _join(path, key), gettext_noop("this key is missing"))
-            out[key] = _check(value[key], sub, _join(path, key), source)
+            out[key] = _check(value[key], sub[1] if optional else sub, _join(path, key), source)
         return out
     raise AssertionError(f"bad schema spec {spec!r}")  # pragma: no cover
 

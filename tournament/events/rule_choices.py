@@ -1,5 +1,6 @@
-"""The organiser choices of an event's rule profile: each unclear clause, its readings (Chinese) and the one
-in force, and the organiser's picks before play starts.
+"""The organiser choices of an event's rule profile: each unclear clause, its readings (in the page's language:
+the profile's ``clause_en`` and ``label_en`` on an English page) and the one in force, and the organiser's picks
+before play starts.
 
 The picks are kept on the event (``Event.rule_choices``) and applied through a profile version of the
 event's own (slug ``<profile>--<event>``, ``based_on`` the profile it was picked from), whose data holds the
@@ -19,6 +20,7 @@ from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from rulings.models import Ruling
 from scoring.models import Hand, RuleProfile
 from scoring.profile_choices import choice_specs, patch, validate_profile_dict
+from scoring.profile_store import in_language
 from tournament import access
 from tournament.models import Event, Match
 
@@ -54,8 +56,8 @@ def choice_rows(event) -> list:
     rows = []
     for name, spec in _specs(base_profile(event)).items():
         current = picks.get(name, spec["default"])
-        rows.append(ChoiceRow(name, spec["clause"], [
-            Reading(rid, reading["label"], rid == spec["default"], rid == current)
+        rows.append(ChoiceRow(name, in_language(spec, "clause"), [
+            Reading(rid, in_language(reading, "label"), rid == spec["default"], rid == current)
             for rid, reading in spec["readings"].items()]))
     return rows
 

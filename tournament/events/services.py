@@ -17,7 +17,7 @@ from django.utils.dateparse import parse_date
 from common.errors import UserError, gettext_noop
 from common.numbers import whole
 from scoring.models import RuleProfile
-from scoring.profile_store import latest_profile, sync_profiles
+from scoring.profile_store import in_language, latest_profile, sync_profiles
 from tournament.models import Draw, Event, Match, Pair, Player, Team, Unit
 from tournament.staff.services import add_creator, ascii_of, short_ascii
 
@@ -80,19 +80,21 @@ def source_text(profile) -> str:
     document is the profile's name; its file name (``source.document``, e.g. "004_….txt") is for developers."""
     source = (profile.data or {}).get("source") or {}
     if isinstance(source, dict):
-        return str(source.get("part") or "")
+        return str(in_language(source, "part"))
     return ""
 
 
 def organiser_choices(profile) -> list:
-    """The profile's organiser choices: ``[{choice, clause, default, default_label, readings: [(id, label)]}]``."""
+    """The profile's organiser choices: ``[{choice, clause, default, default_label, readings: [(id, label)]}]``,
+    the clause and the labels in the active language (:func:`scoring.profile_store.in_language`)."""
     out = []
     for entry in (profile.data or {}).get("organiser_defaults") or ():
         if not isinstance(entry, dict) or "choice" not in entry:
             continue
-        readings = [(key, (value or {}).get("label", key)) for key, value in (entry.get("readings") or {}).items()]
+        readings = [(key, in_language(value or {}, "label") or key)
+                    for key, value in (entry.get("readings") or {}).items()]
         labels = dict(readings)
-        out.append({"choice": entry["choice"], "clause": entry.get("clause", ""), "default": entry.get("default"),
+        out.append({"choice": entry["choice"], "clause": in_language(entry, "clause"), "default": entry.get("default"),
                     "default_label": labels.get(entry.get("default"), entry.get("default")), "readings": readings})
     return out
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from rulings.ledger import ledger_for
 from rulings.presenters import event_log, match_log
 from scoring.models import RuleProfile
+from scoring.profile_store import english_page, in_language
 from tournament.models import Match
 from tournament.printouts.common import (
     Printout,
@@ -70,21 +71,23 @@ def offence_names(rulings):
     """``{(profile slug, version, code): name}`` for presenter rulings, from each profile's sanction table.
 
     The names (迟到, 越序出牌, …) are the ``name`` of each offence under the profile's ``sanctions:``
-    key, the same table the sanction engine and the console's offence buttons read.
+    key, the same table the sanction engine and the console's offence buttons read (its ``name_en`` in English).
     """
 
     names = {}
     for slug, version in {(r["profile"], r["profile_version"]) for r in rulings}:
         profile = RuleProfile.objects.filter(slug=slug, version=version).first()
         offences = ledger_for(profile).table["offences"] if profile is not None else {}
-        names.update({(slug, version, code): node["name"] for code, node in offences.items()})
+        names.update({(slug, version, code): in_language(node, "name") for code, node in offences.items()})
     return names
 
 
 def offence_label(ruling, names):
     """The offence's name in the ruling's profile (the code when the table has no name), with the clause."""
     name = names.get((ruling["profile"], ruling["profile_version"], ruling["code"]), ruling["code"])
-    return name + (f"（{ruling['clause']}）" if ruling["clause"] else "")
+    if not ruling["clause"]:
+        return name
+    return name + (f" ({ruling['clause']})" if english_page() else f"（{ruling['clause']}）")
 
 
 def side_name(side):
