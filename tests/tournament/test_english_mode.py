@@ -136,14 +136,16 @@ def test_the_demo_event_in_english_has_no_chinese_outside_names(client, demo_eve
 
 
 def _profile_words(profile):
-    """The rule profile's own words a ruling quotes as written (option labels, notes, clause numbers)."""
+    """The rule profile's own words a ruling quotes as written: its option labels, notes and clauses that have
+    no English twin (``label_en``, ``note_en``, ``clause_en``; the shipped profiles give every one)."""
     from rulings.ledger import ledger_for
 
     words, nodes = set(), [ledger_for(profile).table["offences"]]
     while nodes:
         node = nodes.pop()
         if isinstance(node, dict):
-            words |= {node[key] for key in ("label", "note", "clause") if isinstance(node.get(key), str)}
+            words |= {node[key] for key in ("label", "note", "clause")
+                      if isinstance(node.get(key), str) and not node.get(f"{key}_en")}
             nodes.extend(node.values())
         elif isinstance(node, list):
             nodes.extend(node)
@@ -152,8 +154,8 @@ def _profile_words(profile):
 
 def test_the_demo_rulings_in_english_name_offences_and_sanctions_in_english(client, demo_event):
     """Issue 27 item 13: the penalty log, an entry's page, a ruled table and its console in English: the
-    offences' names (the profile's name_en) and the engine's sanction words in English; only what people typed
-    (a referee's note) and the profile's own words (option labels, notes, clause numbers) stay as written."""
+    offences' names (the profile's name_en), the engine's sanction words and the profile's option labels, notes
+    and clauses (their English twins) in English; only what people typed (a referee's note) stays as written."""
     from django.contrib.auth import get_user_model
 
     from rulings.models import Appeal, AppealDecision, Approval, Ruling, RulingVoid
@@ -179,8 +181,9 @@ def test_the_demo_rulings_in_english_name_offences_and_sanctions_in_english(clie
 
 
 def test_the_demo_result_sheets_and_standings_print_in_english(demo_event, tmp_path):
-    """Issue 27 items 13 and 15: English printouts (read back with pdftotext) show no Chinese outside names, and no
-    heading breaks inside a word ("Declare/r", "Botto/m")."""
+    """Issue 27 items 13 and 15: English printouts (read back with pdftotext) show no Chinese outside names (the
+    penalties' offences, sanctions and clauses in English too), and no heading breaks inside a word
+    ("Declare/r", "Botto/m")."""
     import subprocess
 
     from tournament.printouts.common import PrintOptions
@@ -190,7 +193,8 @@ def test_the_demo_result_sheets_and_standings_print_in_english(demo_event, tmp_p
     first = Round.objects.get(stage__event=event, stage__order=min(event.stages.values_list("order", flat=True)),
                               number=1)
     for kind, options in (("results", PrintOptions(round=first.pk, lang="en")), ("standings", PrintOptions(lang="en")),
-                          ("crosstable", PrintOptions(lang="en")), ("schedule", PrintOptions(lang="en"))):
+                          ("crosstable", PrintOptions(lang="en")), ("schedule", PrintOptions(lang="en")),
+                          ("penalties", PrintOptions(lang="en"))):
         pdf = tmp_path / f"{kind}.pdf"
         pdf.write_bytes(build_printout(kind, event, options))
         text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,

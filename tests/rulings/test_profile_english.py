@@ -1,0 +1,156 @@
+"""Issue 27 item 13 (last part): English pages show a rule profile's own texts (the organiser choices' clauses
+and reading labels, the sanction table's clauses, option labels and notes, the source's part) in English: each
+has an English twin in the file (``clause_en``, ``label_en``, ``note_en``, ``part_en``), which
+``scoring.profile_store.in_language`` picks on an English page. Chinese pages and the records are unchanged."""
+import copy
+import re
+from html import escape, unescape
+
+import pytest
+import yaml
+from django.utils import translation
+
+from rulings.ledger import ledger_for
+from rulings.presenters import clause_text, offence_menu, ruling_text
+from rulings.wording import english
+from scoring.models import RuleProfile
+from scoring.profile_choices import choice_specs, patch, validate_profile_dict
+from scoring.profile_store import PROFILE_DIR, TWINNED, english_words, in_language, latest_profile
+from tournament.events import rule_choices
+
+CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+SLUGS = sorted(path.stem for path in PROFILE_DIR.glob("*.yaml"))
+
+
+def _texts(node, pairs):
+    """Every twinned text of ``node`` as (key, Chinese, English or None)."""
+    if isinstance(node, dict):
+        pairs += [(key, node[key], node.get(f"{key}_en")) for key in TWINNED if isinstance(node.get(key), str)]
+        for value in node.values():
+            _texts(value, pairs)
+    elif isinstance(node, list):
+        for value in node:
+            _texts(value, pairs)
+    return pairs
+
+
+def _without_english(node):
+    """``node`` without the English twins of its clauses, labels, notes and part (a profile as it was before
+    they were written; the names' twins came first)."""
+    if isinstance(node, dict):
+        return {key: _without_english(value) for key, value in node.items()
+                if key not in ("clause_en", "label_en", "note_en", "part_en")}
+    if isinstance(node, list):
+        return [_without_english(value) for value in node]
+    return node
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_text_of_every_reading_has_its_english_twin(slug):
+    """Every name, clause, label, note and part (the readings' own values too) has an English twin without Han
+    characters, and a reading that sets a text sets its twin with it (a patched profile pairs no Chinese
+    text with another text's English)."""
+    path = PROFILE_DIR / f"{slug}.yaml"
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = validate_profile_dict(raw, path.name)
+    pairs = set(_texts(raw, []))
+    assert pairs and not [p for p in pairs if p[2] is None or CJK.search(p[2])], \
+        [p for p in pairs if p[2] is None or CJK.search(p[2])]
+    specs = choice_specs(data)
+    for name, spec in specs.items():
+        for reading in spec["readings"]:
+            patched = patch(data, {name: reading}, specs, f"{path.name} ({name}={reading})")
+            assert set(_texts(patched, [])) <= pairs, (name, reading, set(_texts(patched, [])) - pairs)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_rule_choices_page_in_english_shows_no_chinese_and_the_chinese_page_is_unchanged(slug, make_match,
+                                                                                              make_user, client):
+    match = make_match(slug)
+    event = match.round.stage.event
+    client.force_login(make_user("organiser"))
+    url = f"/manage/{event.slug}/rule-choices/"
+
+    def page(language):
+        client.cookies["django_language"] = language
+        html = client.get(url).content.decode()
+        assert f'<html lang="{language}"' in html
+        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+
+    english = page("en")
+    legends = re.findall(r"<legend><strong>(.*?)</strong></legend>", english, re.S)
+    labels = [re.sub(r"<[^>]+>", " ", text) for text in
+              re.findall(r'<label class="reading[^"]*">(.*?)</label>', english, re.S)]
+    rows = rule_choices.choice_rows(event)
+    assert len(legends) == len(rows) and len(labels) == sum(len(row.readings) for row in rows)
+    assert not [text for text in legends + labels if CJK.search(text)], legends + labels
+
+    chinese = page("zh-hans")
+    with translation.override("zh-hans"):
+        assert [row.clause for row in rule_choices.choice_rows(event)] == [
+            spec["clause"] for spec in choice_specs(event.profile.data).values()]
+    # the same page from the profile without its English twins: byte for byte the same
+    bare = RuleProfile.add_version(event.profile.slug, name=event.profile.name,
+                                   data=_without_english(copy.deepcopy(event.profile.data)),
+                                   source=event.profile.source)
+    type(event).objects.filter(pk=event.pk).update(profile=bare)
+    event.refresh_from_db()
+    assert page("zh-hans") == chinese
+    with translation.override("zh-hans"):
+        assert all(escape(row.clause) in chinese for row in rule_choices.choice_rows(event))
+
+
+@pytest.mark.django_db
+def test_the_event_form_shows_the_choices_and_the_source_in_english(make_user, client):
+    """The new-event page lists every profile (its name_en), its source's part and its organiser choices."""
+    client.force_login(make_user("organiser"))
+    client.cookies["django_language"] = "en"
+    html = client.get("/events/new/").content.decode()
+    choices = re.findall(r'<details class="card choices".*?</details>', html, re.S)
+    assert len(choices) == len(SLUGS)
+    for block in choices:
+        text = re.sub(r"<[^>]+>", " ", block)
+        assert not CJK.search(text), (CJK.findall(text)[:5], text[:300])
+    names = unescape(re.findall(r"<select name=\"profile\".*?</select>", html, re.S)[0])
+    assert all(latest_profile(slug).data["name_en"] in names for slug in SLUGS) and not CJK.search(names)
+
+
+@pytest.mark.django_db
+def test_a_ruling_reads_its_clause_labels_and_notes_in_english_and_is_stored_in_chinese():
+    """shenzhen-community 第十七条（五）: a major exposed card with a warning lies face up (the option's note)."""
+    profile = latest_profile("shenzhen-community")
+    sanction = ledger_for(profile).record("exposed_card", "NS", choice="major_warning")
+    assert sanction.clause == "第十七条（五）" and "牌面向上置于桌面" in sanction.explanation   # the record
+    with translation.override("zh-hans"):
+        assert ruling_text(sanction.explanation, profile) == sanction.explanation
+        assert clause_text(sanction.clause, profile) == sanction.clause
+        menu = next(o for o in offence_menu(profile) if o["code"] == "exposed_card")
+        assert [o["label"] for o in menu["options"]][:2] == ["轻罚张", "重罚张"]
+    with translation.override("en"):
+        text = ruling_text(sanction.explanation, profile)
+        assert not CJK.search(text), text
+        assert "(Major penalty card and a warning)" in text
+        assert "the card lies face up on the table and must be played at the first legal chance" in text
+        assert clause_text(sanction.clause, profile) == "Article 17 (5)"
+        menu = next(o for o in offence_menu(profile) if o["code"] == "exposed_card")
+        assert [o["label"] for o in menu["options"]][:2] == ["Minor penalty card", "Major penalty card"]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_sanction_note_with_a_comma_reads_whole_in_english(slug):
+    """A note holding "，" (甩牌不成立，出所甩牌中最小的牌张或组合…) is one part of the explanation, read whole."""
+    path = PROFILE_DIR / f"{slug}.yaml"
+    data = validate_profile_dict(yaml.safe_load(path.read_text(encoding="utf-8")), path.name)
+    notes = english_words(data["sanctions"], ("note",))
+    for chinese, english_note in notes.items():
+        assert english(f"迟到：警告，{chinese}", {"迟到": "Lateness"}, str, notes) == f"Lateness: warning, {english_note}"
+
+
+def test_in_language_falls_back_to_the_text():
+    node = {"label": "警告", "label_en": "Warning", "clause": "第十六条"}
+    with translation.override("en"):
+        assert (in_language(node, "label"), in_language(node, "clause"), in_language(node, "note")) == (
+            "Warning", "第十六条", "")
+    with translation.override("zh-hans"):
+        assert in_language(node, "label") == "警告"
