@@ -142,7 +142,8 @@ def english(text, names, translate, notes=None, labels=None):
     msgid. Parts of no listed kind stay as written; ``text`` as written when its title names no offence in
     ``names``."""
     notes, words = notes or {}, labels or {}
-    title, colon, rest = str(text).partition("：")
+    parts = _split(str(text), "：")   # the title's option label may hold "：" (罚出局：本场判负（直接生效）)
+    title, colon, rest = parts[0], len(parts) > 1, "：".join(parts[1:])
     shown = _title(title, names, translate, words) if colon else None
     if shown is None:
         return str(text)

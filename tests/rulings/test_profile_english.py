@@ -10,6 +10,7 @@ import pytest
 import yaml
 from django.utils import translation
 
+from common.errors import UserError
 from rulings.ledger import ledger_for
 from rulings.presenters import clause_text, offence_menu, ruling_text
 from rulings.wording import english
@@ -161,3 +162,26 @@ def test_in_language_falls_back_to_the_text():
             "Warning", "第十六条", "")
     with translation.override("zh-hans"):
         assert in_language(node, "label") == "警告"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_sanction_of_every_profile_reads_without_chinese_in_english(slug):
+    """Each offence of the profile, with each referee option, lateness, card count and role the console can
+    send, second offences included (escalation): its explanation and clause on an English page hold no Han."""
+    profile = latest_profile(slug)
+    ledger, seen, bad = ledger_for(profile), 0, []
+    for offence in offence_menu(profile):
+        for choice in [None, *(option["id"] for option in offence["options"])]:
+            for extra in ({}, {"minutes": 7}, {"minutes": 16}, {"minutes": 25}, {"cards": 2}):
+                for role in (None, "declarers", "defenders"):
+                    try:
+                        sanction = ledger.record(offence["code"], "NS", choice=choice, role=role, **extra)
+                    except UserError:
+                        continue
+                    seen += 1
+                    with translation.override("en"):
+                        shown = ruling_text(sanction.explanation, profile), clause_text(sanction.clause, profile)
+                    if CJK.search(" ".join(shown)):
+                        bad.append((sanction.explanation, *shown))
+    assert seen > len(offence_menu(profile)) and not bad, bad[:5]
