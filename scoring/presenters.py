@@ -3,19 +3,21 @@ from django.utils.translation import get_language, gettext
 
 from common.seats import side_of, zh_seats
 from rulings.adjustments import match_replay
+from rulings.presenters import ruling_text
 from scoring import explain
 from tournament import access
 
 
-def hand_line(line) -> str:
+def hand_line(line, profile=None) -> str:
     """One line of a hand's explanation as a page in the active language shows it: the engine's Chinese
     line with its seats named in Chinese (北, 南北), or the line's message translated (``scoring.explain``);
-    a line of no listed kind (a sanction quoted as an award's reason) as written."""
+    a line of no listed kind (a sanction quoted as an award's reason) read as a sanction's explanation under
+    the match's ``profile`` (:func:`rulings.presenters.ruling_text`), or as written without one."""
     if (get_language() or "zh").startswith("zh"):
         return zh_seats(line)
     found = explain.message_of(line)
     if found is None:
-        return str(line)
+        return ruling_text(str(line), profile) if profile is not None else str(line)
     message, params = found
     words = {name: gettext(word) for name, word in explain.words_of(params).items()}
     return gettext(message) % {**params, **words}

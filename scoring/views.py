@@ -33,7 +33,8 @@ def table(request, match_id):
         raise Http404
     state = state_payload(match, request.user)
     chinese = (get_language() or "").startswith("zh")
-    seat_text = hand_line        # 南/北/东/西 in Chinese text (the data keeps N/E/S/W); English in English
+    def seat_text(line):         # 南/北/东/西 in Chinese text (the data keeps N/E/S/W); English in English
+        return hand_line(line, match.profile)
     older, current = defaultdict(list), {}
     for hand in hand_history(match):
         if not hand.is_current:

@@ -11,13 +11,16 @@ import yaml
 from django.utils import translation
 
 from common.errors import UserError
+from rulings import services as rulings
 from rulings.ledger import ledger_for
 from rulings.presenters import clause_text, offence_menu, ruling_text
 from rulings.wording import english
+from scoring import services as scoring
 from scoring.models import RuleProfile
 from scoring.profile_choices import choice_specs, patch, validate_profile_dict
 from scoring.profile_store import PROFILE_DIR, TWINNED, english_words, in_language, latest_profile
 from tournament.events import rule_choices
+from tournament.printouts.results import _hands
 
 CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 SLUGS = sorted(path.stem for path in PROFILE_DIR.glob("*.yaml"))
@@ -185,3 +188,22 @@ def test_every_sanction_of_every_profile_reads_without_chinese_in_english(slug):
                     if CJK.search(" ".join(shown)):
                         bad.append((sanction.explanation, *shown))
     assert seen > len(offence_menu(profile)) and not bad, bad[:5]
+
+
+def test_an_awards_reason_on_the_table_page_and_the_result_sheet_reads_in_english(table, client):
+    """shenzhen-community 第十七条（七）: the declarers' wrong bury moves the stage (an award); the hand's line
+    quoting the sanction (the award's reason) reads in English under the match's profile."""
+    match, users = table
+    scoring.record_hand(match, users["referee"], number=1, trump="S", defender_points=40, declarer="N")
+    rulings.record_ruling(match, users["referee"], "wrong_bury", "NS", role="declarers", hand_number=1)
+    with translation.override("zh-hans"):
+        reason = next(line for hand in _hands(match) for line in hand.explanation.split("\n")
+                      if line.startswith("庄家方扣错底牌"))
+    client.cookies["django_language"] = "en"
+    html = unescape(client.get(f"/tables/{match.pk}/").content.decode())
+    assert reason not in html and "Declarers: Wrong bury: the declarers step down" in html
+    with translation.override("en"):
+        lines = [line for hand in _hands(match) for line in hand.explanation.split("\n")]
+    assert any(line.startswith("Declarers: Wrong bury") for line in lines) and reason not in lines
+    client.cookies["django_language"] = "zh-hans"
+    assert reason in unescape(client.get(f"/tables/{match.pk}/").content.decode())

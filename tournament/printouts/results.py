@@ -14,6 +14,7 @@ from rulings.adjustments import match_replay
 from rulings.engine import in_force_text
 from scoring.models import SEAT_CHOICES
 from scoring.presenters import hand_line, state_payload
+from scoring.profile_store import shared_version
 from tournament.competition.progress import note_words
 from tournament.printouts.common import (
     Printout,
@@ -74,13 +75,14 @@ def _hands(match):
         return ()
     replay = match_replay(match)
     rows = {hand.number: hand for hand in replay.hands}
-    return tuple(_hand(shown, rows.get(shown["number"]))
+    return tuple(_hand(shown, rows.get(shown["number"]), shared_version(match.profile_id))
                  for shown in state_payload(match, None, replay, allowed=False)["hands"])
 
 
-def _hand(shown, row):
-    """One hand: the recorded inputs (trump, bottom) beside the replay's result (final points, levels, why)."""
-    lines = [hand_line(in_force_text(str(line))) for line in shown["explanation"] if line]
+def _hand(shown, row, profile=None):
+    """One hand: the recorded inputs (trump, bottom) beside the replay's result (final points, levels, why; an
+    award's reason, a sanction's explanation, read under the match's ``profile``)."""
+    lines = [hand_line(in_force_text(str(line)), profile) for line in shown["explanation"] if line]
     return ResultHand(
         number=shown["number"],
         declarer=str(SEATS.get(shown["declarer_seat"], shown["declarer_seat"] or "")),
