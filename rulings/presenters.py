@@ -18,7 +18,7 @@ from rulings.engine import AWAITING, in_force_text  # noqa: F401  (in_force_text
 from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 from rulings.models import Appeal, Ruling
 from rulings.wording import english
-from scoring.profile_store import english_page, english_words, in_language, shared_profile
+from scoring.profile_store import english_page, in_language, known_words, shared_profile
 from tournament import access
 from tournament.models import Match
 
@@ -43,8 +43,8 @@ def ruling_text(explanation, profile):
     if not explanation or not english_page():
         return explanation
     table = ledger_for(profile).table
-    names = {node["name"]: node.get("name_en") or node["name"] for node in table["offences"].values()}
-    return english(explanation, names, gettext, english_words(table, ("note",)), english_words(table, ("label",)))
+    names = {node["name"]: in_language(node, "name") for node in table["offences"].values()}
+    return english(explanation, names, gettext, known_words(table, ("note",)), known_words(table, ("label",)))
 
 
 def clause_text(clause, profile):
@@ -52,7 +52,7 @@ def clause_text(clause, profile):
     language: the profile's ``clause_en`` for it on an English page, else as stored."""
     if not clause or not english_page():
         return clause
-    words = {chinese[:120]: english for chinese, english in english_words(ledger_for(profile).table, ("clause",)).items()}
+    words = {chinese[:120]: english for chinese, english in known_words(ledger_for(profile).table, ("clause",)).items()}
     return words.get(clause, clause)
 
 

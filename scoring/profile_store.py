@@ -8,10 +8,12 @@
     shared_version(profile_id) -> RuleProfile     the same, by id
     in_language(node, key) -> str           a profile text (a clause, label, note) in the active language
     english_words(data) -> {Chinese: English}   the profile's texts with an English twin, to read a record back
+    known_words(data) -> {Chinese: English}     the same over the shipped files' (for an older version)
 """
 from __future__ import annotations
 
 import copy
+import functools
 import threading
 from pathlib import Path
 
@@ -36,10 +38,29 @@ def english_page() -> bool:
 
 def in_language(node, key) -> str:
     """A profile's text ``node[key]`` (a clause, an option's or a reading's label, a note, an offence's name)
-    in the active language: its English twin ``node[key + "_en"]`` on an English page when the profile gives
-    one, else the text as written ("" when the node has neither)."""
+    in the active language: on an English page its English twin ``node[key + "_en"]`` when the profile gives
+    one, else the shipped files' twin of the same text (a version stored before the twins were written, or
+    an organiser's copy), else the text as written ("" when the node has neither)."""
     text = node.get(key) or ""
-    return (node.get(f"{key}_en") or text) if english_page() else text
+    if not english_page():
+        return text
+    return node.get(f"{key}_en") or shipped_words((key,)).get(text, text)
+
+
+def known_words(data, keys=TWINNED) -> dict:
+    """:func:`english_words` of ``data`` over the shipped files' (:func:`shipped_words`): the English for the
+    texts a stored version quotes, its own twins first."""
+    return {**shipped_words(tuple(keys)), **english_words(data, keys)}
+
+
+@functools.cache
+def shipped_words(keys=TWINNED) -> dict:
+    """:func:`english_words` of every profile file (their organiser choices' readings too), read once per
+    process."""
+    words = {}
+    for path in sorted(PROFILE_DIR.glob("*.yaml")):
+        words.update(english_words(yaml.safe_load(path.read_text(encoding="utf-8")), keys))
+    return words
 
 
 def english_words(data, keys=TWINNED) -> dict:

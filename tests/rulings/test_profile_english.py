@@ -101,13 +101,15 @@ def test_the_rule_choices_page_in_english_shows_no_chinese_and_the_chinese_page_
     with translation.override("zh-hans"):
         assert [row.clause for row in rule_choices.choice_rows(event)] == [
             spec["clause"] for spec in choice_specs(event.profile.data).values()]
-    # the same page from the profile without its English twins: byte for byte the same
+    # the same page from the profile without its English twins (a version stored before them): in Chinese byte
+    # for byte the same
     bare = RuleProfile.add_version(event.profile.slug, name=event.profile.name,
                                    data=_without_english(copy.deepcopy(event.profile.data)),
                                    source=event.profile.source)
     type(event).objects.filter(pk=event.pk).update(profile=bare)
     event.refresh_from_db()
     assert page("zh-hans") == chinese
+    assert page("en") == english   # a version stored before the twins reads the shipped files' English
     with translation.override("zh-hans"):
         assert all(escape(row.clause) in chinese for row in rule_choices.choice_rows(event))
 
@@ -158,11 +160,11 @@ def test_every_sanction_note_with_a_comma_reads_whole_in_english(slug):
         assert english(f"迟到：警告，{chinese}", {"迟到": "Lateness"}, str, notes) == f"Lateness: warning, {english_note}"
 
 
-def test_in_language_falls_back_to_the_text():
-    node = {"label": "警告", "label_en": "Warning", "clause": "第十六条"}
+def test_in_language_falls_back_to_the_shipped_files_then_to_the_text():
+    node = {"label": "警告", "label_en": "Warned", "clause": "第十六条", "note": "组委会另行通知"}
     with translation.override("en"):
-        assert (in_language(node, "label"), in_language(node, "clause"), in_language(node, "note")) == (
-            "Warning", "第十六条", "")
+        assert [in_language(node, key) for key in ("label", "clause", "note", "part")] == [
+            "Warned", "Article 16", "组委会另行通知", ""]
     with translation.override("zh-hans"):
         assert in_language(node, "label") == "警告"
 
@@ -207,3 +209,17 @@ def test_an_awards_reason_on_the_table_page_and_the_result_sheet_reads_in_englis
     assert any(line.startswith("Declarers: Wrong bury") for line in lines) and reason not in lines
     client.cookies["django_language"] = "zh-hans"
     assert reason in unescape(client.get(f"/tables/{match.pk}/").content.decode())
+
+
+@pytest.mark.django_db
+def test_a_ruling_under_a_version_stored_before_the_twins_reads_in_english_too():
+    profile = latest_profile("union-games")
+    bare = RuleProfile.add_version(profile.slug, name=profile.name, data=_without_english(profile.data),
+                                   source=profile.source)
+    sanction = ledger_for(bare).record("hidden_card", "NS", choice="heavy")
+    with translation.override("en"):
+        assert ruling_text(sanction.explanation, bare) == ruling_text(sanction.explanation, profile)
+        assert not CJK.search(ruling_text(sanction.explanation, bare))
+        assert clause_text(sanction.clause, bare) == "2.9"
+    with translation.override("zh-hans"):
+        assert ruling_text(sanction.explanation, bare) == sanction.explanation
