@@ -32,7 +32,7 @@ def decided_text(explanation, approval):
 
 def offence_name(node) -> str:
     """An offence's name (a sanction table's node) in the active language: its ``name_en`` on an English page
-    when the profile gives one, else its Chinese ``name``."""
+    (``scoring.profile_store.in_language``), else its Chinese ``name``."""
     return in_language(node, "name")
 
 
@@ -49,11 +49,11 @@ def ruling_text(explanation, profile):
 
 def clause_text(clause, profile):
     """A ruling's stored clause (the profile's Chinese, cut to the field's 120 characters) in the active
-    language: the profile's ``clause_en`` for it on an English page, else as stored."""
+    language: the profile's ``clause_en`` for it on an English page (or the shipped files'), else as stored."""
     if not clause or not english_page():
         return clause
-    words = {chinese[:120]: english for chinese, english in known_words(ledger_for(profile).table, ("clause",)).items()}
-    return words.get(clause, clause)
+    words = known_words(ledger_for(profile).table, ("clause",))
+    return {chinese[:120]: english for chinese, english in words.items()}.get(clause, clause)
 
 
 def sees_private(viewer, *, event=None, match=None) -> bool:

@@ -2,7 +2,7 @@
 
 A profile's ``organiser_defaults`` may hold entries ``{choice, clause, default, readings: {id: {label,
 set}}}`` (the clause and each label may have an English twin, ``clause_en`` and ``label_en``, for English
-pages: see ``scoring.profile_schema``). Here they are checked (every reading's paths exist, no two choices set the same key, the default
+pages). Here they are checked (every reading's paths exist, no two choices set the same key, the default
 reading says what a shipped file says, every other reading still makes a valid profile) and applied
 (:func:`patch`). Re-exported by :mod:`scoring.profiles`.
 """
