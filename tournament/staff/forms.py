@@ -78,6 +78,21 @@ class TokenForm(forms.Form):
             return None
 
 
+class SiteTokenForm(forms.Form):
+    """A new site-wide organiser token of one's own: a program creates events with it."""
+
+    name = forms.CharField(label=_("Token name"), max_length=tokens.MAX_NAME, required=False,
+                           widget=forms.TextInput(attrs={"placeholder": "成绩导入脚本"}))
+
+    def save(self, user):
+        """``(token, key)`` from the service, or None with the refusal on the form."""
+        try:
+            return tokens.create_token(None, user.pk, self.cleaned_data["name"], by=user)
+        except UserError as exc:
+            apply_user_error(self, exc)
+            return None
+
+
 class OrganiserAccountForm(forms.Form):
     """A new account that may create events (the site superuser's page)."""
 

@@ -6,14 +6,16 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from common.errors import UserError
+from tournament import access
 from tournament.permissions import organiser_required
 from tournament.staff import services, tokens
 from tournament.staff.card import staff_card_pdf
-from tournament.staff.forms import CardForm, OrganiserAccountForm, StaffForm, TokenForm
+from tournament.staff.forms import CardForm, OrganiserAccountForm, SiteTokenForm, StaffForm, TokenForm
 
 
 def login_address(request) -> str:
@@ -164,3 +166,33 @@ def organiser_card(request, user_id):
                          password=form.cleaned_data["password"] if form.is_valid() else "",
                          login_url=login_address(request))
     return HttpResponse(pdf, content_type="application/pdf")
+
+
+def _may_create_events(request):
+    if not access.may_create_events(request.user):
+        raise PermissionDenied(_("Only organisers may create events."))
+
+
+@login_required
+def site_tokens_page(request):
+    """One's own site-wide organiser tokens (a program creates events with one): made here, shown once, revoked."""
+    _may_create_events(request)
+    form, created = SiteTokenForm(request.POST or None), None
+    if request.method == "POST" and form.is_valid() and (made := form.save(request.user)) is not None:
+        created = {"token": made[0], "key": made[1]}
+        form = SiteTokenForm()
+    response = render(request, "tournament/staff/site_tokens.html", {
+        "form": form, "created": created, "tokens": list(tokens.site_tokens_of(request.user))},
+        status=400 if form.errors else 200)
+    if created:
+        patch_cache_control(response, no_store=True)   # the key is shown once: no copy kept anywhere
+    return response
+
+
+@login_required
+@require_POST
+def site_token_revoke(request, pk):
+    _may_create_events(request)
+    token = tokens.revoke_token(None, pk, by=request.user)
+    messages.success(request, _("The token “%(name)s” was revoked.") % {"name": token.name})
+    return redirect("site_tokens")
