@@ -139,7 +139,8 @@ def test_a_ruling_reads_its_clause_labels_and_notes_in_english_and_is_stored_in_
         assert ruling_text(sanction.explanation, profile) == sanction.explanation
         assert clause_text(sanction.clause, profile) == sanction.clause
         menu = next(o for o in offence_menu(profile) if o["code"] == "exposed_card")
-        assert [o["label"] for o in menu["options"]][:2] == ["轻罚张", "重罚张"]
+        # as a set: PostgreSQL's jsonb keeps the options' keys in its own order
+        assert {"轻罚张", "重罚张"} <= {o["label"] for o in menu["options"]}
     with translation.override("en"):
         text = ruling_text(sanction.explanation, profile)
         assert not CJK.search(text), text
@@ -147,7 +148,7 @@ def test_a_ruling_reads_its_clause_labels_and_notes_in_english_and_is_stored_in_
         assert "the card lies face up on the table and must be played at the first legal chance" in text
         assert clause_text(sanction.clause, profile) == "Article 17 (5)"
         menu = next(o for o in offence_menu(profile) if o["code"] == "exposed_card")
-        assert [o["label"] for o in menu["options"]][:2] == ["Minor penalty card", "Major penalty card"]
+        assert {"Minor penalty card", "Major penalty card"} <= {o["label"] for o in menu["options"]}
 
 
 @pytest.mark.parametrize("slug", SLUGS)
