@@ -6,13 +6,11 @@ from tournament.models import Event
 
 
 class EventCheckCommand(BaseCommand):
-    """Subclasses say what they check: :meth:`check_one` (an event → (a summary line, the mismatches))."""
+    """A subclass says what it checks with its method ``check_one(event)`` → (a summary line, the mismatches);
+    :meth:`handle` runs it for one event or every event."""
 
     def add_arguments(self, parser):
         parser.add_argument("slug", nargs="?", help="the event's slug (default: every event)")
-
-    def check_one(self, event) -> tuple[str, list]:
-        raise NotImplementedError
 
     def handle(self, *args, slug=None, **options):
         events = Event.objects.select_related("profile").order_by("pk")
