@@ -1,7 +1,7 @@
 """The one error type a user sees: a refused input or action, the field at fault and a translatable message.
 
 Engines (pure Python) and services raise :class:`UserError` or one of its kinds; one DRF exception
-handler (``config.api_errors.api_exception_handler``) answers ``{"code": ..., "field": ..., "detail": ...}``
+handler (``infra.api_errors.api_exception_handler``) answers ``{"code": ..., "field": ..., "detail": ...}``
 with the status of the kind, and pages show ``str(error)`` next to the field. ``code`` is a stable name a
 program branches on (one of :data:`CODES`, listed in the API's description): the kind's own (``invalid``,
 ``conflict``, ``forbidden``, ``not_found``) unless the raiser names a finer one (``error_code=``). The message is an English msgid

@@ -1,4 +1,4 @@
-"""Project configuration: settings, URLs, the Celery app and the injected clock."""
+"""Project configuration: settings, URLs, the WSGI/ASGI entry points and the Celery app."""
 from .celery import app as celery_app
 
 __all__ = ("celery_app",)

@@ -7,7 +7,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("tractor")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["config", "tournament.clocks", "tournament.printouts"])
+app.autodiscover_tasks(["infra", "tournament.clocks", "tournament.printouts"])
 
 # Every task, and why running it twice (a redelivery after a lost worker, a duplicate) is harmless. The
 # settings acknowledge late and reject on a lost worker for all of them; a new task must be added here

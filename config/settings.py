@@ -53,7 +53,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files served by the site itself (no CDN at a venue)
-    "config",
+    "infra",  # app label "config" (infra/apps.py says why)
     "scoring",
     "tournament",
     "rulings",
@@ -62,21 +62,21 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.etags.ApiConditionalGetMiddleware",  # ETag and 304 for the API's reads
-    "config.middleware.BodySizeLimitMiddleware",
-    "config.middleware.SecurityHeadersMiddleware",
+    "infra.etags.ApiConditionalGetMiddleware",  # ETag and 304 for the API's reads
+    "infra.middleware.BodySizeLimitMiddleware",
+    "infra.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "config.middleware.ChineseFirstMiddleware",
+    "infra.middleware.ChineseFirstMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "config.idempotency.IdempotencyKeyMiddleware",
+    "infra.idempotency.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.middleware.UserErrorPagesMiddleware",
-    "config.middleware.DatabaseUnavailableMiddleware",
+    "infra.middleware.UserErrorPagesMiddleware",
+    "infra.middleware.DatabaseUnavailableMiddleware",
 ]
 
 # Request bodies: any request at most MAX_REQUEST_BYTES (an import file is at most 5 MB), a body that is
@@ -127,8 +127,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-AUTHENTICATION_BACKENDS = ["config.auth.LockoutModelBackend"]
-# A lockout after repeated failed logins (per login name and address, counted in the cache; see config/auth.py).
+AUTHENTICATION_BACKENDS = ["infra.auth.LockoutModelBackend"]
+# A lockout after repeated failed logins (per login name and address, counted in the cache; see infra/auth.py).
 LOGIN_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "10"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("DJANGO_LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_URL = "login"
@@ -149,14 +149,14 @@ STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Files (printouts built in the background): DJANGO_FILE_STORAGE picks where every machine keeps them.
 #   filesystem  MEDIA_ROOT under var/ (the default; one machine, or a disk every machine mounts)
-#   database    the database itself (config.storage.DatabaseStorage): nothing more to share
+#   database    the database itself (infra.storage.DatabaseStorage): nothing more to share
 #   s3          an S3-compatible object store through django-storages (pip install "django-storages[s3]");
 #               AWS_STORAGE_BUCKET_NAME, AWS_S3_ENDPOINT_URL, AWS_S3_REGION_NAME, and the keys in
 #               AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (read by boto3 itself)
 FILE_STORAGE = os.environ.get("DJANGO_FILE_STORAGE", "filesystem").strip().lower()
 FILE_STORAGES = {
     "filesystem": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "database": {"BACKEND": "config.storage.DatabaseStorage"},
+    "database": {"BACKEND": "infra.storage.DatabaseStorage"},
     "s3": {
         "BACKEND": "storages.backends.s3.S3Storage",
         "OPTIONS": {
@@ -206,30 +206,30 @@ PERMISSIONS_POLICY = ("camera=(), microphone=(), geolocation=(), payment=(), usb
 if env_bool("DJANGO_BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # How many reverse proxies (nginx) stand in front and append the client's address to X-Forwarded-For: the one
-# rule for the client's address of the login lockout and of every throttle (config.auth.client_address, DRF's
+# rule for the client's address of the login lockout and of every throttle (infra.auth.client_address, DRF's
 # NUM_PROXIES). 0 (the default): X-Forwarded-For is never believed, REMOTE_ADDR is the client.
 TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0"))
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "config.api_schema.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "infra.api_schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "tournament.staff.authentication.ApiTokenAuthentication",
-        "config.auth.SwitchableBasicAuthentication",
+        "infra.auth.SwitchableBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_THROTTLE_CLASSES": ["config.auth.AnonThrottle", "config.auth.UserThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["infra.auth.AnonThrottle", "infra.auth.UserThrottle"],
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.SafeJSONParser",
+        "infra.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_RENDERER_CLASSES": [   # DRF's, the JSON one encoding with orjson (the same answers, faster)
-        "config.renderers.JSONRenderer",
+        "infra.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "infra.api_errors.api_exception_handler",
 }
 # HTTP Basic for the API (a password hash per request): off by default in production, where scripts and
 # referee devices use an event's API tokens. Throttle rates ("N/second|minute|hour|day"; "" turns one off),
@@ -263,8 +263,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # distinct names for choice sets whose fields share a name with another API's
-    # the enums named, then the variants of a request (config.api_schema.state_variants) with their own enums
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.api_schema.state_variants"],
+    # the enums named, then the variants of a request (infra.api_schema.state_variants) with their own enums
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "infra.api_schema.state_variants"],
     "ENUM_NAME_OVERRIDES": {
         "ResultDecisionKindEnum": "tournament.models.competition.ResultDecision.Kind",
         "StageKindEnum": "tournament.models.competition.Stage.Kind",

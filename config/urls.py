@@ -4,8 +4,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from config.api_errors import UnknownAddress
-from config.auth import ThrottledLoginView
+from infra.api_errors import UnknownAddress
+from infra.auth import ThrottledLoginView
 from tournament.events import views as tournament_views
 
 urlpatterns = [
@@ -28,6 +28,6 @@ urlpatterns = [
     re_path(r"^api/", UnknownAddress.as_view()),
 ]
 
-handler403 = "config.errorpages.permission_denied"
-handler404 = "config.errorpages.page_not_found"
-handler500 = "config.errorpages.server_error"
+handler403 = "infra.errorpages.permission_denied"
+handler404 = "infra.errorpages.page_not_found"
+handler500 = "infra.errorpages.server_error"

@@ -22,10 +22,10 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import ProtectedError
 
-from config.appendonly import AppendOnlyModel
 from demo.accounts import demo_users
 from demo.event import DEMO_SLUG
 from demo.swiss import SWISS_SLUG, UNION_SLUG
+from infra.appendonly import AppendOnlyModel
 from scoring.models import MatchSnapshot
 from tournament import pagecache
 from tournament.entries import search

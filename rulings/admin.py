@@ -1,7 +1,7 @@
 """Read-only admin views of the audit trail (rows are append-only: no add, change or delete here)."""
 from django.contrib import admin
 
-from config.admin import AppendOnlyAdmin
+from infra.admin import AppendOnlyAdmin
 from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling, RulingVoid
 
 

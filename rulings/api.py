@@ -2,7 +2,7 @@
 
 Views are thin: they check permissions (``rulings.permissions``, which ask ``tournament.access``),
 validate the input and call the services; refused actions reach the one API error handler. Every
-unsafe request may carry an ``Idempotency-Key`` header (config.idempotency); the record call also
+unsafe request may carry an ``Idempotency-Key`` header (infra.idempotency); the record call also
 stores the key on the ruling, so a retry is applied once even past the middleware.
 """
 from django.contrib.auth import get_user_model
@@ -13,7 +13,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import error_responses
+from infra.api_errors import error_responses
 from rulings import appeals, previews, services
 from rulings import permissions as perms
 from rulings.ledger import entry_of, sanction_dict

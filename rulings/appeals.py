@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, ForbiddenError, gettext_noop
-from config import clock
+from infra import clock
 from rulings import appeal_route
 from rulings.adjustments import match_replay
 from rulings.closing import appeal_deadline_of

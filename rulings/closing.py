@@ -14,7 +14,7 @@ from django.db.models import Min
 from django.utils import timezone
 
 from common.errors import ConflictError, gettext_noop
-from config import clock
+from infra import clock
 from rulings.engine import appeal_deadline
 from rulings.ledger import ledger_for
 from scoring.models import Hand

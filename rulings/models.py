@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from config.appendonly import AppendOnlyModel
+from infra.appendonly import AppendOnlyModel
 
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 ROLE_CHOICES = [("declarers", _("Declarers (on stage)")), ("defenders", _("Defenders (off stage)"))]

@@ -91,7 +91,7 @@ class CanReadLog(BasePermission):
     may not read does not exist for them: 404, never 403 (which would tell it exists)."""
 
     message = _("This event has not been published yet.")
-    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
+    anonymous_read = True  # the API's description: readable without credentials (infra.api_schema)
 
     def has_object_permission(self, request, view, obj):
         if hasattr(obj, "published"):

@@ -2,7 +2,7 @@
 from rest_framework import serializers
 
 from common.seats import SEATS
-from config.inputs import StrictInput
+from infra.inputs import StrictInput
 from rulings.models import AppealDecision
 from rulings.presenters import APPEAL_STATUSES
 

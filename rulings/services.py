@@ -1,6 +1,6 @@
 """Recording rulings: record, preview, void, approve, choose; each write settles the match's result.
 
-Writers lock the Match row (``config.db.lock_row``) inside ``transaction.atomic``, replay the match's
+Writers lock the Match row (``infra.db.lock_row``) inside ``transaction.atomic``, replay the match's
 rulings once (``rulings.ledger``), store one append-only row, and hand the match to the one owner of
 its result (:func:`tournament.competition.results.settle`).
 """
@@ -12,8 +12,8 @@ from django.db import IntegrityError, transaction
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from common.seats import SEAT_SIDE
-from config import clock
-from config.db import lock_row
+from infra import clock
+from infra.db import lock_row
 from rulings.adjustments import TableState, match_replay, needs_seat
 from rulings.engine import PenaltyLedger, in_force_text, normalise_side, offending_seat
 from rulings.ledger import (

@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from config import clock
+from infra import clock
 from rulings import presenters, public_log
 from rulings.closing import closed_round_text
 from rulings.exports import penalty_log_workbook

@@ -2,7 +2,7 @@
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
-from config.admin import AppendOnlyAdmin
+from infra.admin import AppendOnlyAdmin
 from scoring.models import Hand, RuleProfile
 
 

@@ -1,6 +1,6 @@
 """REST API for a table: the match state, recording the next hand, correcting the last one, the history.
 
-Thin views over :mod:`scoring.services`. Errors reach the one API handler (``config.api_errors``) and
+Thin views over :mod:`scoring.services`. Errors reach the one API handler (``infra.api_errors``) and
 answer ``{"field", "detail"}``: 400 bad input, 403 not allowed, 404 not visible, 409 conflict (the hand
 number is already taken, the match is over).
 """
@@ -15,8 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import UserError, gettext_noop
-from config.api_errors import error_responses
-from config.inputs import StrictInput
+from infra.api_errors import error_responses
+from infra.inputs import StrictInput
 from scoring import services
 from scoring.engine import MAX_TRICK_PAIRS
 from scoring.hands import hand_history
@@ -68,7 +68,7 @@ class HandInputSerializer(StrictInput):
     reclaim = serializers.BooleanField(required=False, default=False,
                                        help_text="the policy return: back to the level after a J/A-capture restart")
 
-    #: The description states what ``validate`` checks (config.api_schema): a played hand (the default) names
+    #: The description states what ``validate`` checks (infra.api_schema): a played hand (the default) names
     #: its trump and points; a redeal says so and needs nothing else (what else it holds is not read).
     one_of = [
         {"title": "played", "properties": {"outcome": {"enum": [Hand.Outcome.PLAYED.value]}},

@@ -6,8 +6,8 @@ from django.utils.translation import get_language, gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from common.names import display_name
-from config.appendonly import AppendOnlyModel
-from config.fields import JSONText
+from infra.appendonly import AppendOnlyModel
+from infra.fields import JSONText
 from scoring.profiles import validate_profile_dict
 from tournament.models import Event, Match
 
@@ -242,7 +242,7 @@ class MatchSnapshot(models.Model):
     profile_id = models.PositiveIntegerField()
     hand_id = models.PositiveIntegerField(default=0)
     ruling_id = models.PositiveIntegerField(default=0)
-    data = JSONText()   # its text, not jsonb: rewritten whole on every write (config.fields)
+    data = JSONText()   # its text, not jsonb: rewritten whole on every write (infra.fields)
 
     class Meta:
         verbose_name = _("match state snapshot")

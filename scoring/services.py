@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from common.errors import ConflictError, ForbiddenError, NotFoundError, UserError, gettext_noop
-from config import clock
+from infra import clock
 from rulings.adjustments import adjustments_for
 from rulings.closing import refuse_if_round_closed
 from rulings.ledger import ledger_and_entries
@@ -59,7 +59,7 @@ def _for_hands(writer):
 
 def _lock_match(match, writer):
     """Lock the Match row for this transaction and return it fresh, with its kept state
-    (:func:`scoring.snapshots.read`). The lock also serialises writers on SQLite (:func:`config.db.lock_row`).
+    (:func:`scoring.snapshots.read`). The lock also serialises writers on SQLite (:func:`infra.db.lock_row`).
     """
     try:
         return access.remember_access(writer, snapshots.read(_for_hands(writer), match.pk))

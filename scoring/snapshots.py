@@ -29,7 +29,7 @@ import datetime as dt
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from config.db import lock_row
+from infra.db import lock_row
 from rulings.ledger import LIVE_STATES
 from scoring.engine import MatchState
 from scoring.hands import Replay

@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.db import close_old_connections
 
 from common.errors import UserError
-from config.auth import UserThrottle
+from infra.auth import UserThrottle
 
 # Live-server browser tests call the ORM from Playwright's event loop thread.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -59,7 +59,7 @@ def _no_throttles(settings):
     them itself (tests/test_authentication.py)."""
     settings.API_THROTTLE_RATES = {"anon": None, "user": None, "login": None}
     settings.LOGIN_FAILURE_LIMIT = 10**9
-    UserThrottle.cache.clear()   # per-process counts (config.auth.UserThrottle): none left from another test
+    UserThrottle.cache.clear()   # per-process counts (infra.auth.UserThrottle): none left from another test
 
 
 @pytest.fixture(autouse=True)
@@ -83,7 +83,7 @@ def _flush_may_truncate(request):
     the refusal."""
     from django.conf import settings
 
-    from config.appendonly import ALLOW_TRUNCATE_SETTING
+    from infra.appendonly import ALLOW_TRUNCATE_SETTING
 
     if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
         return
@@ -124,10 +124,10 @@ def make_user(db):
 
 @pytest.fixture
 def frozen_now():
-    """Freeze config.clock.now() at a fixed moment; the handle's advance(minutes=..) moves it."""
+    """Freeze infra.clock.now() at a fixed moment; the handle's advance(minutes=..) moves it."""
     import datetime as dt
 
-    from config import clock
+    from infra import clock
 
     with clock.frozen(dt.datetime(2026, 12, 5, 1, 0, tzinfo=dt.timezone.utc)) as handle:
         yield handle

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
-from config.inputs import NOT_BLANK
+from infra.inputs import NOT_BLANK
 
 
 @pytest.fixture(scope="module")

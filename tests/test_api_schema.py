@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from config.api_errors import api_exception_handler
+from infra.api_errors import api_exception_handler
 
 LISTS = {  # operationId: what the server answers is a JSON array (no pagination anywhere)
     "events_list", "events_entries_list", "events_stages_list", "stages_matches_list", "stages_draws_list",

@@ -8,7 +8,7 @@ import pytest
 from django.apps import apps
 from django.db import DatabaseError, connection, transaction
 
-from config.appendonly import ALLOW_TRUNCATE_SETTING, AppendOnlyError, AppendOnlyModel
+from infra.appendonly import ALLOW_TRUNCATE_SETTING, AppendOnlyError, AppendOnlyModel
 from scoring.profile_store import latest_profile
 from tournament.models import Draw, Event
 

@@ -14,7 +14,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.urls import reverse
 
-from config import auth
+from infra import auth
 from scoring.profile_store import latest_profile
 from tests.conftest import TEST_PASSWORD
 from tournament.models import ApiToken, Event, EventRole

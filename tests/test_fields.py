@@ -1,9 +1,9 @@
-"""config.fields: JSON kept as text (the match's kept state) and lz4 for the values rewritten on every write."""
+"""infra.fields: JSON kept as text (the match's kept state) and lz4 for the values rewritten on every write."""
 import pytest
 from django.db import connection
 
-from config.fields import JSONText
-from config.models import IdempotencyRecord
+from infra.fields import JSONText
+from infra.models import IdempotencyRecord
 from scoring.models import MatchSnapshot
 
 pytestmark = pytest.mark.django_db

@@ -125,7 +125,7 @@ def test_production_refuses_to_start_without_secret_key():
 
 @pytest.mark.worker
 def test_real_worker_runs_a_task(celery_worker_process):
-    from config.tasks import ping
+    from infra.tasks import ping
 
     result = ping.delay("你好")
     assert result.get(timeout=60) == {"pong": "你好"}

@@ -5,7 +5,7 @@ import pytest
 from django.http import JsonResponse
 from django.test import RequestFactory
 
-from config.idempotency import IdempotencyKeyMiddleware
+from infra.idempotency import IdempotencyKeyMiddleware
 
 
 @pytest.fixture
@@ -77,12 +77,12 @@ def test_keys_of_different_basic_auth_clients_do_not_mix(counting_view):
 
 
 def record(key, *, status=None, body=b'{"a": 1}', age=None):
-    """Store a record for ``key`` as the middleware would, created ``age`` before config.clock.now()."""
+    """Store a record for ``key`` as the middleware would, created ``age`` before infra.clock.now()."""
     import datetime as dt
     import hashlib
 
-    from config import clock
-    from config.models import IdempotencyRecord
+    from infra import clock
+    from infra.models import IdempotencyRecord
 
     fingerprint = hashlib.sha256(b"POST /api/things/\n" + body).hexdigest()
     return IdempotencyRecord.objects.create(key=key, owner="", method="POST", path="/api/things/",
@@ -123,8 +123,8 @@ def test_a_client_error_other_than_409_is_still_replayed():
 def test_records_older_than_a_day_are_purged_by_the_hourly_task(frozen_now):
     import datetime as dt
 
-    from config.models import IdempotencyRecord
-    from config.tasks import purge_idempotency_records
+    from infra.models import IdempotencyRecord
+    from infra.tasks import purge_idempotency_records
 
     record("old", status=201, age=dt.timedelta(hours=24, seconds=1))
     record("recent", status=201, age=dt.timedelta(hours=23))
@@ -142,7 +142,7 @@ def test_a_write_whose_answer_was_not_stored_is_not_applied_twice(make_user, fro
     from django.db import OperationalError
     from django.test import Client
 
-    from config.models import IdempotencyRecord
+    from infra.models import IdempotencyRecord
     from tests.tournament.test_clock_fixtures import make_round
     from tournament import roles
     from tournament.clocks import services as clock_services
@@ -195,7 +195,7 @@ def test_a_key_is_its_users_alone(make_user):
 @pytest.mark.django_db
 def test_the_claim_and_the_answer_are_one_record_in_the_requests_transaction(counting_view):
     """The key's record holds the answer when the request commits; an answer asking for a retry leaves none."""
-    from config.models import IdempotencyRecord
+    from infra.models import IdempotencyRecord
 
     middleware = IdempotencyKeyMiddleware(counting_view)
     middleware(post(b'{"a": 1}', key="kept"))
@@ -207,4 +207,4 @@ def test_the_module_stays_small():
     """Issue 25 item 5: the idempotency module is at most 160 lines."""
     from pathlib import Path
 
-    assert len(Path("config/idempotency.py").read_text().splitlines()) <= 160
+    assert len(Path("infra/idempotency.py").read_text().splitlines()) <= 160

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from config.parsers import check_json
 from demo.event import seed_demo
+from infra.parsers import check_json
 from rulings.models import Appeal, Ruling
 from tournament.models import Event, EventRole, Match, Pair, ResultDecision, Stage
 

@@ -1,4 +1,4 @@
-"""config.renderers.JSONRenderer (orjson) gives DRF's JSON renderer's bytes for the API's answers (issue #15:
+"""infra.renderers.JSONRenderer (orjson) gives DRF's JSON renderer's bytes for the API's answers (issue #15:
 an answer listing every hand is encoded on every hand recorded), and hands what it cannot write to DRF."""
 import datetime as dt
 import decimal
@@ -14,8 +14,8 @@ from rest_framework import renderers as drf
 from rest_framework.settings import api_settings
 from rest_framework.utils.serializer_helpers import ReturnDict, ReturnList
 
-from config.fields import JSONText
-from config.renderers import JSONRenderer
+from infra.fields import JSONText
+from infra.renderers import JSONRenderer
 
 ours, theirs = JSONRenderer(), drf.JSONRenderer()
 

@@ -1,4 +1,4 @@
-"""Files every machine shares: config.storage.DatabaseStorage, and the settings that choose the file store,
+"""Files every machine shares: infra.storage.DatabaseStorage, and the settings that choose the file store,
 the cache and the sessions (issue 15, item 3: app servers and workers keep no state of their own)."""
 import json
 import os
@@ -14,8 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pypdf import PdfReader
 
-from config.models import StoredFile
-from config.storage import DatabaseStorage
+from infra.models import StoredFile
+from infra.storage import DatabaseStorage
 from tests.conftest import REPO
 from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
     build_event_content,
@@ -29,7 +29,7 @@ from tournament.models import PrintJob
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.services import request_job, run_job
 
-DATABASE = {"BACKEND": "config.storage.DatabaseStorage"}
+DATABASE = {"BACKEND": "infra.storage.DatabaseStorage"}
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import REPO
 
-SOURCE_DIRS = ["common", "config", "demo", "tournament", "scoring", "rulings", "templates"]
+SOURCE_DIRS = ["common", "config", "demo", "infra", "tournament", "scoring", "rulings", "templates"]
 PY_CALL = re.compile(r"""\b(?:_|gettext|gettext_lazy|gettext_noop|pgettext_lazy)\(\s*(?P<q>["'])(?P<s>(?:\\.|(?!(?P=q)).)+)(?P=q)\s*[,)]""")
 TEMPLATE_TAG = re.compile(r"""{%\s*(?:translate|trans)\s+(?P<q>["'])(?P<s>.+?)(?P=q)""")
 

@@ -17,7 +17,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config.models import IdempotencyRecord
+from infra.models import IdempotencyRecord
 from rulings.models import Ruling
 from scoring import services
 from scoring.models import Hand, MatchSnapshot

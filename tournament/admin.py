@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from config.admin import AppendOnlyAdmin
+from infra.admin import AppendOnlyAdmin
 from tournament.models import (
     Draw,
     Event,

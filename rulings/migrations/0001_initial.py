@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 
-from config.appendonly import append_only_trigger
+from infra.appendonly import append_only_trigger
 from django.conf import settings
 from django.db import migrations, models
 

@@ -1,6 +1,6 @@
-# The kept match state's data as JSON text, compressed with lz4 on PostgreSQL (config.fields).
+# The kept match state's data as JSON text, compressed with lz4 on PostgreSQL (infra.fields).
 
-import config.fields
+import infra.fields
 from django.db import migrations
 
 
@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="matchsnapshot",
             name="data",
-            field=config.fields.JSONText(),
+            field=infra.fields.JSONText(),
         ),
-        config.fields.compress_with_lz4("scoring_matchsnapshot", "data"),
+        infra.fields.compress_with_lz4("scoring_matchsnapshot", "data"),
     ]

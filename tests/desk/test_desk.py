@@ -2,7 +2,7 @@
 appeals by route), and that the JSON poll follows a decision."""
 import datetime as dt
 
-from config import clock
+from infra import clock
 from rulings import appeals as appeals_
 from rulings import services
 from tests.tournament.test_clock_fixtures import make_round

@@ -5,7 +5,7 @@ import pathlib
 
 import pytest
 
-from config import clock
+from infra import clock
 from rulings import services as rulings_services
 from tests.conftest import login
 from tests.tournament.test_clock_fixtures import make_round, play, tables_of

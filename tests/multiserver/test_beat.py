@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 
 from config.celery import app
-from config.models import IdempotencyRecord
+from infra.models import IdempotencyRecord
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, tables_of  # noqa: F401
 from tournament.clocks import services as clock_services
 from tournament.models import ClockFiring, HandAllowance, PrintJob

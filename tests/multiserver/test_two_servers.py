@@ -31,7 +31,7 @@ import pytest
 from django.db import connection
 from pypdf import PdfReader
 
-from config.models import StoredFile
+from infra.models import StoredFile
 from rulings.models import Ruling
 from scoring.models import Hand
 from tests.conftest import REPO, TEST_PASSWORD, subprocess_env

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 # 3, + its update), match, roles with assignment (1), savepoint, lock (with the hand allowance), rulings,
 # appeals and decisions (2, only for a match with appeals), hands, insert, and for points on a recorded
 # hand the match update, release: 17 on PostgreSQL, + 1 on SQLite for the no-op UPDATE that takes its
-# write lock (config.db.lock_row) (before the rework: 19; in production, outside a test transaction and
+# write lock (infra.db.lock_row) (before the rework: 19; in production, outside a test transaction and
 # without appeals: 12). + 2 since the request and its stored answer share one transaction (its savepoint
 # and release here; in production the service's own block becomes that savepoint).
 MAX_QUERIES = 19 + (connection.vendor == "sqlite")

@@ -11,8 +11,8 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from common.errors import ForbiddenError, UserError, gettext_noop
-from config.appendonly import AppendOnlyError
-from config.idempotency import IdempotencyKeyMiddleware
+from infra.appendonly import AppendOnlyError
+from infra.idempotency import IdempotencyKeyMiddleware
 from rulings import presenters, services
 from rulings.ledger import match_entries
 from rulings.models import Ruling

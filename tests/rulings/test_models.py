@@ -3,7 +3,7 @@ import pytest
 from django.db import connection, transaction
 from django.db.utils import DatabaseError
 
-from config.appendonly import AppendOnlyError
+from infra.appendonly import AppendOnlyError
 from rulings import services
 from rulings.models import Ruling, RulingVoid
 

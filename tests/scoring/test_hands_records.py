@@ -6,8 +6,8 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from common.errors import ConflictError
-from config.appendonly import AppendOnlyError
-from config.db import lock_row
+from infra.appendonly import AppendOnlyError
+from infra.db import lock_row
 from rulings.adjustments import hand_adjustments, match_replay, match_state
 from scoring import profile_store as profile_store_
 from scoring import services
@@ -220,7 +220,7 @@ def test_forfeit_from_rulings_ends_the_match(match, referee, rulings_hook):
 
 @pytest.mark.django_db
 def test_table_referee_of_a_published_round_may_no_longer_record_but_a_chief_may(match, referee, make_user):
-    from config import clock
+    from infra import clock
     from tournament import roles
 
     chief = make_user(roles.CHIEF_REFEREE)

@@ -4,7 +4,7 @@ step, compares the stored match with a fresh replay of its records.
 
 The steps go through the services only, as a table referee, a chief referee, an organiser or an
 arbitration member would call them, each step either on its own or inside a request's transaction (the
-``transaction.atomic`` ``config.idempotency`` opens around an API write):
+``transaction.atomic`` ``infra.idempotency`` opens around an API write):
 
 * hands: ``scoring.services.record_hand`` (trump, points, bottom, last trick, reclaim, redeals) and
   ``correct_last_hand`` (a chief referee too, also on a finished match);
@@ -49,8 +49,8 @@ from hypothesis.stateful import (
 )
 
 from common.errors import UserError
-from config import clock
 from demo.hands import scratch_match
+from infra import clock
 from rulings import appeal_route, appeals
 from rulings import services as rulings
 from rulings.adjustments import match_replay

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
-from config.models import IdempotencyRecord
+from infra.models import IdempotencyRecord
 from tournament.models import ApiToken, EventRole
 from tournament.staff import tokens
 from tournament.staff.passwords import password_set_by_owner

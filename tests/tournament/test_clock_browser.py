@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from config import clock
+from infra import clock
 from tests.tournament.test_clock_fixtures import _fresh_cache, make_round  # noqa: F401
 from tournament.clocks import services as cs
 

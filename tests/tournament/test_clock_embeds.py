@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from config import clock
 from demo.clock import open_round, seed_clock
+from infra import clock
 from tests.conftest import login
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, tables_of  # noqa: F401
 from tournament.clocks import display as display_

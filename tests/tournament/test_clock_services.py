@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from common.errors import UserError
-from config.appendonly import AppendOnlyError
+from infra.appendonly import AppendOnlyError
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, play, tables_of  # noqa: F401
 from tournament.clocks import cache as display_cache
 from tournament.clocks import display as display_

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from config import clock
+from infra import clock
 from tests.conftest import wait_for
 from tests.tournament.test_clock_fixtures import _fresh_cache, make_round, tables_of  # noqa: F401
 from tournament.clocks import services as cs

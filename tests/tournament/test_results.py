@@ -3,7 +3,7 @@ a result changed after the fact re-derives the bracket, or is refused while the 
 import pytest
 
 from common.errors import ConflictError
-from config import clock
+from infra import clock
 from rulings import services as rulings
 from scoring.hands import current_hands
 from scoring.services import correct_last_hand, record_hand

@@ -12,7 +12,7 @@ from django.contrib.auth.models import Permission
 from django.core.cache import cache
 from django.urls import reverse
 
-from config import auth
+from infra import auth
 from scoring.profile_store import latest_profile
 from tests.conftest import TEST_PASSWORD
 from tests.rulings.conftest import _fast_passwords  # noqa: F401  (autouse: a cheap hasher)

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from config import auth, clock
-from config.appendonly import AppendOnlyError
+from infra import auth, clock
+from infra.appendonly import AppendOnlyError
 from scoring.profile_store import latest_profile
 from tournament import roles
 from tournament.entries import limits

@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from config import auth
+from infra import auth
 from scoring.profile_store import latest_profile
 from tests.conftest import login
 from tests.tournament.test_swiss_browser import shots_dir

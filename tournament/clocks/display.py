@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
-from config import clock
+from infra import clock
 from rulings.adjustments import match_replay
 from rulings.models import Ruling
 from scoring import snapshots

@@ -8,7 +8,7 @@ clock reads when the announcement reaches the table (:func:`tournament.clocks.ta
 from __future__ import annotations
 
 from common.errors import ForbiddenError, UserError, gettext_noop
-from config import clock
+from infra import clock
 from rulings.closing import refuse_if_round_closed
 from tournament import access
 from tournament.clocks.records import hands_recorded

@@ -27,8 +27,8 @@ import uuid
 from django.db import IntegrityError, transaction
 
 from common.errors import ConflictError, UserError, gettext_noop
-from config import clock
 from config.celery import app as celery_app
+from infra import clock
 from tournament.clocks import arithmetic as clocks
 from tournament.clocks import cache as display_cache
 from tournament.clocks import safety, tables

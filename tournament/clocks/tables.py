@@ -13,8 +13,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 
-from config import clock
-from config.db import lock_row
+from infra import clock
+from infra.db import lock_row
 from rulings.adjustments import match_replay
 from tournament.clocks import allowances, leads
 from tournament.clocks import arithmetic as clocks

@@ -33,8 +33,8 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
-from config import clock
-from config.db import lock_row
+from infra import clock
+from infra.db import lock_row
 from rulings.adjustments import approved_forfeit, match_replay, standing_result
 from rulings.engine import in_force_text
 from rulings.ledger import match_entries

@@ -25,8 +25,8 @@ from django.db import transaction
 from django.db.models import Q
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
-from config import clock
-from config.db import lock_row
+from infra import clock
+from infra.db import lock_row
 from tournament import access
 from tournament.clocks import cache as display_cache
 from tournament.models import ClockEvent, Match, Round, RoundClosure

@@ -28,7 +28,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
-from config import clock
+from infra import clock
 from tournament import pagecache
 from tournament.engines import brackets
 from tournament.engines.pairings import round_robin

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from common.names import display_name
-from config import clock
+from infra import clock
 from rulings import appeal_route
 from rulings.appeals import appeal_deadline_for
 from rulings.closing import appeal_deadline_of

@@ -8,7 +8,7 @@ of the network. A report of an empty queue clears the table's line.
 """
 from django.core.cache import cache
 
-from config import clock
+from infra import clock
 
 KEPT_FOR = 12 * 3600   # seconds: a phone silent longer than a day of play is forgotten
 

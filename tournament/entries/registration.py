@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, gettext_noop
 from common.naturalsort import natural_key
-from config import clock
+from infra import clock
 from tournament.entries import cleanup
 from tournament.entries import pairs as entry_pairs
 from tournament.entries.services import (

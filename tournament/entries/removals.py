@@ -16,7 +16,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
-from config import clock
+from infra import clock
 from tournament import access
 from tournament.competition import results
 from tournament.models import Event, Pair, PairRemoval, PairRestoration

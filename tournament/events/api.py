@@ -7,8 +7,8 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.response import Response
 
-from config.api_errors import error_responses
-from config.inputs import StrictInput
+from infra.api_errors import error_responses
+from infra.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
 from tournament.events import services

@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from config.appendonly import append_only_trigger
+from infra.appendonly import append_only_trigger
 
 
 class Migration(migrations.Migration):

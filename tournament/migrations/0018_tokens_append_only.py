@@ -5,7 +5,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from config.appendonly import append_only_trigger, truncate_refused_trigger
+from infra.appendonly import append_only_trigger, truncate_refused_trigger
 
 #: Every AppendOnlyModel's table (tests/test_append_only.py checks this list against the models).
 APPEND_ONLY_TABLES = [

@@ -5,7 +5,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from config.appendonly import append_only_trigger, truncate_refused_trigger
+from infra.appendonly import append_only_trigger, truncate_refused_trigger
 
 #: The append-only table this migration adds (tests/test_append_only.py reads it with 0018's list).
 APPEND_ONLY_TABLES = ["tournament_unitentryversion"]

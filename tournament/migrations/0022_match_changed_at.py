@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.db import migrations, models
 
-import config.clock
+import infra.clock
 
 
 class Migration(migrations.Migration):
@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='match',
             name='changed_at',
-            field=models.DateTimeField(default=config.clock.now, editable=False, verbose_name='changed at'),
+            field=models.DateTimeField(default=infra.clock.now, editable=False, verbose_name='changed at'),
         ),
         migrations.AddIndex(
             model_name='match',

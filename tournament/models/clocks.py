@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from config.appendonly import AppendOnlyModel
+from infra.appendonly import AppendOnlyModel
 
 __all__ = ["EventClockSettings", "RoundClock", "ClockEvent", "ClockFiring", "HandAllowance"]
 

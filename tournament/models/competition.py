@@ -7,8 +7,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import gettext_noop
-from config import clock
-from config.appendonly import AppendOnlyModel
+from infra import clock
+from infra.appendonly import AppendOnlyModel
 from tournament.models.entries import Pair
 from tournament.models.event import Event
 

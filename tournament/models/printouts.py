@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from config import clock
+from infra import clock
 
 __all__ = ["PrintJob"]
 

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from config.appendonly import AppendOnlyModel
+from infra.appendonly import AppendOnlyModel
 from tournament.models.entries import Unit
 from tournament.models.event import Event
 

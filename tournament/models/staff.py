@@ -73,7 +73,7 @@ class StaffAccount(models.Model):
     * ``made_for``: the event on whose staff page (or API) the account was made: that event's organisers may
       give it a new one-time password while it works at that event only (nobody else's account).
     * ``one_time_password``: its password was set by someone else (an organiser, a site administrator) and
-      handed over on a card: the next login sets a new one before anything else (``config.auth``); cleared
+      handed over on a card: the next login sets a new one before anything else (``infra.auth``); cleared
       when the owner sets their own.
     * ``demo``: one of the demo's accounts (``seed_demo``), removed by ``manage.py remove_demo``.
     """

@@ -2,7 +2,7 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from config.fields import JSONText
+from infra.fields import JSONText
 from tournament.models.competition import Group
 
 __all__ = ["GroupStanding"]

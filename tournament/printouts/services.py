@@ -15,8 +15,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from common.errors import UserError, gettext_noop
-from config import clock
 from config.celery import app as celery_app
+from infra import clock
 from tournament.models import Event, PrintJob
 from tournament.printouts.common import PrintOptions, canonical_json
 from tournament.printouts.registry import PRINTOUTS, get_printout

@@ -12,9 +12,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import error_responses
-from config.idempotency import secret
-from config.inputs import StrictInput
+from infra.api_errors import error_responses
+from infra.idempotency import secret
+from infra.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
 from tournament.models import EventRole

@@ -1,6 +1,6 @@
 """One-time passwords: a password someone else set (an organiser on the staff page, a site administrator on the
 organisers' page) and handed over on a card. Its first login sets a new one before anything else
-(``config.auth``: the login page takes it and asks for a new password; a session of the account is anonymous
+(``infra.auth``: the login page takes it and asks for a new password; a session of the account is anonymous
 until then; Basic authentication refuses it). Kept in :class:`tournament.models.StaffAccount`.
 """
 from __future__ import annotations

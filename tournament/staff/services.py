@@ -21,7 +21,7 @@ from pypinyin import Style, lazy_pinyin
 
 from common.errors import ForbiddenError, NotFoundError, UserError, gettext_noop
 from common.names import display_name  # also services.display_name for the staff pages and API
-from config import auth
+from infra import auth
 from tournament import access, roles
 from tournament.models import Event, EventRole, StaffAccount
 from tournament.staff import passwords

@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from common.errors import NotFoundError, UserError, gettext_noop
-from config import clock
+from infra import clock
 from tournament import access
 from tournament.models import ApiToken, Event, EventRole
 

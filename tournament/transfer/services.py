@@ -36,7 +36,7 @@ from django.db.models.functions import Lower
 
 from common.errors import ConflictError, gettext_noop
 from common.names import full_name
-from config import clock
+from infra import clock
 from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling, RulingVoid
 from scoring.models import Hand, RuleProfile
 from tournament.clocks.services import running_round_ids, schedule_round_tasks

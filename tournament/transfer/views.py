@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET
 from common.errors import UserError
 from common.names import display_name
 from common.numbers import whole
-from config import clock
+from infra import clock
 from tournament import access
 from tournament.models import EventRole
 from tournament.permissions import organiser_required

@@ -4,7 +4,7 @@
                                                events; at most 2 SQL queries: the shared part is cached)
     POST api/rounds/<round_id>/clock/actions/  start / pause / resume / add / table_extra (chief referee)
 
-Errors reach the one API handler (``config.api_errors``): 400 bad input, 403 not allowed, 404 not
+Errors reach the one API handler (``infra.api_errors``): 400 bad input, 403 not allowed, 404 not
 visible, 409 conflict.
 
 The first lead of a hand is its module `lead` (so `**.api` in .importlinter covers them all); no name this
@@ -21,8 +21,8 @@ from rest_framework.views import APIView
 
 from common.errors import ForbiddenError, gettext_noop
 from common.seats import SIDES
-from config.api_errors import error_responses
-from config.inputs import StrictInput
+from infra.api_errors import error_responses
+from infra.inputs import StrictInput
 from tournament import access
 from tournament.clocks import cache as display_cache
 from tournament.clocks import display, services
@@ -104,7 +104,7 @@ class ClockActionSerializer(StrictInput):
                                        help_text="for add / table_extra: -600 to 600, not 0 (negative takes time off)")
     match = serializers.IntegerField(required=False, help_text="the table (match id) for table_extra")
 
-    #: The description states what each action needs (config.api_schema); the clock's service checks it.
+    #: The description states what each action needs (infra.api_schema); the clock's service checks it.
     one_of = [
         {"title": "start, pause or resume", "properties": {"action": {"enum": ["start", "pause", "resume"]}}},
         {"title": "add", "properties": {"action": {"enum": ["add"]}, "minutes": {"not": {"enum": [0]}}},

@@ -7,8 +7,8 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import error_responses
-from config.inputs import StrictInput
+from infra.api_errors import error_responses
+from infra.inputs import StrictInput
 from tournament import access
 from tournament.clocks import leads
 from tournament.models import Match

@@ -1,7 +1,7 @@
 """REST API of the competition: read stages, groups, rounds and matches, standings and the final
 ranking (published events for everybody, all events for staff); organisers create stages and draw.
 
-Refusals from the services reach the one API error handler (``config.api_errors``) as
+Refusals from the services reach the one API error handler (``infra.api_errors``) as
 ``{"field", "detail"}``; a database race answers 409.
 
 The reads for programs are its module `reads` (so `**.api` in .importlinter covers them all); no name this
@@ -18,8 +18,8 @@ from rest_framework.views import APIView
 
 from common.errors import ConflictError, UserError, gettext_noop
 from common.seats import SIDES
-from config.api_errors import error_responses
-from config.inputs import StrictInput
+from infra.api_errors import error_responses
+from infra.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
 from tournament.competition import draws, placings, ranking, stages
@@ -30,7 +30,7 @@ class IsOrganiserOrReadOnly(permissions.BasePermission):
     """Anyone may read what is visible; only organisers (manage_event) may write."""
 
     message = gettext_lazy("Only organisers may plan the schedule and draw.")
-    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
+    anonymous_read = True  # the API's description: readable without credentials (infra.api_schema)
 
     def has_permission(self, request, view):
         if request.method in permissions.SAFE_METHODS:
@@ -89,7 +89,7 @@ class StageCreateSerializer(StrictInput):
     source = serializers.IntegerField(required=False, allow_null=True, default=None)
     settings = StageSettingsSerializer(required=False, default=dict)
 
-    #: The description states it (config.api_schema): every stage from the format, or one stage of a kind.
+    #: The description states it (infra.api_schema): every stage from the format, or one stage of a kind.
     one_of = [
         {"title": "from the format", "properties": {"from_format": {"enum": [True]}}, "required": ["from_format"]},
         {"title": "one stage", "properties": {"from_format": {"enum": [False]}}, "required": ["kind"]},
@@ -141,7 +141,7 @@ class DrawCreateSerializer(StrictInput):
     entries = serializers.ListField(child=serializers.IntegerField(), required=False)
     first_table = serializers.IntegerField(required=False, min_value=1)
 
-    #: The description states which options each kind takes (config.api_schema).
+    #: The description states which options each kind takes (infra.api_schema).
     one_of = [{"title": f"{kind} draw", "required": ["kind"],
                "properties": {"kind": {"enum": [str(kind)]}},
                "not": {"anyOf": [{"required": [name]} for name in

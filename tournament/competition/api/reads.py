@@ -28,10 +28,10 @@ from rest_framework.views import APIView
 from common.errors import UserError, gettext_noop
 from common.numbers import whole
 from common.seats import SIDES
-from config import clock
-from config.api_errors import error_responses
-from config.inputs import StrictInput
-from config.renderers import EventStreamRenderer, JSONRenderer
+from infra import clock
+from infra.api_errors import error_responses
+from infra.inputs import StrictInput
+from infra.renderers import EventStreamRenderer, JSONRenderer
 from rulings.presenters import offence_menu
 from tournament import access
 from tournament.access import visible_events
@@ -183,7 +183,7 @@ class IsRoundOrganiserToWrite(permissions.BasePermission):
     organisers (manage_event) plan it, as on the referee grid page (``competition_referee_grid``)."""
 
     message = gettext_lazy("Only organisers may plan the schedule and draw.")
-    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
+    anonymous_read = True  # the API's description: readable without credentials (infra.api_schema)
 
     def has_permission(self, request, view):
         return request.method in permissions.SAFE_METHODS or request.user.is_authenticated

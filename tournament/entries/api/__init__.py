@@ -15,8 +15,8 @@ from rest_framework.response import Response
 
 from common.errors import ConflictError, gettext_noop
 from common.naturalsort import natural_key
-from config.api_errors import error_responses
-from config.inputs import StrictInput
+from infra.api_errors import error_responses
+from infra.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
 from tournament.entries import pairs as entry_pairs
@@ -83,7 +83,7 @@ class EntryChangeSerializer(EntrySerializer):
 class IsOrganiserToWrite(permissions.BasePermission):
     """Anyone who may see the event reads; only organisers (manage_event) write."""
 
-    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
+    anonymous_read = True  # the API's description: readable without credentials (infra.api_schema)
 
     def has_permission(self, request, view):
         if request.method in permissions.SAFE_METHODS:
@@ -127,7 +127,7 @@ class IsEventOrganiserToWrite(permissions.BasePermission):
     """One entry: anyone who may see its event reads (the view finds it among the visible events); only the
     event's organisers (manage_event) write."""
 
-    anonymous_read = True  # the API's description: readable without credentials (config.api_schema)
+    anonymous_read = True  # the API's description: readable without credentials (infra.api_schema)
     message = _("Only organisers may manage the competition.")
 
     def has_permission(self, request, view):

@@ -3,7 +3,7 @@ links page (window, links, cards, review, approval) with the list of units not y
 logic is in :mod:`tournament.entries.registration`.
 
 A link's page answers 404 for a key it does not know (or a revoked one) and counts the miss like a failed
-login (``config.auth.record_failure``, per address); past ``LOGIN_FAILURE_LIMIT`` misses every link page
+login (``infra.auth.record_failure``, per address); past ``LOGIN_FAILURE_LIMIT`` misses every link page
 answers 429 to that address for ``LOGIN_LOCKOUT_SECONDS``.
 """
 from django.contrib import messages
@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from common.errors import ConflictError, UserError
 from common.qr import qr_svg
-from config import auth
+from infra import auth
 from tournament.entries import registration as reg
 from tournament.entries.registration_card import registration_card_pdf
 from tournament.entries.services import entries_locked_reason, team_rule

@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import UserError
-from config.api_errors import error_responses
-from config.inputs import StrictInput
+from infra.api_errors import error_responses
+from infra.inputs import StrictInput
 from tournament.entries import substitutions
 from tournament.entries.forms import SubstitutionForm
 from tournament.form_fields import Refusal

@@ -1,7 +1,7 @@
 """The OpenAPI description tells what the server really sends (``REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"]``).
 
 drf-spectacular documents what a view declares; this AutoSchema adds what every operation can answer
-whether or not its view says so, all through the one error body of ``config.api_errors``
+whether or not its view says so, all through the one error body of ``infra.api_errors``
 (``{"code", "field", "detail"}``, the ``Error`` component, its ``code`` an enum of ``common.errors.CODES``):
 
 - 401 everywhere (with ``WWW-Authenticate``): wrong credentials are refused before any view runs, even on a
@@ -17,7 +17,7 @@ anonymous visitors read (what they may see: published events) says so with ``ano
 
 What a request may hold (issue 26: the server accepts exactly what this description says): every writable
 text field states that it holds no NUL, and one that may not be blank states ``minLength: 1`` and a pattern
-asking for a character that is not white space (``config.inputs``: the server trims, then refuses blank);
+asking for a character that is not white space (``infra.inputs``: the server trims, then refuses blank);
 every request serializer (``StrictInput``) states ``additionalProperties: false``; one with ``one_of`` (a list of partial
 schemas: which fields one kind of request needs or may not hold) states them as the object's ``oneOf``.
 """
@@ -28,7 +28,7 @@ from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import permissions, serializers
 
-from config.inputs import NO_NUL, NOT_BLANK, StrictInput
+from infra.inputs import NO_NUL, NOT_BLANK, StrictInput
 
 from .api_errors import ErrorSerializer, describe_error
 
@@ -97,7 +97,7 @@ def state_variants(result, generator, request, public):
     return result
 
 
-#: Every write takes an Idempotency-Key (``config.idempotency``); a replayed answer says so.
+#: Every write takes an Idempotency-Key (``infra.idempotency``); a replayed answer says so.
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", {"type": "string", "maxLength": 200}, OpenApiParameter.HEADER, required=False,
     description="A key of your own for this write (a UUID): a retry with the same key is applied once and "
@@ -107,7 +107,7 @@ IDEMPOTENT_REPLAY = OpenApiParameter(
     "Idempotent-Replay", {"type": "string", "enum": ["true"]}, OpenApiParameter.HEADER, response=True,
     description="true: this is the stored answer of an earlier request with the same Idempotency-Key")
 
-#: Every read answers with an ETag and honours If-None-Match (``config.etags``).
+#: Every read answers with an ETag and honours If-None-Match (``infra.etags``).
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match", {"type": "string"}, OpenApiParameter.HEADER, required=False,
     description="the ETag of the answer you hold: 304 without a body while it is still the answer")
@@ -146,7 +146,7 @@ class AutoSchema(SpectacularAutoSchema):
     def _map_basic_serializer(self, serializer, direction):
         schema = super()._map_basic_serializer(serializer, direction)
         if "__doc__" not in vars(type(serializer)) or type(serializer).__doc__ is None:
-            schema.pop("description", None)  # not the base class's (config.inputs.StrictInput)
+            schema.pop("description", None)  # not the base class's (infra.inputs.StrictInput)
         if isinstance(serializer, StrictInput):
             # what a request may hold, and nothing else: keys it does not name are not read (refused when
             # ``closed``), and the description offers none (a generated body holds no others)

@@ -48,7 +48,7 @@ from django.views.generic.edit import FormView
 from drf_spectacular.authentication import BasicScheme, SessionScheme
 from rest_framework import authentication, exceptions, throttling
 
-from config import clock
+from infra import clock
 from tournament.staff import passwords
 
 
@@ -371,7 +371,7 @@ class SwitchableBasicAuthentication(authentication.BasicAuthentication):
 class SwitchableBasicScheme(BasicScheme):
     """Basic authentication in the OpenAPI description (as DRF's own)."""
 
-    target_class = "config.auth.SwitchableBasicAuthentication"
+    target_class = "infra.auth.SwitchableBasicAuthentication"
 
     def get_security_definition(self, auto_schema):
         return {**super().get_security_definition(auto_schema),

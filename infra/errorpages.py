@@ -9,7 +9,7 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-from config.api_errors import STATUS_CODES, error_body
+from infra.api_errors import STATUS_CODES, error_body
 
 
 def _page(request, status, heading, reason=""):

@@ -7,8 +7,8 @@ text ``"1"`` for the choice ``1``; and a trimmed text is measured after trimming
 request serializer, refuses a JSON value of another type (400 naming the field) before DRF converts it, and
 measures a text as sent. A form body (a ``QueryDict``: every value a text) is left to DRF's conversions.
 
-The texts' rules are stated in the description by ``config.api_schema.AutoSchema`` from the fields: every
-writable text holds no NUL (:data:`NO_NUL`; PostgreSQL stores none, ``config.parsers`` refuses it), and a
+The texts' rules are stated in the description by ``infra.api_schema.AutoSchema`` from the fields: every
+writable text holds no NUL (:data:`NO_NUL`; PostgreSQL stores none, ``infra.parsers`` refuses it), and a
 text that may not be blank holds at least one character that is not white space (:data:`NOT_BLANK`, with
 ``minLength: 1``; white space is what Python's ``str.strip`` removes, spelled out so every regular
 expression engine reads the same class).

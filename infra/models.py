@@ -10,7 +10,7 @@ class IdempotencyRecord(models.Model):
     A retry with the same key (same user) gets the same answer without running the request again.
     ``status`` is null while the first request is still being processed. ``created_at`` is when the
     request was claimed (reset when a retry takes over an abandoned claim); it comes from
-    :func:`config.clock.now` so tests can move time, and is indexed for the purge of old records.
+    :func:`infra.clock.now` so tests can move time, and is indexed for the purge of old records.
     """
 
     key = models.CharField(max_length=200)
@@ -28,7 +28,7 @@ class IdempotencyRecord(models.Model):
 
 
 class StoredFile(models.Model):
-    """A file kept in the database by :class:`config.storage.DatabaseStorage`.
+    """A file kept in the database by :class:`infra.storage.DatabaseStorage`.
 
     With ``DJANGO_FILE_STORAGE=database`` a printout built by any machine's worker is read by any app
     server: the file lives beside the data it was built from. Meant for printouts (up to tens of MB).

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from common.errors import ForbiddenError, NotFoundError, UserError
-from config import errorpages
+from infra import errorpages
 
 logger = logging.getLogger(__name__)
 

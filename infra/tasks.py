@@ -1,4 +1,8 @@
-"""Infrastructure tasks."""
+"""Infrastructure tasks.
+
+Their names keep the app's label, ``config`` (see ``apps.py``), not the package's: a message already queued
+and the beat schedule name them so, and the worker finds them by these names.
+"""
 from celery import shared_task
 
 from .idempotency import purge_old_records

@@ -1,4 +1,4 @@
-"""Files in the database (config.storage.DatabaseStorage) and the shared cache's table.
+"""Files in the database (infra.storage.DatabaseStorage) and the shared cache's table.
 
 The cache table is the one Django's ``createcachetable`` makes (``config_cache``, used when the cache
 is the database: see ``CACHES`` in config/settings.py); creating it here means ``migrate`` is the only
@@ -6,7 +6,7 @@ set-up step on every machine.
 """
 import io
 
-import config.clock
+import infra.clock
 from django.core.management.commands.createcachetable import Command as CreateCacheTable
 from django.db import migrations, models
 
@@ -37,7 +37,7 @@ class Migration(migrations.Migration):
                 ('name', models.CharField(max_length=255, unique=True)),
                 ('content', models.BinaryField()),
                 ('size', models.BigIntegerField()),
-                ('created_at', models.DateTimeField(default=config.clock.now)),
+                ('created_at', models.DateTimeField(default=infra.clock.now)),
             ],
         ),
         migrations.RunPython(create_cache_table, drop_cache_table),

@@ -22,9 +22,10 @@ from .models import StoredFile
 MAX_NAME_ATTEMPTS = 20  # a name taken meanwhile by another machine: try a new free name this often
 
 
-@deconstructible(path="config.storage.DatabaseStorage")
+@deconstructible(path="infra.storage.DatabaseStorage")
 class DatabaseStorage(Storage):
-    """Files as ``config.StoredFile`` rows: name (unique), bytes, size and when stored.
+    """Files as ``config.StoredFile`` rows (``config`` is the app label, see ``apps.py``): name (unique), bytes,
+    size and when stored.
 
     No ``url()`` or ``path()``: a stored file has neither a public address nor a place on a local disk, so
     Storage's own refusals stand; files are served by the views that check who may read them (a print
