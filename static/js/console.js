@@ -2,7 +2,7 @@
  * Every POST that changes something carries a client-generated Idempotency-Key. The key of a request
  * is kept until the server gives a definitive answer: a 2xx, or a 4xx other than 409 (busy/conflict)
  * and 429 (too many requests). A network failure or a 5xx may have come after the server stored the
- * request, so it is retried with the SAME key (the server then replays its stored answer, config/
+ * request, so it is retried with the SAME key (the server then replays its stored answer, infra/
  * idempotency.py), automatically a few times with a visible message, then when the referee presses
  * again; the same request entered again gets the same key. So a flaky venue network or a server error
  * never records a penalty twice. Previews change nothing and carry no key. Its words come from the page
