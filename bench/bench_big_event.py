@@ -55,7 +55,7 @@ from rulings import services as rulings  # noqa: E402
 from scoring import services as scoring  # noqa: E402
 from scoring.profile_store import latest_profile  # noqa: E402
 from tournament import pagecache, roles  # noqa: E402
-from tournament.competition import draws, ranking, rounds, stages  # noqa: E402
+from tournament.competition import draws, group_standings, rounds, stages  # noqa: E402
 from tournament.engines.pairings import round_robin  # noqa: E402
 from tournament.entries import search  # noqa: E402
 from tournament.models import Draw, Event, Group, GroupEntry, Match, Pair, Player, Round, Stage, Unit  # noqa: E402
@@ -115,7 +115,7 @@ def build_event(n_groups=None):
                 matches.append(row)
     Match.objects.bulk_create(matches, batch_size=4000)
     # written in bulk, not through the result service: the kept standings as it leaves them (one row a group)
-    ranking.keep_groups(Event.objects.select_related("profile").get(pk=event.pk), [g.pk for g in groups])
+    group_standings.keep_groups(Event.objects.select_related("profile").get(pk=event.pk), [g.pk for g in groups])
     chief, referee = _user("bench-chief", roles.CHIEF_REFEREE), _user("bench-referee", roles.TABLE_REFEREE)
     for rnd in round_rows[:FINISHED_ROUNDS]:
         rounds.close_round(rnd, chief)
@@ -177,9 +177,10 @@ def late(event):
     Match.objects.filter(round__stage__event=event, group__isnull=False).exclude(status=Match.Status.FINISHED).update(
         status=Match.Status.FINISHED, winner_id=F("ns_id"), ns_level=ladder[-1], ew_level=ladder[3])
     fresh = Event.objects.select_related("profile").get(pk=event.pk)
-    ranking.keep_groups(fresh, Group.objects.filter(stage__event=event).values_list("pk", flat=True))  # as settle does
+    # as settle does
+    group_standings.keep_groups(fresh, Group.objects.filter(stage__event=event).values_list("pk", flat=True))
     start = time.perf_counter()
-    ranking.event_standings(fresh)
+    group_standings.event_standings(fresh)
     figures = [f"standings {(time.perf_counter() - start) * 1000:.0f} ms"]
     client = Client()
     for page in ("standings/", "bracket/", "units/", "groups/"):
@@ -206,7 +207,7 @@ def main():
         for _ in range(3):
             fresh = Event.objects.select_related("profile").get(pk=event.pk)
             start = time.perf_counter()
-            result = ranking.event_standings(fresh)
+            result = group_standings.event_standings(fresh)
             times.append((time.perf_counter() - start) * 1000)
             cells = sum(len(group.cross) ** 2 for stage in result for group in stage.groups)
             crossed.append((time.perf_counter() - start) * 1000)

@@ -4,11 +4,11 @@ cold, after round 3 and with the group stage fully played; the cost must not gro
 The event is bench_big_event's (groups of 64 pairs, 63 rounds scheduled at the draw, rounds 1-3 played, round 4
 half played, a 128-entry knock-out waiting for the qualifiers), at ``--pairs`` pairs (4,096 unless told: 64
 groups; 256 and 1,024 give 4 and 16 groups). Its results are written in bulk, so the bench keeps the group
-standings as the result service does (``ranking.keep_groups``, timed: the writer's cost per group). Then:
+standings as the result service does (``group_standings.keep_groups``, timed: the writer's cost per group). Then:
 
 1. **after round 3**: each page cold (rendered after a change of the event's pages: a new page-cache generation),
    the best of seven (the ratio's figure: the least disturbed by a shared machine) and the median, and its SQL
-   queries; the standings of every group (``ranking.event_standings``, no page);
+   queries; the standings of every group (``group_standings.event_standings``, no page);
 2. every group match finished (a bulk UPDATE, then VACUUM ANALYZE: the bulk write leaves a dead copy of
    every row that a day of single writes would not), each group ranked again and kept as the result service would,
    the knock-out given its qualifiers (``results.advance_bracket``);
@@ -37,7 +37,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
 from tournament import pagecache  # noqa: E402
-from tournament.competition import ranking, results  # noqa: E402
+from tournament.competition import group_standings, results  # noqa: E402
 from tournament.models import Event, Group, Match, Stage  # noqa: E402
 
 PAGES = ("standings/", "bracket/", "units/")
@@ -61,7 +61,7 @@ def figures(event) -> dict:
         fresh = Event.objects.select_related("profile").get(pk=event.pk)
         with CaptureQueriesContext(connection) as queries:
             start = time.perf_counter()
-            ranking.event_standings(fresh)
+            group_standings.event_standings(fresh)
             runs.append(((time.perf_counter() - start) * 1000, len(queries)))
     out["standings of every group"] = (min(ms for ms, _ in runs), statistics.median(ms for ms, _ in runs),
                                        max(q for _, q in runs))
@@ -74,7 +74,7 @@ def keep_all(event) -> float:
     fresh = Event.objects.select_related("profile").get(pk=event.pk)
     start = time.perf_counter()
     for gid in ids:
-        ranking.keep_groups(fresh, [gid])
+        group_standings.keep_groups(fresh, [gid])
     return (time.perf_counter() - start) * 1000 / len(ids)
 
 

@@ -71,7 +71,7 @@ def crosstables(result):
 
 
 def main():
-    from tournament.competition.ranking import event_standings
+    from tournament.competition.group_standings import event_standings
     from tournament.models import Event
 
     setup_test_environment()

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.conftest import REPO, wait_for
 from tournament import roles
-from tournament.competition.unit_ranking import event_unit_standings
+from tournament.competition.unit_standings import event_unit_standings
 from tournament.models import Event
 
 

@@ -32,6 +32,6 @@ class TournamentConfig(AppConfig):
             for signal in signals:
                 signal.connect(pagecache.row_written, sender=model, dispatch_uid=f"pagecache_{model.__name__}")
         # a Match saved anywhere but the result service drops its group's kept standings (cycle: as above)
-        from tournament.competition import ranking  # noqa: PLC0415
+        from tournament.competition import group_standings  # noqa: PLC0415
 
-        post_save.connect(ranking.match_saved, sender=Match, dispatch_uid="kept_standings_match_saved")
+        post_save.connect(group_standings.match_saved, sender=Match, dispatch_uid="kept_standings_match_saved")

@@ -14,7 +14,7 @@ from rulings.presenters import event_log
 from rulings.services import record_ruling
 from tests.tournament.test_draws_support import finish, make_event
 from tournament import roles
-from tournament.competition import draws, placings, ranking, swiss_rounds, swiss_standings
+from tournament.competition import draws, group_standings, placings, swiss_rounds, swiss_standings
 from tournament.competition.stages import create_stages_from_format
 from tournament.models import Match, Pair
 
@@ -67,7 +67,7 @@ def test_standings_export_holds_the_group_tables_and_final_ranking_figures(clien
     assert groups[0] == ["小组", "名次", "并列", "参赛对", "单位", "胜", "负", "积分", "净胜级数", "总级数", "同分说明",
                          "已退赛"]
     expected = [[g.name, r.rank, r.entry.name, r.entry.unit, r.wins, r.losses, r.points, r.net_levels, r.total_levels]
-                for st in ranking.event_standings(event) for g in st.groups for r in g.rows]
+                for st in group_standings.event_standings(event) for g in st.groups for r in g.rows]
     got = [[r[0], r[1], r[3], r[4], r[5], r[6], r[7], r[8], r[9]] for r in groups[1:]]
     assert got == expected
     assert any(row[7] for row in got) and any(row[6] for row in got)  # results count: not all zeros
@@ -90,7 +90,7 @@ def test_crosstables_export_has_a_sheet_per_group_with_the_pages_cells(client, p
     url = reverse("competition_crosstables_xlsx", args=[event.slug])
     assert url in client.get(reverse("competition_groups", args=[event.slug])).content.decode()
     book = workbook(client.get(url))
-    tables = [g for st in ranking.event_standings(event) for g in st.groups]
+    tables = [g for st in group_standings.event_standings(event) for g in st.groups]
     assert book.sheetnames == [f"小组赛 {g.name}组" for g in tables]
     for group, sheet in zip(tables, book.worksheets):
         rows = values(sheet)

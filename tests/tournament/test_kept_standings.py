@@ -1,4 +1,4 @@
-"""The kept group standings (``ranking.keep_groups``, one row per group written by the result service) equal a
+"""The kept group standings (``group_standings.keep_groups``, one row per group written by the result service) equal a
 full recomputation from the matches after any sequence of results, corrections, voided rulings and amended
 appeals (issue 31 item 1), and a Match written outside the result service drops its group's row."""
 import io
@@ -18,7 +18,7 @@ from scoring import services as scoring
 from scoring.models import Hand
 from tests.tournament.test_draws_support import make_event
 from tournament import roles
-from tournament.competition import draws, ranking, stages
+from tournament.competition import draws, group_standings, stages
 from tournament.models import Event, GroupStanding, Match, Stage
 
 ACTIONS = st.lists(st.tuples(st.sampled_from(["hand", "correct", "late", "void", "amend"]),
@@ -83,28 +83,29 @@ def test_kept_standings_equal_a_full_recomputation_after_any_corrections(actions
             _act(action, matches[index], points, side, users)
         except UserError:
             continue   # refused by the rules (a finished match's hand, nothing to void, ...): nothing changed
-        assert ranking.check_event(event) == [], (action, index)
-    assert ranking.check_event(event) == []
+        assert group_standings.check_event(event) == [], (action, index)
+    assert group_standings.check_event(event) == []
     assert GroupStanding.objects.filter(group__stage__event=event).exists()   # the pages read a kept row
 
 
 def test_a_match_saved_outside_the_result_service_drops_its_groups_row(db):
     event, matches = _event()
     event = Event.objects.select_related("profile").get(pk=event.pk)
-    ranking.event_standings(event)                       # ranked and kept by the first reader
+    group_standings.event_standings(event)                       # ranked and kept by the first reader
     assert GroupStanding.objects.filter(group_id=matches[0].group_id).exists()
     match = matches[0]
     match.status, match.winner_id, match.ns_level, match.ew_level = Match.Status.FINISHED, match.ns_id, "A", "5"
     match.save()
     assert not GroupStanding.objects.filter(group_id=match.group_id).exists()
-    table = ranking.event_standings(event)[0].groups[0]
-    assert table.played == 1 and table.rows[0].entry.pair_id == match.ns_id and ranking.check_event(event) == []
+    table = group_standings.event_standings(event)[0].groups[0]
+    assert table.played == 1 and table.rows[0].entry.pair_id == match.ns_id
+    assert group_standings.check_event(event) == []
 
 
 def test_verify_standings_names_a_kept_row_that_a_recomputation_contradicts(db):
     event, matches = _event()
     event = Event.objects.select_related("profile").get(pk=event.pk)
-    ranking.event_standings(event)
+    group_standings.event_standings(event)
     out = io.StringIO()
     call_command("verify_standings", event.slug, stdout=out)
     assert "0 groups" in out.getvalue()
@@ -119,6 +120,6 @@ def test_verify_standings_names_a_kept_row_that_a_recomputation_contradicts(db):
 def test_a_reader_uses_the_row_the_result_service_kept(db, django_assert_max_num_queries):
     event, matches = _event()
     event = Event.objects.select_related("profile").get(pk=event.pk)
-    ranking.keep_groups(event, [matches[0].group_id])
+    group_standings.keep_groups(event, [matches[0].group_id])
     with django_assert_max_num_queries(5):               # stages, groups with their rows, entries, draws: no match
-        ranking.event_standings(Event.objects.select_related("profile").get(pk=event.pk))
+        group_standings.event_standings(Event.objects.select_related("profile").get(pk=event.pk))

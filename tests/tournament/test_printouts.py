@@ -123,7 +123,7 @@ def test_results_sheet_prints_each_hands_explanation(event, played_match):
 
 
 def test_standings_say_how_ties_were_broken(event):
-    from tournament.competition.ranking import event_standings
+    from tournament.competition.group_standings import event_standings
 
     notes = {row.tie_note for st in event_standings(event) for g in st.groups for row in g.rows if row.tie_note}
     text = "".join(pages_text(build_printout("standings", event, PrintOptions()))).replace("\n", "")

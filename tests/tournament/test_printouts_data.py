@@ -63,7 +63,7 @@ def finished_event(db):
     """The demo competition played to the end through the real services: groups, knock-out, placements.
 
     Hands go through ``scoring.services.record_hand`` (``play_to_win``), and the bracket moves on by
-    ``tournament.competition.progress`` as each match finishes, so the final ranking is the real one.
+    ``tournament.competition.knockout`` as each match finishes, so the final ranking is the real one.
     """
     import random
 

@@ -10,7 +10,7 @@ from rulings import appeals as appeals_
 from rulings import presenters
 from rulings import services as rulings
 from scoring.profile_store import latest_profile
-from tournament.competition import ranking
+from tournament.competition import group_standings
 from tournament.competition import views as competition_views
 from tournament.engines.pairings import round_robin
 from tournament.models import Event, Group, GroupEntry, Match, Pair, Player, Round, Stage, Unit
@@ -52,7 +52,7 @@ def build_event(make_user, groups, live_tables, group_size=4):
                                      ew_level=ladder[-1] if winner == b else ladder[3]))
     Match.objects.bulk_create(matches)
     # the rows were written in bulk, not through the result service: its kept standings, as it leaves them
-    ranking.keep_groups(Event.objects.select_related("profile").get(pk=event.pk), [g.pk for g in made])
+    group_standings.keep_groups(Event.objects.select_related("profile").get(pk=event.pk), [g.pk for g in made])
     later = Stage.objects.create(event=event, order=2, kind=Stage.Kind.ROUND_ROBIN, name="排位赛")
     live_round = Round.objects.create(stage=later, number=1)
     referee = make_user("table_referee")

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 from common.errors import ConflictError, ForbiddenError, UserError
 from tests.conftest import login
 from tests.tournament.test_draws_support import finish, make_event
-from tournament.competition import draws, ranking, stages
+from tournament.competition import draws, group_standings, stages
 from tournament.entries import substitutions
 from tournament.models import Event, Match, Pair, PairSubstitution, Player, Team
 
@@ -198,7 +198,7 @@ def test_group_standings_count_the_place_after_a_substitution(db, make_user):
     substitutions.substitute_reserve(out, reserve, make_user("organiser"))
     for match in Match.objects.filter(round__stage=stage):
         finish(match, winner=reserve.pk if reserve.pk in (match.ns_id, match.ew_id) else "ns")
-    table = ranking.event_standings(event)[0].groups[0]
+    table = group_standings.event_standings(event)[0].groups[0]
     row = next(r for r in table.rows if r.entry.pair_id == out.pk)
     assert (row.played, row.wins) == (3, 3) and table.complete
     assert row.entry.name == f"{out.name} → {reserve.name}"                # the place shows who holds it now

@@ -9,7 +9,7 @@ from tests.tournament.test_draws_support import finish, make_event, play_stage
 from tests.tournament.test_printouts import pages_text
 from tournament import roles
 from tournament.competition import draws, placings, stages, swiss_rounds
-from tournament.competition.progress import active_draw
+from tournament.competition.knockout import active_draw
 from tournament.engines import brackets
 from tournament.models import Draw, Event, Match, Stage
 from tournament.printouts.common import PrintOptions

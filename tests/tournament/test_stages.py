@@ -126,7 +126,7 @@ def test_groups_then_knockout_cross_seeds_the_qualifiers(db):
     table = {g.name: list(g.memberships.values_list("pair_id", flat=True)) for g in groups.groups.all()}
     first = matches(ko, round__number=1)
     assert all(m.status == Match.Status.SCHEDULED for m in first)
-    from tournament.competition.ranking import stage_standings
+    from tournament.competition.group_standings import stage_standings
 
     ranks = {g.name: [r.entry.pair_id for r in g.rows] for g in stage_standings(groups).groups}
     assert (first[0].ns_id, first[0].ew_id) == (ranks["A"][0], ranks["B"][1])

@@ -18,7 +18,7 @@ from common.errors import ConflictError
 from demo.event import seed_demo
 from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling
 from scoring.models import Hand, RuleProfile
-from tournament.competition.unit_ranking import lot_seed, set_unit_rules
+from tournament.competition.unit_standings import lot_seed, set_unit_rules
 from tournament.models import (
     ClockFiring,
     Event,

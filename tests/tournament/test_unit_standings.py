@@ -7,7 +7,7 @@ from openpyxl import load_workbook
 
 from common.errors import UserError
 from tests.tournament.test_draws_support import make_event, play_stage
-from tournament.competition import draws, stages, unit_ranking
+from tournament.competition import draws, stages, unit_standings
 from tournament.engines import unit_standings as us
 from tournament.models import Event, Player, Stage
 
@@ -83,10 +83,10 @@ def union_event(db):
 
 def test_service_reads_the_final_ranking_and_is_provisional_until_complete(union_event):
     event, stage = union_event
-    provisional = unit_ranking.event_unit_standings(event)
+    provisional = unit_standings.event_unit_standings(event)
     assert not provisional.complete and all(line.score == 0 for line in provisional.lines)
     play_stage(stage)
-    final = unit_ranking.event_unit_standings(event)
+    final = unit_standings.event_unit_standings(event)
     assert final.complete
     assert sum(line.score for line in final.lines) == 9 + 7 + 6 + 5 + 4 + 3 + 2 + 1
     assert final.rules == {"points": (9, 7, 6, 5, 4, 3, 2, 1), "best_n": None, "women_bonus": 0}
@@ -99,23 +99,23 @@ def test_organiser_override_per_event_and_women_pairs_from_the_players(union_eve
     play_stage(stage)
     pair = event.pairs.order_by("pk").first()
     Player.objects.filter(pk__in=[pair.player1_id, pair.player2_id]).update(gender="F")
-    unit_ranking.set_unit_rules(event, points=unit_ranking.parse_points("10-8-6-4"), best_n=1, women_bonus=2,
+    unit_standings.set_unit_rules(event, points=unit_standings.parse_points("10-8-6-4"), best_n=1, women_bonus=2,
                                 seed="公开")
     event.refresh_from_db()
-    result = unit_ranking.event_unit_standings(event)
+    result = unit_standings.event_unit_standings(event)
     assert result.rules == {"points": (10, 8, 6, 4), "best_n": 1, "women_bonus": 2} and result.lot_seed == "公开"
     assert all(len(line.pairs) <= 1 for line in result.lines)
     with pytest.raises(UserError) as refused:
-        unit_ranking.set_unit_rules(event, points=[1, "x"])
+        unit_standings.set_unit_rules(event, points=[1, "x"])
     assert refused.value.field == "points"
     with pytest.raises(UserError):
-        unit_ranking.parse_points("9-七")
+        unit_standings.parse_points("9-七")
 
 
 def test_xlsx_has_chinese_headers_and_numbers_as_numbers(union_event):
     event, stage = union_event
     play_stage(stage)
-    data = unit_ranking.workbook(unit_ranking.event_unit_standings(event), event.name)
+    data = unit_standings.workbook(unit_standings.event_unit_standings(event), event.name)
     sheet = load_workbook(io.BytesIO(data)).active
     assert [c.value for c in sheet[3]][:3] == ["名次", "单位", "总分"]
     assert isinstance(sheet["A4"].value, int) and isinstance(sheet["C4"].value, (int, float))

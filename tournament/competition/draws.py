@@ -29,8 +29,8 @@ from django.db import transaction
 from django.db.models import Count
 
 from common.errors import UserError, gettext_noop
-from tournament.competition import ranking, swiss_standings
-from tournament.competition.progress import active_draw, latest_draw  # noqa: F401 (active_draw: views, demo)
+from tournament.competition import group_standings, swiss_standings
+from tournament.competition.knockout import active_draw, latest_draw  # noqa: F401 (active_draw: views, demo)
 from tournament.competition.results import advance_bracket
 from tournament.competition.stages import (
     CompetitionError,
@@ -160,7 +160,7 @@ def draw_groups(stage: Stage, *, seed=None, n_groups: int | None = None, seeded:
         seed = clean_seed(seed)
         if stage.source_id and entries is None:
             per_group = options.get("qualifiers_per_group", 2)
-            ids = ranking.qualifier_order(stage.source, per_group)
+            ids = group_standings.qualifier_order(stage.source, per_group)
             pairs = event_entries(stage, ids)
             order = ids
             default_seeded = sum(1 for _ in stage.source.groups.all())

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from rulings.ledger import match_entries
 from rulings.models import Ruling
 from rulings.presenters import entry_data
-from tournament.competition import ranking
-from tournament.competition.progress import note_words
+from tournament.competition import group_standings
+from tournament.competition.knockout import note_words
 from tournament.competition.stages import describe_source
 from tournament.models import Group, GroupEntry, Match, Pair, Stage
 
@@ -57,7 +57,7 @@ def _match_row(match, pair) -> dict:
 def _group_rows(event, pair_id) -> list[dict]:
     """The entry's line in each group table it plays in, with the group's name and size."""
     found = []
-    for stage in ranking.event_standings(event, GroupEntry.objects.filter(pair_id=pair_id).values("group_id")):
+    for stage in group_standings.event_standings(event, GroupEntry.objects.filter(pair_id=pair_id).values("group_id")):
         for table in stage.groups:
             for row in table.rows:
                 if row.entry.pair_id == pair_id:

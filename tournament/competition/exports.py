@@ -1,6 +1,6 @@
 """Standings and crosstables as .xlsx: the columns of the public pages, Chinese headers, numbers as numbers.
 
-Read only: the figures come from the same services as the pages (``ranking.event_standings`` for the group
+Read only: the figures come from the same services as the pages (``group_standings.event_standings`` for the group
 tables and crosstables, ``placings.final_ranking`` for the final ranking, ``swiss_standings.stage_standings``
 for a Swiss stage), written by the entries' workbook writer (``spreadsheets.write_workbook``: bold frozen
 header, a name typed as "=..." stays text). A shared place is the number with "是" under 并列 (the pages
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tournament.competition import placings, ranking, swiss_standings
+from tournament.competition import group_standings, placings, swiss_standings
 from tournament.entries.spreadsheets import write_workbook
 from tournament.models import Stage
 
@@ -67,7 +67,7 @@ def standings_workbook(event) -> bytes:
     taken: set = set()
     rows, complete = final_ranking_rows(event)
     sheets = [(sheet_title("最终排名" if complete else "最终排名（暂定）", taken), FINAL_HEADER, rows)]
-    for stage in ranking.event_standings(event):
+    for stage in group_standings.event_standings(event):
         sheets.append((sheet_title(f"{stage.name} 小组排名", taken), GROUP_HEADER, group_rows(stage)))
     for stage in event.stages.filter(kind=Stage.Kind.SWISS).order_by("order"):
         result = swiss_standings.stage_standings(stage)
@@ -87,7 +87,7 @@ def crosstables_workbook(event) -> bytes:
     """A sheet per group of every round-robin stage ("小组赛 A组"): its crosstable."""
     taken: set = set()
     sheets = []
-    for stage in ranking.event_standings(event):
+    for stage in group_standings.event_standings(event):
         for group in stage.groups:
             header, rows = crosstable_sheet(group)
             sheets.append((sheet_title(f"{stage.name} {group.name}组", taken), header, rows))

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
-from tournament.competition import draws, stages, timetable, unit_ranking
+from tournament.competition import draws, stages, timetable, unit_standings
 from tournament.competition.swiss_rounds import MAX_ROUNDS
 from tournament.form_fields import IdChoiceField, WholeNumberField, said
 from tournament.models import Draw, Match, Stage
@@ -213,12 +213,12 @@ class UnitScoringForm(forms.Form):
     points = forms.CharField(required=False)
     best_n = WholeNumberField()
     women_bonus = WholeNumberField()
-    seed = forms.CharField(max_length=unit_ranking.SEED_MAX_LENGTH, required=False, error_messages={
-        "max_length": said("The seed may have at most %(most)s characters.", most=unit_ranking.SEED_MAX_LENGTH)})
+    seed = forms.CharField(max_length=unit_standings.SEED_MAX_LENGTH, required=False, error_messages={
+        "max_length": said("The seed may have at most %(most)s characters.", most=unit_standings.SEED_MAX_LENGTH)})
 
     def clean_points(self):
         try:
-            return unit_ranking.parse_points(self.cleaned_data["points"])
+            return unit_standings.parse_points(self.cleaned_data["points"])
         except UserError as error:
             raise forms.ValidationError(str(error)) from None
 

@@ -1,4 +1,5 @@
-"""The final ranking (places) and the award list, derived from the standings and the knock-out results.
+"""The placings (the final ranking: each entry's place, 1st..nth) and the award list, derived from the group
+and Swiss standings and the knock-out results.
 
 The ranking is final once every stage that has matches is finished: a stage with no draw in force and no
 matches (planned, never drawn, or its draw voided) does not count and does not keep the ranking provisional
@@ -15,15 +16,15 @@ with places (the merit award), when the profile has one.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.competition import swiss_standings
-from tournament.competition.progress import bracket_state
-from tournament.competition.ranking import Award, EntryInfo, FinalPlace, StageStandings, event_standings
+from tournament.competition.group_standings import EntryInfo, StageStandings, event_standings
+from tournament.competition.knockout import bracket_state
 from tournament.competition.stages import STRUCTURE_DRAWS, profile_format
 from tournament.models import Draw, Match, Pair, Stage
 from tournament.models.competition import round_words
@@ -32,6 +33,22 @@ from tournament.models.competition import round_words
 def _list(names) -> str:
     """Stage names as a sentence lists them, in the page's language ("小组赛、淘汰赛"; "Group stage, Knock-out")."""
     return gettext(", ").join(round_words(name) for name in names)
+
+
+@dataclass(frozen=True)
+class FinalPlace:
+    """One entry's placing: its place (1 = first; entries tied share one), and where it was decided."""
+
+    place: int
+    entry: EntryInfo
+    shared: bool
+    how: str  # e.g. "决赛", "小组第3名"
+
+
+@dataclass(frozen=True)
+class Award:
+    title: str
+    places: tuple[FinalPlace, ...] = field(default_factory=tuple)
 
 
 @dataclass(frozen=True)
@@ -77,12 +94,7 @@ def _round_robin_places(result: StageStandings, skip: set, first_place: int,
     """Places from round-robin standings: one group ranks directly; in many groups the entries
     with the same group rank share a place."""
     if len(result.groups) == 1:
-        rows = [r for r in result.groups[0].rows if r.entry.pair_id not in skip]
-        first_index: dict = {}
-        for i, r in enumerate(rows):
-            first_index.setdefault(r.rank, i)
-        return [FinalPlace(first_place + first_index[r.rank], infos[r.entry.pair_id], r.shared,
-                           gettext("%(stage)s, place %(rank)s") % {"stage": result.name, "rank": r.rank}) for r in rows]
+        return _table_places(result.name, result.groups[0].rows, skip, first_place, infos)
     places = []
     by_rank = defaultdict(list)
     for table in result.groups:
@@ -98,6 +110,25 @@ def _round_robin_places(result: StageStandings, skip: set, first_place: int,
                                      % {"stage": result.name, "group": name, "rank": row.rank}))
         place += len(block)
     return places
+
+
+def _table_places(stage_name: str, rows, skip: set, first_place: int, infos: dict) -> list[FinalPlace]:
+    """Places from one standings table (a single group, a Swiss stage) for the entries not placed by a later
+    stage: in the table's order, entries on one rank sharing the place of the first of them."""
+    rows = [r for r in rows if r.entry.pair_id not in skip]
+    first_index: dict = {}
+    for i, r in enumerate(rows):
+        first_index.setdefault(r.rank, i)
+    return [FinalPlace(first_place + first_index[r.rank], infos[r.entry.pair_id], r.shared,
+                       gettext("%(stage)s, place %(rank)s") % {"stage": stage_name, "rank": r.rank}) for r in rows]
+
+
+def _swiss_places(stage: Stage, skip: set, first_place: int, infos: dict) -> list[FinalPlace] | None:
+    """Places from a finished Swiss stage for the entries not placed by a later stage (None: not finished)."""
+    result = swiss_standings.stage_standings(stage)
+    if not result.complete:
+        return None
+    return _table_places(result.name, result.rows, skip, first_place, infos)
 
 
 def final_ranking(event) -> tuple[list[FinalPlace], bool]:
@@ -171,7 +202,7 @@ def _ranking(event, stages) -> tuple[list[FinalPlace], Stage | None]:
             if not view.state.is_complete:
                 return places, stage
         elif stage.kind == Stage.Kind.SWISS:
-            swiss = swiss_standings.final_places(stage, placed, len(places) + 1, infos)
+            swiss = _swiss_places(stage, placed, len(places) + 1, infos)
             if swiss is None:
                 return places, stage
             places.extend(swiss)

@@ -21,7 +21,7 @@ When the outcome changes (a match ends, changes winner, or is reopened), the com
 explicitly: the knock-out's next matches get their entrants (or lose them), a group's knock-out gets
 its qualifiers. A next match that has already begun is never changed: the change is refused with a
 :class:`~common.errors.ConflictError` naming that match, and the caller's transaction rolls back, so
-nothing is half-saved. A group's kept standings (:func:`tournament.competition.ranking.keep_groups`) are
+nothing is half-saved. A group's kept standings (:func:`tournament.competition.group_standings.keep_groups`) are
 ranked again from its results in the same transaction whenever one of them changes.
 """
 from __future__ import annotations
@@ -41,7 +41,7 @@ from rulings.ledger import match_entries
 from tournament import access, pagecache
 from tournament.clocks import allowances
 from tournament.clocks import cache as display_cache
-from tournament.competition import progress, ranking
+from tournament.competition import group_standings, knockout
 from tournament.competition.referees import drop_conflicting_referees
 from tournament.models import Event, HandAllowance, Match, Pair, ResultDecision, Stage
 
@@ -152,13 +152,13 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
         match.status = Match.Status.PLAYING
     if state.hand_count and match.started_at is None:
         match.started_at = now
-    with ranking.keeping():
+    with group_standings.keeping():
         match.save(update_fields=_SETTLED)
     result_changed = (match.status, match.winner_id) != shown[:2] or (
         match.status in Match.DECIDED and (match.ns_level, match.ew_level) != shown[2:])
     if result_changed and match.group_id is not None:
         # the group's kept standings follow in this transaction, before the knock-out reads its qualifiers
-        ranking.keep_groups(_event(match.round_id), [match.group_id])
+        group_standings.keep_groups(_event(match.round_id), [match.group_id])
     if (match.is_over, match.winner_id) != before:
         move_on(match, was_over=before[0])
     # the pages show a result (and the standings its levels) at once; a level of a match in play within
@@ -258,7 +258,7 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
     """
     with transaction.atomic():
         stage = Stage.objects.select_for_update().get(pk=stage.pk)
-        view = progress.bracket_state(stage)
+        view = knockout.bracket_state(stage)
         if view is None:
             return []
         changed = []
@@ -267,7 +267,7 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
             if row is None:
                 continue
             ms = view.state.matches[slot.key]
-            ns, ew = progress.sides(slot, row, view.pair_of(ms.a), view.pair_of(ms.b), view.same_place)
+            ns, ew = knockout.sides(slot, row, view.pair_of(ms.a), view.pair_of(ms.b), view.same_place)
             if _begun(row):
                 place = view.same_place
                 if refuse_started and {place(row.ns_id), place(row.ew_id)} != {place(ns), place(ew)}:
@@ -275,7 +275,7 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
                         gettext_noop("The result cannot change: %(match)s (table %(table)s) has already begun."),
                         field="winner", begun=row, match=f"{row.round} {row.bracket_key}", table=row.table)
                 continue
-            new = (ns, ew, *progress.derive(view, ms, row))
+            new = (ns, ew, *knockout.derive(view, ms, row))
             if (row.ns_id, row.ew_id, row.status, row.winner_id, row.result_note) != new:
                 row.ns_id, row.ew_id, row.status, row.winner_id, row.result_note = new
                 changed.append(row)
@@ -298,11 +298,11 @@ def entry_withdrawn(pair: Pair) -> int:
                           started_at__isnull=True, ew__isnull=False)):
         other = match.ew_id if match.ns_id == pair.pk else match.ns_id
         Match.objects.filter(pk=match.pk).update(status=Match.Status.WALKOVER, winner_id=other,
-                                                 result_note=progress.WALKOVER_NOTE)
+                                                 result_note=knockout.WALKOVER_NOTE)
         given += 1
         groups.add(match.group_id)
     if groups:
-        ranking.keep_groups(Event.objects.select_related("profile").get(pk=pair.event_id), groups)
+        group_standings.keep_groups(Event.objects.select_related("profile").get(pk=pair.event_id), groups)
     for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
         advance_bracket(stage)
     pagecache.changed(pair.event_id)
@@ -313,7 +313,7 @@ def _restorable(pair: Pair, **where):
     """The walkovers ``pair``'s removal gave (or lost it) that nobody has begun or decided by hand."""
     decided = ResultDecision.objects.filter(match=OuterRef("pk"))
     return (Match.objects.select_for_update()
-            .filter(Q(ns=pair) | Q(ew=pair), **where, status=Match.Status.WALKOVER, result_note=progress.WALKOVER_NOTE,
+            .filter(Q(ns=pair) | Q(ew=pair), **where, status=Match.Status.WALKOVER, result_note=knockout.WALKOVER_NOTE,
                     started_at__isnull=True, ns__isnull=False, ew__isnull=False)
             .exclude(Exists(decided)))
 
@@ -330,11 +330,11 @@ def entry_restored(pair: Pair) -> int:
         gone = other is not None and other.status in Pair.GONE
         status, winner = (Match.Status.WALKOVER, pair.pk) if gone else (Match.Status.SCHEDULED, None)
         Match.objects.filter(pk=match.pk).update(status=status, winner_id=winner,
-                                                 result_note=progress.WALKOVER_NOTE if gone else "")
+                                                 result_note=knockout.WALKOVER_NOTE if gone else "")
         restored += 0 if gone else 1
         groups.add(match.group_id)
     if groups:
-        ranking.keep_groups(Event.objects.select_related("profile").get(pk=pair.event_id), groups)
+        group_standings.keep_groups(Event.objects.select_related("profile").get(pk=pair.event_id), groups)
     for stage in Stage.objects.filter(event_id=pair.event_id, kind=Stage.Kind.ELIMINATION):
         restored += _reopen_bracket(stage, pair)
     pagecache.changed(pair.event_id)
@@ -358,7 +358,7 @@ def _reopen_bracket(stage, pair) -> int:
 def entry_substituted(pair_out: Pair, pair_in: Pair) -> int:
     """A unit team brought in its reserve pair ``pair_in`` for ``pair_out`` (a PairSubstitution just
     stored): every match of ``pair_out`` not yet begun outside a knock-out is now ``pair_in``'s, and the
-    knock-outs are moved on (their bracket names the pair holding each drawn place, ``progress.holders``).
+    knock-outs are moved on (their bracket names the pair holding each drawn slot, ``slot_holders.holders``).
     Matches already begun keep the pair that played them. Returns the number of rows changed."""
     changed = 0
     waiting = Match.objects.select_for_update().filter(status__in=Match.WAITING, started_at__isnull=True,
@@ -376,7 +376,7 @@ def entry_substituted(pair_out: Pair, pair_in: Pair) -> int:
     return changed
 
 
-SWISS_BYE_NOTE = progress.SWISS_BYE_NOTE
+SWISS_BYE_NOTE = knockout.SWISS_BYE_NOTE
 
 
 def give_swiss_bye(rnd, pair_id: int) -> Match:

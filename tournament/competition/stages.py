@@ -399,7 +399,7 @@ def build_bracket_matches(stage: Stage, first_round: list, places: int) -> brack
 
     Matches of a later round wait (status pending) with ``ns_source``/``ew_source`` saying where their
     entries come from; first-round byes get no table. The sides are then filled by
-    :func:`tournament.competition.progress.advance_bracket`.
+    :func:`tournament.competition.results.advance_bracket`.
     """
     try:
         bracket = brackets.build_bracket([tuple(p) for p in first_round], places_played=places)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, UserError, gettext_noop
-from tournament.competition.ranking import EntryInfo, FinalPlace, metric_label, shown_tie_note, standings_config
+from tournament.competition.group_standings import EntryInfo, metric_label, shown_tie_note, standings_config
 from tournament.engines import standings as pure
 from tournament.models import Draw, Match, Pair, Round, Stage
 
@@ -187,15 +187,3 @@ def knockout_entries(stage: Stage) -> list[int] | None:
     count = (stage.settings or {}).get("qualifiers_per_group") or DEFAULT_QUALIFIERS
     return qualifier_order(stage.source, count)
 
-
-def final_places(stage: Stage, skip: set, first_place: int, infos: dict) -> list[FinalPlace] | None:
-    """Places from a finished Swiss stage for the entries not placed by a later stage (None: not finished)."""
-    result = stage_standings(stage)
-    if not result.complete:
-        return None
-    rows = [r for r in result.rows if r.entry.pair_id not in skip]
-    first_index: dict = {}
-    for i, r in enumerate(rows):
-        first_index.setdefault(r.rank, i)
-    return [FinalPlace(first_place + first_index[r.rank], infos[r.entry.pair_id], r.shared,
-                       _("%(stage)s, place %(rank)s") % {"stage": result.name, "rank": r.rank}) for r in rows]

@@ -17,7 +17,7 @@ from common.names import display_name
 from rulings.closing import appeal_deadline_of
 from tournament import access
 from tournament.clocks.records import clock_rule
-from tournament.competition.progress import note_words
+from tournament.competition.knockout import note_words
 from tournament.desk import guidance
 from tournament.models import ClockEvent, HandAllowance, Match, ResultDecision
 

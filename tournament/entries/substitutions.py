@@ -1,7 +1,7 @@
 """A unit team's reserve pair brought in after the draw (003 二.2 "每队可报参赛运动员正选3对6名 … 候补1对2名").
 
 An organiser or a chief referee swaps the team's reserve pair in for one of its playing pairs: the reserve
-takes the pair's place in every match not yet begun (the bracket names the pair holding each drawn place,
+takes the pair's place in every match not yet begun (the bracket names the pair holding each drawn slot,
 the group and schedule rows are rewritten: :func:`tournament.competition.results.entry_substituted`);
 matches already begun keep the pair that played them. The pair that went out becomes the team's reserve,
 so it can be brought back the same way. Append-only: a PairSubstitution row says who, when and why.

@@ -1,4 +1,4 @@
-"""The group standings kept as results are settled: derived data, never typed in (``competition.ranking``)."""
+"""The group standings kept as results are settled: derived data, never typed in (``competition.group_standings``)."""
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -10,7 +10,7 @@ __all__ = ["GroupStanding"]
 
 class GroupStanding(models.Model):
     """A round-robin group's standings as its decided matches rank them, kept so that a page reads one row
-    per group instead of every result (``tournament.competition.ranking``). A cache, never evidence: the
+    per group instead of every result (``tournament.competition.group_standings``). A cache, never evidence: the
     Match rows are the record, and ``manage.py verify_standings`` checks that a full recomputation gives
     the same rows.
 

@@ -15,7 +15,7 @@ from rulings.engine import in_force_text
 from scoring.models import SEAT_CHOICES
 from scoring.presenters import hand_line, state_payload
 from scoring.profile_store import shared_version
-from tournament.competition.progress import note_words
+from tournament.competition.knockout import note_words
 from tournament.printouts.common import (
     Printout,
     heading_for,

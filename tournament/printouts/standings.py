@@ -1,6 +1,6 @@
 """``standings``: every group's standings with how each tie was broken, then the final ranking.
 
-The numbers come from :mod:`tournament.competition.ranking` (derived from the recorded results only).
+The numbers come from :mod:`tournament.competition.group_standings` (derived from the recorded results only).
 """
 from dataclasses import dataclass
 
@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.platypus import CondPageBreak, Spacer
 
+from tournament.competition.group_standings import event_standings
 from tournament.competition.placings import EventRanking, event_ranking
-from tournament.competition.ranking import event_standings
 from tournament.models import Stage
 from tournament.printouts.common import Printout, heading_for, in_brackets
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text

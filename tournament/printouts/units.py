@@ -1,7 +1,7 @@
 """``units``: the unit standings (团体总分) with the rules of the calculation under the table, then one
 certificate per top unit once the event is complete (the awards printout's certificate page).
 
-The numbers come from :mod:`tournament.competition.unit_ranking` (the final ranking and the rules in
+The numbers come from :mod:`tournament.competition.unit_standings` (the final ranking and the rules in
 force); marked provisional until the final ranking is complete.
 """
 from dataclasses import dataclass
@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.platypus import PageBreak
 
-from tournament.competition.unit_ranking import AWARDED_UNITS, event_unit_standings
+from tournament.competition.unit_standings import AWARDED_UNITS, event_unit_standings
 from tournament.printouts.awards import Certificate, draw_certificate
 from tournament.printouts.common import Printout, heading_for
 from tournament.printouts.layout import FullPage, Heading, build_pdf, content_size, grid_table, styles, text

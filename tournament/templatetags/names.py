@@ -2,7 +2,7 @@
 name family name first without a space, else "first last", else the login name). ``{{ text|seat_names }}``:
 the seat and side codes of a text in the active language's words (北/东/南/西, 南北/东西 on Chinese pages;
 ``common.seats.zh_seats``), for texts stored with the codes (explanations). ``{{ match.result_note|note_words }}``:
-a match's stored result note in the page's language (``tournament.competition.progress.note_words``)."""
+a match's stored result note in the page's language (``tournament.competition.knockout.note_words``)."""
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
@@ -10,7 +10,7 @@ from django.utils.translation import get_language
 
 from common.names import display_name as _display_name
 from common.seats import zh_seats
-from tournament.competition.progress import note_words as _note_words
+from tournament.competition.knockout import note_words as _note_words
 
 register = template.Library()
 

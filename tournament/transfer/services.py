@@ -40,7 +40,7 @@ from infra import clock
 from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling, RulingVoid
 from scoring.models import Hand, RuleProfile
 from tournament.clocks.services import running_round_ids, schedule_round_tasks
-from tournament.competition import unit_ranking
+from tournament.competition import unit_standings
 from tournament.events.services import RESERVED_SLUGS, SLUG_RE
 from tournament.models import (
     ClockEvent,
@@ -487,7 +487,7 @@ def _pin_unit_lot(row, old_slug, profiles):
     scoring = row["unit_scoring"] if isinstance(row["unit_scoring"], dict) else {}
     probe = Event(slug=old_slug, unit_scoring=scoring, profile=RuleProfile.objects.get(pk=profiles[row["profile_id"]]))
     if probe.ranks_units and not scoring.get("lot_seed"):
-        row["unit_scoring"] = {**scoring, "lot_seed": unit_ranking.lot_seed(probe)}
+        row["unit_scoring"] = {**scoring, "lot_seed": unit_standings.lot_seed(probe)}
 
 
 def _insert(model, row, maps, keep) -> int:

@@ -22,7 +22,7 @@ from infra.api_errors import error_responses
 from infra.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
-from tournament.competition import draws, placings, ranking, stages
+from tournament.competition import draws, group_standings, placings, stages
 from tournament.models import Draw, Group, Match, Stage
 
 
@@ -275,7 +275,7 @@ class StageStandingsView(generics.GenericAPIView):
 
     @extend_schema(responses={200: StageStandingsSerializer, **error_responses(400, 404)})
     def get(self, request, pk):
-        result = ranking.stage_standings(visible_stage(request, pk))
+        result = group_standings.stage_standings(visible_stage(request, pk))
         return Response(StageStandingsSerializer(result).data)
 
 

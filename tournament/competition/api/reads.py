@@ -36,8 +36,8 @@ from rulings.presenters import offence_menu
 from tournament import access
 from tournament.access import visible_events
 from tournament.clocks.arithmetic import status_of
-from tournament.competition import swiss_standings, timetable, unit_ranking
-from tournament.competition.progress import note_words
+from tournament.competition import swiss_standings, timetable, unit_standings
+from tournament.competition.knockout import note_words
 from tournament.competition.rounds import ROUND_STATUSES, round_status
 from tournament.models import ClockEvent, Match, Round, Stage
 
@@ -416,7 +416,7 @@ class UnitStandingsRead(APIView):
 
     @extend_schema(responses={200: UnitStandingsSerializer, **error_responses(404)}, summary="the unit standings")
     def get(self, request, slug):
-        return Response(UnitStandingsSerializer(unit_ranking.event_unit_standings(_event(request, slug))).data)
+        return Response(UnitStandingsSerializer(unit_standings.event_unit_standings(_event(request, slug))).data)
 
 
 class OffenceOptionSerializer(serializers.Serializer):

@@ -21,7 +21,17 @@ from common.numbers import whole
 from tournament import pagecache
 from tournament.access import visible_events
 from tournament.clocks.records import current_clock_round
-from tournament.competition import draws, exports, live, placings, ranking, referees, rounds, stages, swiss_rounds
+from tournament.competition import (
+    draws,
+    exports,
+    group_standings,
+    live,
+    placings,
+    referees,
+    rounds,
+    stages,
+    swiss_rounds,
+)
 from tournament.competition.forms import (
     DeleteStageForm,
     DrawForm,
@@ -34,7 +44,7 @@ from tournament.competition.forms import (
     VoidDrawForm,
     first_errors,
 )
-from tournament.competition.progress import bracket_state
+from tournament.competition.knockout import bracket_state
 from tournament.form_fields import apply_user_error
 from tournament.models import Draw, Event, Group, Match, Round, Stage
 from tournament.models.competition import RefereeUnit, round_words
@@ -211,7 +221,7 @@ def public_groups(request, slug):
     by_group, live_rounds = _current_group_matches(event, shown)
     published = rounds.published_rounds(event)
     stage_tables = [(st, [(g, by_group.get(g.group_id, [])) for g in st.groups], published.get(st.stage_id, []))
-                    for st in ranking.event_standings(event, shown)]
+                    for st in group_standings.event_standings(event, shown)]
     jumps = [(pk, name, number) for number, groups in enumerate(pages, start=1) for pk, name, _stage in groups]
     return render(request, "tournament/competition/groups.html",
                   {"event": event, "stages": stage_tables, "tab": "groups", "live_rounds": live_rounds,
@@ -406,7 +416,7 @@ def manage_stage(request, event, stage_id):
             return redirect("competition_manage_stage", slug=event.slug, stage_id=stage.pk)
         posted = request.POST.dict()
     names = pair_names(event)
-    standings = ranking.stage_standings(stage) if stage.kind == Stage.Kind.ROUND_ROBIN else None
+    standings = group_standings.stage_standings(stage) if stage.kind == Stage.Kind.ROUND_ROBIN else None
     return render(request, "tournament/competition/manage_stage.html", {
         "event": event, "stage": stage, "history": draws.draw_history(stage),
         "redraw_allowed": draws.redraw_allowed(stage),

@@ -16,7 +16,7 @@ from common.errors import UserError
 from common.numbers import whole
 from tournament import pagecache
 from tournament.access import visible_events
-from tournament.competition import swiss_rounds, swiss_standings, unit_ranking
+from tournament.competition import swiss_rounds, swiss_standings, unit_standings
 from tournament.competition.forms import SwissForm, UnitScoringForm, first_errors
 from tournament.form_fields import apply_user_error
 from tournament.models import Event, Match, Pair, Round, Stage
@@ -80,13 +80,13 @@ def public_swiss(request, slug):
 def public_units(request, slug):
     event = _public_event(request, slug)
     return render(request, "tournament/competition/units.html",
-                  {"event": event, "tab": "units", "result": unit_ranking.event_unit_standings(event)})
+                  {"event": event, "tab": "units", "result": unit_standings.event_unit_standings(event)})
 
 
 def units_xlsx(request, slug):
     event = _public_event(request, slug)
     with translation.override("zh-hans"):
-        data = unit_ranking.workbook(unit_ranking.event_unit_standings(event), event.name)
+        data = unit_standings.workbook(unit_standings.event_unit_standings(event), event.name)
     response = HttpResponse(data, content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-units.xlsx"'
     return response
@@ -134,17 +134,17 @@ def manage_units(request, event):
     form = UnitScoringForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         try:
-            unit_ranking.set_unit_rules(event, **form.cleaned_data)
+            unit_standings.set_unit_rules(event, **form.cleaned_data)
             messages.success(request, _("Unit scoring saved."))
             return redirect("competition_manage_units", slug=event.slug)
         except UserError as exc:
             apply_user_error(form, exc)
     errors = first_errors(form, above="points")
-    rules = unit_ranking.unit_rules(event)
+    rules = unit_standings.unit_rules(event)
     return render(request, "tournament/competition/manage_units.html", {
         "event": event, "errors": errors, "rules": rules,
         "points_text": request.POST.get("points", "") if errors else "-".join(str(p) for p in rules["points"]),
-        "profile_rules": unit_ranking.profile_rules(event), "seed": request.POST.get("seed", "") if errors else
-        (event.unit_scoring or {}).get("lot_seed", ""), "default_seed": unit_ranking.default_lot_seed(event),
-        "seed_max": unit_ranking.SEED_MAX_LENGTH,
-        "result": unit_ranking.event_unit_standings(event)}, status=400 if errors else 200)
+        "profile_rules": unit_standings.profile_rules(event), "seed": request.POST.get("seed", "") if errors else
+        (event.unit_scoring or {}).get("lot_seed", ""), "default_seed": unit_standings.default_lot_seed(event),
+        "seed_max": unit_standings.SEED_MAX_LENGTH,
+        "result": unit_standings.event_unit_standings(event)}, status=400 if errors else 200)

@@ -1,4 +1,4 @@
-from tournament.competition.ranking import check_event
+from tournament.competition.group_standings import check_event
 from tournament.management.event_command import EventCheckCommand
 
 

@@ -1,4 +1,6 @@
-"""Standings and crosstables, computed from recorded results only (places and awards: ``placings``).
+"""Group standings and crosstables of the round-robin stages, computed from recorded results only (the rows
+and helpers the Swiss standings share: :class:`EntryInfo`, :func:`standings_config`, :func:`tie_note`; the final
+places and awards: ``placings``).
 
 Everything is derived from the Match rows (status, winner, final levels) with the pure
 :mod:`tournament.engines.standings` module and the event's frozen profile (points, tie-break order); nothing
@@ -37,7 +39,7 @@ from django.db.models import Count, Exists
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
-from tournament.competition.places import holders
+from tournament.competition.slot_holders import holders
 from tournament.competition.stages import CompetitionError
 from tournament.engines import standings as pure
 from tournament.models import Draw, Group, GroupEntry, GroupStanding, Match, Pair, PairSubstitution, Stage
@@ -146,20 +148,6 @@ class StageStandings:
     @property
     def complete(self) -> bool:
         return bool(self.groups) and all(g.complete for g in self.groups)
-
-
-@dataclass(frozen=True)
-class FinalPlace:
-    place: int
-    entry: EntryInfo
-    shared: bool
-    how: str  # e.g. "决赛", "小组第3名"
-
-
-@dataclass(frozen=True)
-class Award:
-    title: str
-    places: tuple[FinalPlace, ...] = field(default_factory=tuple)
 
 
 # --------------------------------------------------------------------------- configuration

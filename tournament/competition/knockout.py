@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext, gettext_noop
 
 from rulings.engine import in_force_text
-from tournament.competition import ranking
-from tournament.competition.places import holders
+from tournament.competition import group_standings
+from tournament.competition.slot_holders import holders
 from tournament.competition.stages import bracket_from_draw, source_code
 from tournament.engines import brackets
 from tournament.models import Draw, Match, Pair, Stage
@@ -97,7 +97,7 @@ def entry_labels(stage: Stage, draw: Draw, source_standings=None) -> dict:
     names = [e for e in entries if isinstance(e, str)]
     if names and stage.source_id:
         per_group = (stage.settings or {}).get("qualifiers_per_group", 2)
-        known = ranking.qualifiers(stage.source, per_group, source_standings)
+        known = group_standings.qualifiers(stage.source, per_group, source_standings)
         labels.update({name: known.get(name) for name in names})
     return labels
 

@@ -2,7 +2,7 @@
 import pytest
 
 from tests.tournament.test_draws_support import finish, make_event, play_stage
-from tournament.competition import draws, placings, ranking, stages
+from tournament.competition import draws, group_standings, placings, stages
 from tournament.models import Event, Match, Stage
 
 
@@ -30,7 +30,7 @@ def test_points_then_net_levels_and_the_note_says_which_decided(db):
         winner, lose = wins[frozenset((a, b))]
         return ("ns" if winner == a else "ew"), "A", lose
     results_by_pair(stage, outcome)
-    table = ranking.stage_standings(stage).groups[0]
+    table = group_standings.stage_standings(stage).groups[0]
     assert [r.entry.name for r in table.rows] == ["第01对", "第03对", "第02对"]
     assert {r.points for r in table.rows} == {3}
     assert [r.net_levels for r in table.rows] == [(14 - 2) + (13 - 14), (14 - 13) + (10 - 14), (2 - 14) + (14 - 10)]
@@ -42,10 +42,10 @@ def test_a_tie_to_the_end_is_drawn_by_lot_with_the_recorded_seed(db):
     event, stage = rr_event(3)
     order = {"第01对": "第02对", "第02对": "第03对", "第03对": "第01对"}
     results_by_pair(stage, lambda a, b: ("ns" if order[a] == b else "ew", "A", "5"))
-    table = ranking.stage_standings(stage).groups[0]
+    table = group_standings.stage_standings(stage).groups[0]
     assert all(r.decided_by == "lot" for r in table.rows[:2])
     assert "rr:A" in table.rows[0].tie_note and any("抽签" in n for n in table.notes)
-    again = ranking.stage_standings(stage).groups[0]
+    again = group_standings.stage_standings(stage).groups[0]
     assert [r.entry.pair_id for r in again.rows] == [r.entry.pair_id for r in table.rows]
 
 
@@ -53,7 +53,7 @@ def test_shared_place_profile_leaves_the_tie_shared(db):
     event, stage = rr_event(3, profile="company-league-2008")
     order = {"第01对": "第02对", "第02对": "第03对", "第03对": "第01对"}
     results_by_pair(stage, lambda a, b: ("ns" if order[a] == b else "ew", "A", "5"))
-    rows = ranking.stage_standings(stage).groups[0].rows
+    rows = group_standings.stage_standings(stage).groups[0].rows
     assert [r.rank for r in rows] == [1, 1, 1] and all(r.shared for r in rows)
     assert rows[0].tie_note == "积分等均相同，并列"
 
@@ -66,7 +66,7 @@ def test_walkover_counts_as_a_win_with_the_largest_margin_in_the_group(db):
     wo = ms[2]
     wo.status, wo.winner_id = Match.Status.WALKOVER, wo.ew_id
     wo.save()
-    table = ranking.stage_standings(stage).groups[0]
+    table = group_standings.stage_standings(stage).groups[0]
     row = next(r for r in table.rows if r.entry.pair_id == wo.ew_id)
     other = next(m for m in ms[:2] if wo.ew_id in (m.ns_id, m.ew_id))
     other.refresh_from_db()
@@ -83,14 +83,14 @@ def test_walkover_counts_as_a_win_with_the_largest_margin_in_the_group(db):
 def test_crosstable_shows_levels_from_each_side(db):
     event, stage = rr_event(2)
     m = finish(Match.objects.get(round__stage=stage, status="scheduled"), winner="ns", win_level="A", lose_level="7")
-    table = ranking.stage_standings(stage).groups[0]
+    table = group_standings.stage_standings(stage).groups[0]
     i, j = [e.pair_id for e in table.entries].index(m.ns_id), [e.pair_id for e in table.entries].index(m.ew_id)
     assert table.cross[i][j] == "胜 A:7" and table.cross[j][i] == "负 7:A" and table.cross[i][i] == "—"
 
 
 def test_unplayed_matches_do_not_count(db):
     event, stage = rr_event(4)
-    table = ranking.stage_standings(stage).groups[0]
+    table = group_standings.stage_standings(stage).groups[0]
     assert not table.complete and table.played == 0 and all(r.points == 0 for r in table.rows)
     assert placings.final_ranking(event) == ([], False)
 
@@ -98,9 +98,9 @@ def test_unplayed_matches_do_not_count(db):
 def test_a_corrected_result_updates_the_standings(db):
     event, stage = rr_event(2)
     m = finish(Match.objects.get(round__stage=stage, status="scheduled"), winner="ns")
-    assert ranking.stage_standings(stage).groups[0].rows[0].entry.pair_id == m.ns_id
+    assert group_standings.stage_standings(stage).groups[0].rows[0].entry.pair_id == m.ns_id
     finish(m, winner="ew")
-    assert ranking.stage_standings(stage).groups[0].rows[0].entry.pair_id == m.ew_id
+    assert group_standings.stage_standings(stage).groups[0].rows[0].entry.pair_id == m.ew_id
 
 
 def test_final_ranking_knockout_first_then_group_places(db):
@@ -151,7 +151,7 @@ def build(n_groups, size):
 def test_query_count_stays_constant_whatever_the_size(db, django_assert_max_num_queries, n_groups, size):
     event = build(n_groups, size)
     with django_assert_max_num_queries(8):   # no kept row yet: the matches read, ranked, and the rows stored
-        first = ranking.event_standings(event)
+        first = group_standings.event_standings(event)
     with django_assert_max_num_queries(5):   # the kept rows: one per group, whatever its results
-        result = ranking.event_standings(event)
+        result = group_standings.event_standings(event)
     assert len(result[0].groups) == n_groups and result[0].complete and result == first
