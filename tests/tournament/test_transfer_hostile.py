@@ -237,6 +237,44 @@ def test_the_upload_page_maps_the_files_people_and_refuses_the_rest_in_chinese(h
     assert confirm(client, "forged-again").status_code == 400  # the stored file is gone with the import
 
 
+def label_of(page, name) -> str:
+    """The ``<label>`` holding the form field ``name`` (its input or select and the refusal shown beside it)."""
+    found = re.search(r'<label>(?:(?!</label>).)*name="' + re.escape(name) + r'"(?:(?!</label>).)*</label>', page, re.S)
+    assert found, name
+    return found.group(0)
+
+
+def test_a_refusal_is_shown_next_to_its_field_in_chinese(hostile, client, monkeypatch):
+    from tournament.transfer import forms
+
+    text, root, _rival, chief, boss = hostile
+    client.force_login(organiser("甲组委"))
+    url = reverse("event_import")
+    missing = client.post(url, {"slug": "moved"})  # no file
+    page = missing.content.decode()
+    assert missing.status_code == 400 and '<p class="error">' not in page  # nothing above the form
+    assert "请选择要上传的导出文件" in label_of(page, "file") and 'value="moved"' in label_of(page, "slug")
+    too_long = client.post(url, {"file": SimpleUploadedFile("e.json", text.encode("utf-8")), "slug": "x" * 81})
+    assert too_long.status_code == 400
+    assert "网址只能包含小写字母、数字和连字符" in label_of(too_long.content.decode(), "slug")
+    monkeypatch.setattr(forms, "MAX_UPLOAD", 1024)
+    big = upload(client, text)
+    assert big.status_code == 400 and "不是赛事导出文件" in label_of(big.content.decode(), "file")
+    monkeypatch.undo()
+
+    assert upload(client, text).status_code == 200
+    forged = confirm(client, "forged", **{f"account-{chief.pk}": str(root.pk), f"account-{boss.pk}": "x"})
+    page = forged.content.decode()
+    assert forged.status_code == 400 and not Event.objects.filter(slug="forged").exists()
+    for person in (chief, boss):  # each refused beside its own select, the address kept
+        assert '<span class="error">不能给这个账号分配导入赛事的职务' in label_of(page, f"account-{person.pk}")
+    assert 'value="forged"' in label_of(page, "slug") and "error" not in label_of(page, "slug")
+    taken = confirm(client, "demo", **{f"account-{chief.pk}": "new"})  # the service's refusal, on its field
+    page = taken.content.decode()
+    assert taken.status_code == 400 and "新的网址" in label_of(page, "slug")
+    assert '<option value="new" selected>' in label_of(page, f"account-{chief.pk}")  # the choice posted stays
+
+
 def test_a_file_with_a_lone_surrogate_is_refused_not_a_500(demo, client):
     """A file upload is the one form that can carry a lone surrogate (a "\\ud800" escape in its JSON)."""
     forged = json.loads(codec.dumps(export_event(demo)))

@@ -1,8 +1,9 @@
 """The organiser's pages for moving an event: download the event file, upload one (a new event).
 
-The upload has two steps: the file (checked, kept in the file store under a name only the uploader's session
-holds), then the people it names, each given an existing account the organiser may give roles or a new one
-(``services.people``, ``services.mappable_accounts``); only then is the event created.
+The upload has two steps, a form each (:mod:`tournament.transfer.forms`): the file (checked, kept in the file
+store under a name only the uploader's session holds), then the people it names, each given an existing account
+the organiser may give roles or a new one (``services.people``, ``services.mappable_accounts``); only then is the
+event created. A refusal is shown next to its field.
 """
 import secrets
 
@@ -18,18 +19,15 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 
 from common.errors import UserError
-from common.names import display_name
-from common.numbers import whole
 from infra import clock
 from tournament import access
 from tournament.models import EventRole
 from tournament.permissions import organiser_required
 from tournament.transfer import services
 from tournament.transfer.codec import TransferError
+from tournament.transfer.forms import PEOPLE_STEP, PeopleForm, UploadForm
 
-MAX_UPLOAD = 50 * 1024 * 1024  # an event of a few thousand hands is a few megabytes
 UPLOADED = "event_import_file"  # the session's key: the name of the uploaded file in the file store
-NEW = "new"  # the account choice "a new account"
 
 
 @organiser_required
@@ -48,27 +46,45 @@ def event_import(request):
     organisers)."""
     if not access.may(request.user, access.CREATE_EVENT):
         raise PermissionDenied(_("Only organisers may create events."))
-    slug = (request.POST.get("slug") or "").strip()
     if request.method != "POST":
-        return _file_page(request, slug)
-    if "people" not in request.POST:
-        return _upload(request, slug)
+        return _file_page(request, UploadForm())
+    if PEOPLE_STEP not in request.POST:
+        return _upload(request)
+    return _confirm(request)
+
+
+def _upload(request):
+    """The first step: the file checked and kept for the second (the session's earlier upload dropped)."""
+    form = UploadForm(request.POST, request.FILES)
+    found = form.read(request.user) if form.is_valid() else None
+    if found is None:
+        return _file_page(request, form)
+    raw, data, named = found
+    _forget(request)
+    request.session[UPLOADED] = default_storage.save(
+        f"event-imports/{request.user.pk}-{secrets.token_hex(16)}.json", ContentFile(raw))
+    people = PeopleForm(people=named, by=request.user, file_slug=services.summary(data)["slug"],
+                        initial={"slug": form.cleaned_data["slug"]})
+    return _people_page(request, data, people)
+
+
+def _confirm(request):
+    """The second step: the people's accounts chosen, the event imported from the kept file."""
     name = request.session.get(UPLOADED)
     if not name or not default_storage.exists(name):
-        return _file_page(request, slug, TransferError(gettext_noop("The uploaded file is no longer here: upload it "
-                                                                    "again."), field="file"))
+        gone = TransferError(gettext_noop("The uploaded file is no longer here: upload it again."), field="file")
+        return _file_page(request, UploadForm(request.POST, refused=gone))
     with default_storage.open(name, "rb") as stored:
         raw = stored.read()
     try:
         data, named = services.read_people(raw, request.user)
     except UserError as exc:
         _forget(request)
-        return _file_page(request, slug, exc)
-    chosen = {person.id: _choice(request.POST.get(person.field)) for person in named}
-    try:
-        report = services.import_event(raw, slug=slug or None, user=request.user, accounts=chosen)
-    except UserError as exc:
-        return _people_page(request, data, named, slug, chosen, exc)
+        return _file_page(request, UploadForm(request.POST, refused=exc))
+    form = PeopleForm(request.POST, people=named, by=request.user, file_slug=services.summary(data)["slug"])
+    report = form.save(raw, request.user) if form.is_valid() else None
+    if report is None:
+        return _people_page(request, data, form)
     _forget(request)
     messages.success(request, _("The event was imported with %(hands)s hands and %(rulings)s rulings.")
                      % {"hands": report.rows.get("scoring.hand", 0), "rulings": report.rows.get("rulings.ruling", 0)})
@@ -78,58 +94,26 @@ def event_import(request):
     return redirect("event_detail", slug=report.event.slug)
 
 
-def _upload(request, slug):
-    """The first step: the file checked and kept for the second (the session's earlier upload dropped)."""
-    upload = request.FILES.get("file")
-    try:
-        if upload is None:
-            raise TransferError(gettext_noop("Choose the export file (.json) to upload."), field="file")
-        if upload.size > MAX_UPLOAD:
-            raise TransferError(gettext_noop("The file is larger than %(mb)s MB: this is not an event export."),
-                                field="file", mb=MAX_UPLOAD // (1024 * 1024))
-        raw = upload.read()
-        data, named = services.read_people(raw, request.user)
-    except UserError as exc:
-        return _file_page(request, slug, exc)
-    _forget(request)
-    request.session[UPLOADED] = default_storage.save(
-        f"event-imports/{request.user.pk}-{secrets.token_hex(16)}.json", ContentFile(raw))
-    return _people_page(request, data, named, slug, {p.id: p.proposed for p in named}, None)
-
-
 def _forget(request):
     name = request.session.pop(UPLOADED, None)
     if name:
         default_storage.delete(name)
 
 
-def _choice(value):
-    """A posted account choice: None for a new account, an account id, or -1 (refused: not a choice offered)."""
-    value = (value or NEW).strip()
-    if value == NEW:
-        return None
-    number = whole(value)
-    return -1 if number is None else number
+def _file_page(request, form):
+    return render(request, "tournament/transfer/import.html", {"form": form},
+                  status=400 if form.errors else 200)
 
 
-def _file_page(request, slug, error=None):
-    return render(request, "tournament/transfer/import.html", {"error": error, "slug": slug},
-                  status=400 if error else 200)
-
-
-def _people_page(request, data, named, slug, chosen, error):
+def _people_page(request, data, form):
     """The second step: each person of the file with the accounts offered (a new one, or an existing one the
     organiser may give roles), the current choice and any refusal next to it."""
     labels = dict(EventRole.Role.choices)
-    accounts = [(str(u.pk), _("%(name)s (you)") % {"name": display_name(u)} if u.pk == request.user.pk
-                 else display_name(u)) for u in services.mappable_accounts(request.user)]
     rows = []
-    for person in named:
+    for person in form.named:
         roles = [str(labels[r]) for r in person.roles]
         if person.referee and EventRole.Role.TABLE_REFEREE not in person.roles:
             roles.append(_("referees tables"))
-        current = chosen.get(person.id)
-        rows.append({"person": person, "roles": "、".join(roles), "selected": NEW if current is None else str(current)})
+        rows.append({"person": person, "roles": "、".join(roles), "account": form[person.field]})
     return render(request, "tournament/transfer/people.html", {
-        "error": error, "slug": slug, "file": services.summary(data), "rows": rows, "accounts": accounts, "new": NEW,
-    }, status=400 if error else 200)
+        "form": form, "file": services.summary(data), "rows": rows}, status=400 if form.errors else 200)
