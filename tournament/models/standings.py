@@ -19,7 +19,7 @@ class GroupStanding(models.Model):
     of everything else the ranking reads (the entries in draw order, the profile's points and tie-break
     order, the stage's forfeit rule, the lot's seed, the reserve pairs holding places): a reader that
     finds it different, or no row, ranks the group from its matches and stores the row. A Match saved
-    anywhere but the result service drops its group's row (``ranking.match_saved``).
+    anywhere but the result service drops its group's row (``group_standings.match_saved``).
     """
 
     group = models.OneToOneField(Group, on_delete=models.CASCADE, primary_key=True, related_name="kept")

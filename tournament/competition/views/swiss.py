@@ -2,7 +2,7 @@
 rematches) and sets the unit scoring; the public sees each round's tables and the standings after it
 (paginated: a round of thousands of tables loads one page at a time), and the unit standings with
 their .xlsx. Views are thin: they call :mod:`.swiss_rounds`, :mod:`.swiss_standings` and
-:mod:`.unit_ranking`, and show a refusal (``str(error)``) next to the field it names."""
+:mod:`.unit_standings`, and show a refusal (``str(error)``) next to the field it names."""
 from __future__ import annotations
 
 from django.contrib import messages
