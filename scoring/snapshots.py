@@ -2,6 +2,7 @@
 
     read(queryset, match_id) -> Match       lock the Match row, then read it with its kept state (fresh)
     kept(match) -> Kept | None              the kept state of a match read by :func:`read`, if it still holds
+    version_of(match) -> str                the kept state's version (its last hand and ruling ids)
     keep(match, replay, entries, ledger)    keep the state a full replay gave (after a write that replayed)
     keep_applied(match, kept)               keep the state a fast write moved on
     forget(match_ids)                       drop the kept state (a write that does not apply to it)
@@ -119,6 +120,13 @@ def _row(match):
         return match.engine_snapshot
     except MatchSnapshot.DoesNotExist:
         return None
+
+
+def version_of(match) -> str:
+    """The version of the kept state read with ``match`` (its last hand, last ruling and profile version;
+    "-" without one), for caches of what the state says; reads no ``data`` (it may be deferred)."""
+    row = _row(match)
+    return "-" if row is None else f"{row.hand_id}.{row.ruling_id}.{row.profile_id}"
 
 
 def kept(match) -> Kept | None:

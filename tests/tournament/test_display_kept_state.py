@@ -36,3 +36,22 @@ def test_the_display_shows_the_replay_with_the_same_queries_for_any_number_of_ta
                                                                          match.status), match.table
     assert rows_by_match(big)[tables_of(big)[-1].pk]["recorded"] == 0
     assert counts[1] <= counts[0] + 2, counts   # the forgotten table's two reads, nothing per table
+
+
+def test_a_rebuild_after_a_hand_reads_the_engine_state_of_that_table_only(db, chief):  # noqa: F811
+    rnd = make_round(tables=6)
+    for match in tables_of(rnd):
+        play(match, chief, defender_points=20)
+    rows_by_match(rnd)   # every table's hands recorded cached
+    moved = tables_of(rnd)[2]
+    play(moved, chief, defender_points=95)
+    with CaptureQueriesContext(connection) as ctx:
+        rows = rows_by_match(rnd)
+    snapshot_reads = [q["sql"] for q in ctx.captured_queries if '"scoring_matchsnapshot"."data"' in q["sql"]]
+    assert len(snapshot_reads) == 1 and f"IN ({moved.pk})" in snapshot_reads[0], snapshot_reads
+    for match in tables_of(rnd):
+        assert rows[match.pk]["recorded"] == replayed_state(match).hand_count == (2 if match == moved else 1)
+    snapshots.forget([moved.pk])   # a kept state dropped (a row written elsewhere): read again, not trusted
+    with CaptureQueriesContext(connection) as ctx:
+        assert rows_by_match(rnd)[moved.pk]["recorded"] == 2
+    assert sum('"scoring_matchsnapshot"."data"' in q["sql"] for q in ctx.captured_queries) == 1

@@ -28,31 +28,31 @@ from tournament.models import ClockFiring, Match, Round
 log = logging.getLogger(__name__)
 
 DISPLAY_CACHE_SECONDS = 30          # a safety net: invalidation normally refreshes the display at once
+RECORDED_CACHE_SECONDS = 3600       # a table's hands recorded, keyed by its last change: never stale, only evicted
 
 
-def _table_rows(round_id, marks):
-    """One dict per table of the round (for the chief referee's overview and the display). The rule profile is
-    the process's copy (:func:`scoring.profile_store.shared_version`): joined, its JSON was decoded again for
-    every table, 17 ms of a 64-table round's 36."""
-    matches = (Match.objects.filter(round_id=round_id).select_related("ns", "ew", "winner", "hand_allowance",
-                                                                        "engine_snapshot")
-               .annotate(has_hands=Exists(Hand.objects.filter(match_id=OuterRef("pk"))),
-                         has_rulings=Exists(Ruling.objects.filter(match_id=OuterRef("pk"))))
-               .order_by("table", "id"))
+def _round_matches(round_id) -> list:
+    """The round's matches in table order, with their pairs, hand allowance and kept state's version (not
+    its data: :func:`_hands_recorded` reads that of the tables it has to)."""
+    return list(Match.objects.filter(round_id=round_id).select_related("ns", "ew", "hand_allowance", "engine_snapshot")
+                .defer("engine_snapshot__data").order_by("table", "id"))
+
+
+def _table_rows(matches, marks):
+    """One dict per table of the round (for the chief referee's overview and the display), from
+    :func:`_round_matches`.
+
+    A table's hands recorded come from its engine state, which costs decoding its kept state (or a replay):
+    they are cached per table under :func:`_recorded_key`, so rebuilding a round's display after a hand
+    reads the engine state of that one table, not of every table of the round."""
+    counts = _hands_recorded(matches)
     rows = []
     for match in matches:
-        match.profile = shared_version(match.profile_id)
         allowance = getattr(match, "hand_allowance", None)
         over = match.is_over
-        recorded = state = None
-        if match.ns_id and match.ew_id:
-            try:
-                state = match_state(match)
-                recorded = state.hand_count
-            except ValueError:
-                log.warning("cannot replay match %s", match.pk, exc_info=True)
-        if state is not None:
-            allowance = allowances.in_force(allowance, state, match)
+        recorded = counts.get(match.pk)
+        if recorded is not None and allowance is not None:
+            allowance = allowances.in_force(allowance, lambda m=match: match_state(_with_records(m)), match)
         rows.append({
             "match_id": match.pk,
             "table": match.table,
@@ -64,7 +64,7 @@ def _table_rows(round_id, marks):
             "playing": bool(match.ns_id and match.ew_id) and not over,
             "ended": over,
             "winner": match.winner_side,
-            "winner_name": str(match.winner) if match.winner_id else "",
+            "winner_name": str(match.ns if match.winner_side == "NS" else match.ew) if match.winner_id else "",
             "recorded": recorded,
             "hand_in_play": allowance.hand_in_play if allowance else None,
             "last_hand": allowance.last_hand if allowance else None,
@@ -74,11 +74,55 @@ def _table_rows(round_id, marks):
     return rows
 
 
+def _recorded_key(match) -> str:
+    """What a table's hands recorded are cached under: the match's last change (every write of hands or
+    rulings settles the match, which moves ``changed_at``: :meth:`tournament.models.Match.save`) and its
+    kept state's version (the last hand and ruling it holds; a row written anywhere else drops it)."""
+    snapshot = snapshots.version_of(match)
+    return f"clock:display:recorded:{match.pk}:{match.changed_at.isoformat()}:{snapshot}"
+
+
+def _hands_recorded(matches) -> dict:
+    """{match id: hands recorded} of the matches with both entrants (a match that cannot be replayed is left
+    out, logged): from the cache per table, the others from their engine state (then cached)."""
+    playable = [m for m in matches if m.ns_id and m.ew_id]
+    keys = {_recorded_key(m): m for m in playable}
+    cached = cache.get_many(list(keys))
+    counts = {keys[key].pk: value for key, value in cached.items()}
+    fresh = {}
+    for match in _with_records_many([m for key, m in keys.items() if key not in cached]):
+        try:
+            counts[match.pk] = match_state(match).hand_count
+        except ValueError:
+            log.warning("cannot replay match %s", match.pk, exc_info=True)
+            continue
+        fresh[_recorded_key(match)] = counts[match.pk]
+    if fresh:
+        cache.set_many(fresh, RECORDED_CACHE_SECONDS)
+    return counts
+
+
+def _with_records_many(matches) -> list:
+    """The matches read again with what :func:`match_state` reads: the kept state, whether there are hands
+    or rulings to replay, the process's rule profile."""
+    if not matches:
+        return []
+    fresh = list(Match.objects.filter(pk__in=[m.pk for m in matches]).select_related("ns", "ew", "engine_snapshot")
+                 .annotate(has_hands=Exists(Hand.objects.filter(match_id=OuterRef("pk"))),
+                           has_rulings=Exists(Ruling.objects.filter(match_id=OuterRef("pk")))))
+    for match in fresh:
+        match.profile = shared_version(match.profile_id)
+    return fresh
+
+
+def _with_records(match):
+    return _with_records_many([match])[0]
+
+
 def match_state(match):
     """The match's engine state: its kept state (:mod:`scoring.snapshots`, the replay as of its last write),
     else a replay of its hands and rulings (none to read when the row's ``has_hands`` and ``has_rulings``
-    say so). A round's display is rebuilt after every hand at any of its tables: replaying each of 64
-    tables took 250-450 ms; reading their kept states takes a few."""
+    say so). Reading the kept states of a round's 64 tables takes a few ms, replaying them 250-450 ms."""
     kept = snapshots.kept(match)
     if kept is not None:
         return kept.state
@@ -90,7 +134,7 @@ def match_state(match):
 def round_overview(rnd) -> list:
     """The chief referee's view of every table: hands recorded, hands left, ended, winner, extra time."""
     rnd = round_with_event(rnd)
-    return _table_rows(rnd.pk, marks_of(rnd.pk))
+    return _table_rows(_round_matches(rnd.pk), marks_of(rnd.pk))
 
 def display_data(round_id) -> dict | None:
     """Everything the displays of a round share, from the cache. None: no such round.
@@ -130,8 +174,8 @@ def build_display_data(round_id) -> dict | None:
     marks = marks_of(round_id)
     firings = dict(ClockFiring.objects.filter(round_id=round_id).values_list("kind", "fired_at"))
     clock_started = any(m.kind == clocks.START for m in marks)
-    status = rounds.round_status(rnd, clock_started=clock_started,
-                                 matches=Match.objects.filter(round_id=round_id).only("status", "started_at"))
+    matches = _round_matches(round_id)
+    status = rounds.round_status(rnd, clock_started=clock_started, matches=matches)
     return {
         "round_status": status,
         "clock_started": clock_started,
@@ -144,7 +188,7 @@ def build_display_data(round_id) -> dict | None:
         "rule_error": rule_error,
         "marks": [(m.kind, m.at, m.seconds, m.table) for m in marks],
         "firings": firings,
-        "tables": _table_rows(round_id, marks),
+        "tables": _table_rows(matches, marks),
     }
 
 
