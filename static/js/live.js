@@ -51,6 +51,19 @@
       });
   }
 
+  var MAX_TABLES = 100;   // tournament.competition.live.MAX_TABLES: more, and the whole rounds are asked for
+
+  function address(cfg) {
+    // the tables this page shows, so a poll carries those only (and is a 304 while they stay as they were)
+    var ids = [];
+    document.querySelectorAll("[data-live-match]").forEach(function (el) {
+      var id = el.getAttribute("data-live-match");
+      if (id && ids.indexOf(id) < 0) ids.push(id);
+    });
+    var url = cfg.getAttribute("data-url");
+    return ids.length && ids.length <= MAX_TABLES ? url + "&tables=" + ids.join(",") : url;
+  }
+
   function schedule(seconds) {
     clearTimeout(timer);
     timer = setTimeout(poll, seconds * 1000);
@@ -63,7 +76,7 @@
     if (document.hidden || busy) { schedule(every); return; }
     busy = true;
     var offline = document.querySelector("[data-live-offline]");
-    fetch(cfg.getAttribute("data-url"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+    fetch(address(cfg), { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
       .then(function (data) {
         failures = 0;

@@ -194,6 +194,29 @@ def test_a_poll_while_nothing_changed_is_a_304_and_a_hand_gives_a_new_etag(clien
     assert changed.json()["tables"][str(first.pk)]["ns_level"] == "5"
 
 
+def test_a_poll_for_the_tables_a_page_shows_is_a_304_while_another_table_plays(client, live_round,
+                                                                               django_capture_on_commit_callbacks):
+    """Issue 31 item 2: a phone on a page of a few tables (its entry page, a group) polls those tables only
+    (``static/js/live.js`` sends them), so a hand at another table of the round downloads nothing."""
+    rnd, chief = live_round
+    first, second = tables_of(rnd)
+    url = reverse("competition_live", args=[rnd.stage.event.slug])
+    mine = {"rounds": str(rnd.pk), "tables": str(second.pk)}
+    answer = client.get(url, mine)
+    assert list(answer.json()["tables"]) == [str(second.pk)]
+    with django_capture_on_commit_callbacks(execute=True):
+        play(first, chief, defender_points=20)
+    assert client.get(url, mine, HTTP_IF_NONE_MATCH=answer["ETag"]).status_code == 304
+    with django_capture_on_commit_callbacks(execute=True):
+        play(second, chief, defender_points=20)
+    changed = client.get(url, mine, HTTP_IF_NONE_MATCH=answer["ETag"])
+    assert changed.status_code == 200 and changed.json()["tables"][str(second.pk)]["recorded"] == 1
+    # more tables than a poll names, or none that parse: the whole rounds
+    whole = {"rounds": str(rnd.pk), "tables": ",".join(str(n) for n in range(1, 102))}
+    assert len(client.get(url, whole).json()["tables"]) == 2
+    assert len(client.get(url, {"rounds": str(rnd.pk), "tables": "x,-1"}).json()["tables"]) == 2
+
+
 def test_the_live_json_leaves_out_other_events_and_hides_unpublished_ones(client, db):
     mine, other, hidden = make_round(), make_round(), make_round(published=False)
     url = reverse("competition_live", args=[mine.stage.event.slug])

@@ -44,14 +44,16 @@ def public_entry(request, slug, pair_id):
 
 @conditional_page
 def public_live(request, slug):
-    """The live tables of the rounds ``?rounds=1,2`` of the event (levels, hands, states) as JSON.
+    """The live tables of the rounds ``?rounds=1,2`` of the event (levels, hands, states) as JSON; with
+    ``&tables=5,9`` those tables only (the ones the page shows).
 
     A published event's answer comes from the shared display cache (no query on a warm cache); an
     unpublished event's only to the people who may see it. The answer carries an ETag (a hash of its
     body) and is kept by the browser only to be asked again: a poll while nothing changed is a 304 without
     a body, which the browser's fetch() answers from its copy.
     """
-    data = live.live_tables(slug, live.parse_round_ids(request.GET.get("rounds")))
+    data = live.live_tables(slug, live.parse_round_ids(request.GET.get("rounds")),
+                            live.parse_match_ids(request.GET.get("tables")))
     if not data["published"] and not visible_events(request.user).filter(slug=slug).exists():
         raise Http404
     response = JsonResponse(data)
