@@ -6,8 +6,10 @@ for the growth figures), each with its own referee; 64 of them write. In
 each phase of ``--seconds`` the same offered load is sent twice, the bare view first, then the product:
 
 * ``--spectators`` phones (2,000) each polling every 10 s (not synchronised): the product's
-  ``/events/<slug>/live.json?rounds=<id>`` with the ETag of the phone's last answer (``If-None-Match``), the
-  bare read view (``/bench/bare-read/``: one SELECT) in the bare phase;
+  ``/events/<slug>/live.json?rounds=<id>&tables=<the tables its page shows>`` as ``static/js/live.js`` asks
+  for it, with the ETag of the phone's last answer (``If-None-Match``): ``--whole-round`` of them (a quarter)
+  on the round's schedule (every table: named when at most 100, else the whole round), the others on their
+  own entry page (their table); the bare read view (``/bench/bare-read/``: one SELECT) in the bare phase;
 * ``--pages`` page opens (200) spread over the phase: the event's hub, schedule and standings in turn (the
   bare read view in the bare phase);
 * every table writing a hand every 5 s (``/api/matches/<id>/hands/`` with an Idempotency-Key; the bare write
@@ -45,6 +47,7 @@ P99_OF_BARE = 3.0
 FAST_BARE_RPS = 400
 FAST_P99_MS = 100.0
 PAGES = ("/events/bench/", "/events/bench/schedule/", "/events/bench/standings/")
+LIVE_MAX_TABLES = 100   # tournament.competition.live.MAX_TABLES (not imported: Django is set up later)
 
 
 def p99(values):
@@ -56,10 +59,12 @@ class Readers:
     """The spectators and page openers of one phase: a schedule of due requests, worked off by a pool of
     client threads (each with its kept-alive connection)."""
 
-    def __init__(self, port, *, spectators, pages, seconds, pollers, bare, round_id):
+    def __init__(self, port, *, spectators, pages, seconds, pollers, bare, round_id, match_ids, whole_round):
         self.port, self.bare, self.seconds = port, bare, seconds
-        self.live = f"/events/bench/live.json?rounds={round_id}"
+        self.live = live_path(round_id, match_ids)
         rng = random.Random(7)
+        self.follows = {spectator: self.live if rng.random() < whole_round else
+                        live_path(round_id, [rng.choice(match_ids)]) for spectator in range(spectators)}
         due = []
         for spectator in range(spectators):
             at = rng.uniform(0, POLL_EVERY)
@@ -79,7 +84,7 @@ class Readers:
     def path(self, kind, n):
         if self.bare:
             return "/bench/bare-read/"
-        return self.live if kind == "poll" else PAGES[n % len(PAGES)]
+        return self.follows[n] if kind == "poll" else PAGES[n % len(PAGES)]
 
     def client(self):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -131,6 +136,12 @@ class Readers:
             thread.join()
 
 
+def live_path(round_id, match_ids):
+    """The poll of a page showing ``match_ids`` (``static/js/live.js``: named when at most 100)."""
+    tables = f"&tables={','.join(map(str, match_ids))}" if len(match_ids) <= LIVE_MAX_TABLES else ""
+    return f"/events/bench/live.json?rounds={round_id}{tables}"
+
+
 class Table(load.Writer):
     """A table's referee recording the next hand (the product phase) or the bare write (the bare phase)."""
 
@@ -151,10 +162,11 @@ class Table(load.Writer):
             Table.numbers[self.match_id] = Table.numbers.get(self.match_id, 1) + 1
 
 
-def phase(server, tables, round_id, args, bare):
+def phase(server, tables, round_id, match_ids, args, bare):
     """One phase's readers and writers together; their figures."""
     readers = Readers(server.port, spectators=args.spectators, pages=args.pages, seconds=args.seconds,
-                      pollers=args.pollers, bare=bare, round_id=round_id)
+                      pollers=args.pollers, bare=bare, round_id=round_id, match_ids=match_ids,
+                      whole_round=args.whole_round)
     writes = {}
 
     def write():
@@ -187,6 +199,8 @@ def main():
     parser.add_argument("--tables", type=int, default=64,
                         help="tables in the round the spectators follow (64 of them write): 128 / 512 / 2,048 "
                              "for an event of 256 / 1,024 / 4,096 pairs")
+    parser.add_argument("--whole-round", type=float, default=0.25,
+                        help="the share of spectators on the round's schedule (the others on their entry page)")
     args = parser.parse_args()
     redis = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
     server = load.Server("hall", args.workers)
@@ -195,7 +209,7 @@ def main():
         from django.core.cache import cache
         from django.core.management import call_command
 
-        from tournament.models import Round
+        from tournament.models import Match, Round
 
         cache.clear()
         call_command("collectstatic", interactive=False, verbosity=0)   # production serves the manifest's files
@@ -205,14 +219,15 @@ def main():
         load.warm_up(server.port, tables)
         lat, elapsed, errors = load.run_load(server.port, [load.BareWriter(t) for t in tables], 10**9, limit=3.0)
         bare_rps = load.figures(lat, elapsed)["rps"]
-        bare = phase(server, tables, round_id, args, bare=True)
+        match_ids = list(Match.objects.filter(round_id=round_id).order_by("table").values_list("pk", flat=True))
+        bare = phase(server, tables, round_id, match_ids, args, bare=True)
         warm_product(server.port, tables, round_id)
-        real = phase(server, tables, round_id, args, bare=False)
+        real = phase(server, tables, round_id, match_ids, args, bare=False)
         quiet = quiet_poll(server.port, real)
     offered = (real["reads"] + real["writes"]) / real["elapsed"]
     print(f"gunicorn {args.workers} gthread workers + PostgreSQL + Redis; bare view back to back {bare_rps:.0f} req/s")
     print(f"a round of {max(64, args.tables)} tables; offered per phase: {args.spectators} spectators polling every "
-          f"{POLL_EVERY:.0f} s, {args.pages} page opens, "
+          f"{POLL_EVERY:.0f} s ({args.whole_round:.0%} the whole round, the others their table), {args.pages} page opens, "
           f"64 tables writing every {WRITE_EVERY:.0f} s: {offered:.0f} req/s for {args.seconds:.0f} s")
     for label, figs in (("bare view", bare), ("product", real)):
         print(f"  {label}: reads p50 {figs['read_p50']:.1f} ms p99 {figs['read_p99']:.1f} ms (polls {figs['polls']}, "
