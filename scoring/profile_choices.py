@@ -13,7 +13,7 @@ from typing import Any
 
 from common.errors import gettext_noop
 
-from .profile_schema import _MISSING, ProfileError, find_path, validate_body
+from .profile_schema import MISSING, ProfileError, find_path, validate_body
 
 
 def validate_profile_dict(data: Any, source: str = "<dict>") -> dict:
@@ -46,7 +46,7 @@ def _check_choices(d: dict, specs: dict, source: str) -> None:
         for rid, reading in entry["readings"].items():
             for key_path, value in reading["set"].items():
                 where = f"{path}.readings.{rid}.set.{key_path}"
-                if find_path(d, key_path) is _MISSING:
+                if find_path(d, key_path) is MISSING:
                     raise ProfileError(source, where, gettext_noop("key path %(key)r does not exist"),
                                        key=key_path)
                 owner = setters.setdefault(key_path, entry["choice"])

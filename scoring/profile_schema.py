@@ -335,19 +335,19 @@ def _check_rank_captures(d: dict, source: str) -> None:
 def _check_defaults(d: dict, source: str) -> None:
     for i, entry in enumerate(d["organiser_defaults"]):
         if isinstance(entry, str):
-            if find_path(d, entry) is _MISSING:
+            if find_path(d, entry) is MISSING:
                 raise ProfileError(source, f"organiser_defaults[{i}]",
                                    gettext_noop("key path %(key)r does not exist"), key=entry)
 
 
-_MISSING = object()
+MISSING = object()  # what find_path answers for a key path that does not exist
 
 
 def find_path(d: dict, key_path: str) -> Any:
-    """The value at a dotted key path, or the module's missing marker."""
+    """The value at a dotted key path, or :data:`MISSING` where the path does not exist."""
     node: Any = d
     for part in key_path.split("."):
         if not isinstance(node, dict) or part not in node:
-            return _MISSING
+            return MISSING
         node = node[part]
     return node
