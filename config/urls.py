@@ -4,8 +4,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from infra.api_errors import UnknownAddress
-from infra.auth import ThrottledLoginView
+from infra.api import UnknownAddress
+from infra.views import ThrottledLoginView
 from tournament.events import views as tournament_views
 
 urlpatterns = [

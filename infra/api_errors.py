@@ -10,15 +10,14 @@ Views therefore catch nothing: they let the error reach the handler.
 ``detail``. Missing or wrong credentials are a 401 with ``WWW-Authenticate`` (whichever authentication
 the view tries first), a known user without the right a 403.
 """
-from django.http import Http404, HttpResponseRedirect
-from django.urls import Resolver404, resolve, reverse
+from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated, NotFound, ValidationError
-from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.views import APIView, exception_handler
+from rest_framework.views import exception_handler
 
 from common.errors import CODES, UserError
 
@@ -118,37 +117,3 @@ def api_exception_handler(exc, context):
         drf_code = exc.get_codes() if hasattr(exc, "get_codes") else None
         response.data = error_body(None, detail, code=_code(drf_code, response.status_code), **extra)
     return response
-
-
-class UnknownAddress(APIView):
-    """Every address under /api/ that names no operation (the last of the URL patterns): the JSON 404, with
-    any method, with ``DEBUG`` on as well (Django's own 404 page is HTML). An operation's address without its
-    final slash is sent on to it with a 308 (which keeps the method and the body: Django's APPEND_SLASH
-    cannot, since this pattern matches first)."""
-
-    permission_classes = [AllowAny]
-    schema = None
-
-    def initial(self, request, *args, **kwargs):
-        if not request.path_info.endswith("/"):
-            try:
-                match = resolve(request.path_info + "/")
-            except Resolver404:
-                match = None
-            if match is not None and getattr(match.func, "view_class", None) is not UnknownAddress:
-                raise SlashMissing(request.get_full_path(force_append_slash=True))
-        super().initial(request, *args, **kwargs)   # wrong credentials are still a 401
-        raise NotFound(_("No such address in the API."))
-
-    def handle_exception(self, exc):
-        if isinstance(exc, SlashMissing):
-            return HttpResponseRedirect(exc.to, status=308)
-        return super().handle_exception(exc)
-
-
-class SlashMissing(Exception):
-    """An operation's address asked for without its final slash (``to``: the address with it)."""
-
-    def __init__(self, to):
-        super().__init__(to)
-        self.to = to

@@ -16,7 +16,7 @@ and Basic authentication that can be switched off.
   from one address still logs in from any other, and an organiser unlocks it everywhere at once from the
   event's staff page (:func:`unlock`).
 * **One-time passwords** (``tournament.staff.passwords``): an account whose password someone else set logs in
-  only on the login page, which then asks for a new password (:class:`FirstPasswordView`, Django's
+  only on the login page, which then asks for a new password (``infra.views.FirstPasswordView``, Django's
   ``SetPasswordForm`` and password validators) before the session is logged in; until then the account is
   anonymous everywhere (:meth:`LockoutModelBackend.get_user`) and Basic authentication refuses it.
 * **Basic authentication** (``API_BASIC_AUTH``, ``DJANGO_API_BASIC_AUTH``; off by default when
@@ -26,25 +26,15 @@ import hashlib
 import secrets
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth import authenticate, get_user_model, password_validation
-from django.contrib.auth import login as auth_login
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
-from django.contrib.auth.views import LoginView
 from django.core.cache import cache
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
-from django.forms.utils import ErrorDict
-from django.http import HttpResponseRedirect
-from django.shortcuts import redirect
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.crypto import constant_time_compare
-from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.cache import never_cache
-from django.views.decorators.debug import sensitive_post_parameters
-from django.views.generic.edit import FormView
 from drf_spectacular.authentication import BasicScheme, SessionScheme
 from rest_framework import authentication, exceptions, throttling
 
@@ -278,69 +268,6 @@ class FirstPasswordForm(SetPasswordForm):
         return cleaned
 
 
-@method_decorator([sensitive_post_parameters(), never_cache], name="dispatch")
-class FirstPasswordView(FormView):
-    """After a one-time password: the owner sets their own password, and only then is logged in."""
-
-    template_name = "registration/first_password.html"
-    form_class = FirstPasswordForm
-
-    def dispatch(self, request, *args, **kwargs):
-        self.user = first_password_user(request)
-        if self.user is None:
-            return redirect("login")
-        return super().dispatch(request, *args, **kwargs)
-
-    def get_form_kwargs(self):
-        return {**super().get_form_kwargs(), "user": self.user}
-
-    def get_context_data(self, **kwargs):
-        return super().get_context_data(username=self.user.username, **kwargs)
-
-    def form_valid(self, form):
-        user = form.save()
-        passwords.password_set_by_owner(user)
-        next_url = self.request.session.pop(FIRST_PASSWORD_KEY)["next"]
-        auth_login(self.request, user)
-        messages.success(self.request, _("Your new password is set. Use it from now on."))
-        return HttpResponseRedirect(next_url)
-
-
-class ThrottledLoginView(LoginView):
-    """The login page: POSTs are throttled per address (``API_THROTTLE_RATES["login"]``); a one-time
-    password leads to the new-password page instead of logging in."""
-
-    template_name = "registration/login.html"
-    form_class = LockoutAuthenticationForm
-
-    def get(self, request, *args, **kwargs):
-        if first_password_user(request) is not None:
-            return redirect("first_password")
-        return super().get(request, *args, **kwargs)
-
-    def form_valid(self, form):
-        user = form.get_user()
-        if passwords.has_one_time_password(user):
-            begin_first_password(self.request, user, self.get_success_url())
-            return redirect("first_password")
-        return super().form_valid(form)
-
-    def post(self, request, *args, **kwargs):
-        throttle = LoginThrottle()
-        if not throttle.allow_request(request, self):
-            seconds = int(throttle.wait() or 1)
-            form = self.form_class(request=request)  # unbound: nothing is validated, no password hashed
-            form._errors = ErrorDict({NON_FIELD_ERRORS: form.error_class([ngettext(
-                "Too many login attempts from this device: try again in %(seconds)s second.",
-                "Too many login attempts from this device: try again in %(seconds)s seconds.",
-                seconds) % {"seconds": seconds}], error_class="nonfield")})
-            response = self.render_to_response(self.get_context_data(form=form), status=429)
-            response["Retry-After"] = str(seconds)
-            return response
-        return super().post(request, *args, **kwargs)
-
-
-# --------------------------------------------------------------------------- DRF authentication
 class SwitchableBasicAuthentication(authentication.BasicAuthentication):
     """HTTP Basic for scripts, only while ``settings.API_BASIC_AUTH`` is on: when off the header is
     ignored (the request is anonymous) and no password hash is computed. A NUL in the name or password

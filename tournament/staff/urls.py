@@ -1,7 +1,7 @@
 """URLs of the staff pages and the staff API."""
 from django.urls import path
 
-from infra.auth import FirstPasswordView
+from infra.views import FirstPasswordView
 from tournament.staff import api, views
 
 urlpatterns = [

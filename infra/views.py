@@ -1,0 +1,91 @@
+"""The login pages: the login itself (throttled per address, the lockout's form) and the new password an
+account sets after a one-time password. The rules they apply live in :mod:`infra.auth` (throttles, lockout,
+the one-time password's session); these are only the pages."""
+from django.contrib import messages
+from django.contrib.auth import login as auth_login
+from django.contrib.auth.views import LoginView
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.forms.utils import ErrorDict
+from django.http import HttpResponseRedirect
+from django.shortcuts import redirect
+from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.generic.edit import FormView
+
+from infra.auth import (
+    FIRST_PASSWORD_KEY,
+    FirstPasswordForm,
+    LockoutAuthenticationForm,
+    LoginThrottle,
+    begin_first_password,
+    first_password_user,
+)
+from tournament.staff import passwords
+
+
+@method_decorator([sensitive_post_parameters(), never_cache], name="dispatch")
+class FirstPasswordView(FormView):
+    """After a one-time password: the owner sets their own password, and only then is logged in."""
+
+    template_name = "registration/first_password.html"
+    form_class = FirstPasswordForm
+
+    def dispatch(self, request, *args, **kwargs):
+        self.user = first_password_user(request)
+        if self.user is None:
+            return redirect("login")
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "user": self.user}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(username=self.user.username, **kwargs)
+
+    def form_valid(self, form):
+        user = form.save()
+        passwords.password_set_by_owner(user)
+        next_url = self.request.session.pop(FIRST_PASSWORD_KEY)["next"]
+        auth_login(self.request, user)
+        messages.success(self.request, _("Your new password is set. Use it from now on."))
+        return HttpResponseRedirect(next_url)
+
+
+class ThrottledLoginView(LoginView):
+    """The login page: POSTs are throttled per address (``API_THROTTLE_RATES["login"]``); a one-time
+    password leads to the new-password page instead of logging in."""
+
+    template_name = "registration/login.html"
+    form_class = LockoutAuthenticationForm
+
+    def get(self, request, *args, **kwargs):
+        if first_password_user(request) is not None:
+            return redirect("first_password")
+        return super().get(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        user = form.get_user()
+        if passwords.has_one_time_password(user):
+            begin_first_password(self.request, user, self.get_success_url())
+            return redirect("first_password")
+        return super().form_valid(form)
+
+    def post(self, request, *args, **kwargs):
+        throttle = LoginThrottle()
+        if not throttle.allow_request(request, self):
+            seconds = int(throttle.wait() or 1)
+            form = self.form_class(request=request)  # unbound: nothing is validated, no password hashed
+            form._errors = ErrorDict({NON_FIELD_ERRORS: form.error_class([ngettext(
+                "Too many login attempts from this device: try again in %(seconds)s second.",
+                "Too many login attempts from this device: try again in %(seconds)s seconds.",
+                seconds) % {"seconds": seconds}], error_class="nonfield")})
+            response = self.render_to_response(self.get_context_data(form=form), status=429)
+            response["Retry-After"] = str(seconds)
+            return response
+        return super().post(request, *args, **kwargs)
+
+
+# --------------------------------------------------------------------------- DRF authentication
