@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("bench", "common", "config", "demo", "infra", "rulings", "scoring", "tournament")
+PACKAGES = ("bench", "common", "config", "demo", "infra", "rulings", "scoring", "tools", "tournament")
 SKIPPED_DIRS = {"tests", "migrations", "__pycache__"}
 
 

@@ -1,0 +1,1 @@
+"""Developer tooling the checks run (not imported by the site)."""
