@@ -1,15 +1,17 @@
 """No module of ours takes another's private name (issue 33): a name that starts with one underscore belongs to
 its module; a module that needs it from another makes it public there or moves the code to the side that owns it.
 
-Read from the source (ast, no import): ``from X import _name``, ``from X import _module`` and ``X._name``, where
-X is one of the project's own modules (Django's and DRF's private names, ``_meta`` and the like, are not ours).
-The tests and the migrations are not looked at."""
+Read from the source (ast, no import): ``from X import _name``, ``from X import _module``, ``X._name`` and
+``Y._name``, where X is one of the project's own modules and Y a name imported from one (a class: its private
+methods are its module's). Django's private names (``_meta``, ``_default_manager``, ...) are not ours, even on
+our models. The tests and the migrations are not looked at."""
 import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bench", "common", "config", "demo", "infra", "rulings", "scoring", "tools", "tournament")
 SKIPPED_DIRS = {"tests", "migrations", "__pycache__"}
+DJANGO_PRIVATE = {"_meta", "_default_manager", "_base_manager", "_state"}  # Django's, on our models
 
 
 def _private(name: str) -> bool:
@@ -31,6 +33,7 @@ def cross_module_private_uses(source: str, module: str, is_package: bool, module
     package = module if is_package else module.rpartition(".")[0]
     tree = ast.parse(source)
     aliases: dict[str, str] = {}  # a local name -> the module of ours it names
+    imported: dict[str, str] = {}  # a local name -> the name of one of our modules it is (a class, ...)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -44,6 +47,8 @@ def cross_module_private_uses(source: str, module: str, is_package: bool, module
             for alias in node.names:
                 if f"{origin}.{alias.name}" in modules:
                     aliases[alias.asname or alias.name] = f"{origin}.{alias.name}"
+                elif origin != module:
+                    imported[alias.asname or alias.name] = f"{origin}.{alias.name}"
                 if _private(alias.name) and origin != module:
                     found.append(f"line {node.lineno}: from {origin} import {alias.name}")
         elif isinstance(node, ast.Import):
@@ -61,6 +66,8 @@ def cross_module_private_uses(source: str, module: str, is_package: bool, module
                 target = ".".join([aliases[value.id], *chain])
                 if target != module:
                     found.append(f"line {node.lineno}: {target}.{node.attr}")
+            elif isinstance(value, ast.Name) and value.id in imported and node.attr not in DJANGO_PRIVATE:
+                found.append(f"line {node.lineno}: {'.'.join([imported[value.id], *chain])}.{node.attr}")
     return found
 
 
@@ -76,11 +83,14 @@ def test_the_detector_finds_each_kind_of_use():
         "from django.db import _private_of_django",
         "model._meta.fields",
         "from scoring.hands import __all__",
+        "from scoring.ledger import Ledger",
+        "Ledger._replay(Ledger._meta, Ledger.__name__)",
     ])
     found = cross_module_private_uses(source, "scoring.engine", False, modules)
-    assert found == ["line 1: from scoring.ledger import _replay", "line 2: from scoring import _helpers",
-                     "line 3: from scoring.ledger import _one", "line 6: tournament.swiss._match",
-                     "line 6: scoring.hands._seat"]
+    assert len(found) == 7 and set(found) == {
+        "line 1: from scoring.ledger import _replay", "line 2: from scoring import _helpers",
+        "line 3: from scoring.ledger import _one", "line 6: tournament.swiss._match", "line 6: scoring.hands._seat",
+        "line 6: scoring.ledger.public._x", "line 11: scoring.ledger.Ledger._replay"}
     assert cross_module_private_uses("from .ledger import _own\n_own()", "scoring.ledger", False, modules) == []
 
 
