@@ -265,7 +265,7 @@ def _with_bottom(p: Profile, raw, bottom_points, lt, lines):
     return raw, mult
 
 
-def _settle(p: Profile, d: int, f: int, points, bottom_points, lt, penalty, seat,
+def _settle(p: Profile, d: int, f: int, *, points, bottom_points, lt, penalty, seat,
             may_leave_f=False, policy=None, reclaim=False) -> HandResult:
     """Settle one hand from ladder indexes; see :func:`settle_hand` for the meaning.
 
@@ -279,7 +279,7 @@ def _settle(p: Profile, d: int, f: int, points, bottom_points, lt, penalty, seat
     if rc is not None and _is_rank_capture(p, rc, lt, final):
         drop = rc.drop_main if lt.is_main_rank else rc.drop_other
         if rc.restart:
-            return _restart(p, rc, seat, d, drop, f, final, mult, lines)
+            return _restart(p, rc, seat=seat, d=d, drop=drop, f=f, final=final, mult=mult, lines=lines)
         lad = p.ladder
         which = "主" if lt.is_main_rank else "副"
         lines.append(f"庄家打{lad[d]}，防家得分{final}并用{which}{rc.rank}抠底：庄家方降到{lad[drop]}："
@@ -309,7 +309,7 @@ def _is_rank_capture(p: Profile, rc, lt, final) -> bool:
             and (rc.min_points is None or final >= rc.min_points))
 
 
-def _restart(p: Profile, rc, seat, d, drop, f, final, mult, lines) -> HandResult:
+def _restart(p: Profile, rc, *, seat, d, drop, f, final, mult, lines) -> HandResult:
     """J/A capture with outcome "restart": the declaring side keeps the stage from ``drop``."""
     lad = p.ladder
     lines.append(f"庄家打{lad[d]}被防家用{rc.rank}抠底：不论得分多少，庄家方从{lad[drop]}重新打起："
@@ -409,8 +409,8 @@ def settle_hand(profile: Profile, *, declarer_level, defender_level, defender_po
     _check_hand_inputs(profile, defender_points, bottom_points, last_trick, penalty_points)
     if declarer_seat is not None:
         _check_seat(declarer_seat, "declarer_seat")
-    return _settle(profile, d, f, defender_points, bottom_points, last_trick, penalty_points,
-                   declarer_seat)
+    return _settle(profile, d, f, points=defender_points, bottom_points=bottom_points, lt=last_trick,
+                   penalty=penalty_points, seat=declarer_seat)
 
 
 def final_points(profile: Profile, *, defender_points, bottom_points=0, last_trick=None,
@@ -584,8 +584,9 @@ class MatchState:
         d, f = lv[side], lv[1 - side]
         pol = self._policy
         policy = (pol[1], pol[2]) if pol is not None and pol[0] == side else None
-        r = _settle(self.profile, d, f, defender_points, bottom_points, last_trick, penalty_points,
-                    seat, self._waived[1 - side] == f, policy, reclaim is True)
+        r = _settle(self.profile, d, f, points=defender_points, bottom_points=bottom_points, lt=last_trick,
+                    penalty=penalty_points, seat=seat, may_leave_f=self._waived[1 - side] == f, policy=policy,
+                    reclaim=reclaim is True)
         idx = self.profile.index
         nd, nf = idx[r.declarer_level], idx[r.defender_level]
         new_lv = (nd, nf) if side == 0 else (nf, nd)
