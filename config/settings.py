@@ -61,6 +61,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "infra.middleware.LanguageRestoredMiddleware",  # first: LocaleMiddleware's language ends with the request
     "django.middleware.security.SecurityMiddleware",
     "infra.etags.ApiConditionalGetMiddleware",  # ETag and 304 for the API's reads
     "infra.middleware.BodySizeLimitMiddleware",

@@ -12,11 +12,31 @@ import logging
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
+from django.utils import translation
 
 from common.errors import ForbiddenError, NotFoundError, UserError
 from infra import errorpages
 
 logger = logging.getLogger(__name__)
+
+
+class LanguageRestoredMiddleware:
+    """A request leaves the thread's language as it found it.
+
+    Django's LocaleMiddleware activates the request's language for the thread and never takes it back: after
+    an English request, whatever runs next in that thread outside a request (a test, a Celery task run eagerly,
+    the next request's middleware before LocaleMiddleware, such as a 413 from the body-size limit) would speak
+    English. First in ``MIDDLEWARE``, so every other middleware still sees the request's language."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        before = translation.get_language()
+        try:
+            return self.get_response(request)
+        finally:
+            translation.activate(before)
 
 
 class ChineseFirstMiddleware:

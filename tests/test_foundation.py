@@ -4,10 +4,14 @@ import subprocess
 import sys
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.management import call_command
+from django.test import RequestFactory
 from django.urls import reverse
+from django.utils import translation
 
+from infra.middleware import LanguageRestoredMiddleware
 from tests.conftest import REPO, wait_for
 from tournament import roles
 from tournament.competition.unit_standings import event_unit_standings
@@ -43,6 +47,30 @@ def test_english_is_the_second_language(client, demo):
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     html = client.get("/").content.decode()
     assert '<html lang="en">' in html and "Events" in html
+
+
+def test_a_request_leaves_the_thread_language_as_it_found_it(client, demo):
+    """LocaleMiddleware activates the request's language for the thread and never takes it back; the request's
+    language ends with the request, so what runs next in the thread (the next test, an eager task) speaks the
+    language it had before, whatever the order of the tests."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = client.get("/")
+    assert response.headers["Content-Language"] == "en" and '<html lang="en">' in response.content.decode()
+    assert translation.get_language() == settings.LANGUAGE_CODE
+    with translation.override("en"):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = settings.LANGUAGE_CODE
+        client.get("/")
+        assert translation.get_language() == "en"
+
+
+def test_a_failed_request_leaves_the_thread_language_too():
+    def fails(request):
+        translation.activate("en")
+        raise ZeroDivisionError
+
+    with pytest.raises(ZeroDivisionError):
+        LanguageRestoredMiddleware(fails)(RequestFactory().get("/"))
+    assert translation.get_language() == settings.LANGUAGE_CODE
 
 
 def test_unpublished_event_hidden_from_public(client, demo, make_user):

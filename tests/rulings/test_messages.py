@@ -18,13 +18,6 @@ from rulings.ledger import match_entries
 from rulings.models import Ruling
 
 
-@pytest.fixture(autouse=True)
-def _chinese_after(settings):
-    """A request switched to English leaves English active in the thread: restore the default after."""
-    with translation.override(settings.LANGUAGE_CODE):
-        yield
-
-
 def one_language(text):
     """No English word inside a Chinese message (placeholders, seat letters and API values aside)."""
     text = re.sub(r"%\(\w+\)s", "", text).replace("（", " ").replace("）", " ")

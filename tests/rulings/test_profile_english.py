@@ -26,13 +26,6 @@ CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 SLUGS = sorted(path.stem for path in PROFILE_DIR.glob("*.yaml"))
 
 
-@pytest.fixture(autouse=True)
-def _language_restored():
-    """A page asked for in English leaves the thread's language English: the next test starts as this one did."""
-    with translation.override(translation.get_language()):
-        yield
-
-
 def _texts(node, pairs):
     """Every twinned text of ``node`` as (key, Chinese, English or None)."""
     if isinstance(node, dict):
