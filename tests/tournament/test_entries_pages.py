@@ -5,14 +5,17 @@ import io
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils.html import escape
 from openpyxl import Workbook, load_workbook
 
 from scoring.profile_store import latest_profile
 from tests.conftest import login
 from tournament import roles
+from tournament.entries import individuals
 from tournament.entries import pairs as entry_pairs
 from tournament.entries import services as svc
-from tournament.models import Draw, Event
+from tournament.entries.forms import GONE_SIGNUP
+from tournament.models import Draw, Event, Registration
 
 
 @pytest.fixture
@@ -108,6 +111,31 @@ def test_individuals_page_draws_and_shows_seed(organiser, event):
     organiser.post(url, {"action": "draw", "seed": "42"})
     page = organiser.get(url).content.decode()
     assert event.pairs.count() == 2 and '<strong class="seed">42</strong>' in page
+
+
+def test_withdrawing_an_unknown_or_drawn_sign_up_is_refused_where_it_is(organiser, event):
+    """Issue 33: the sign-up to withdraw reads through a Form; a refusal is said on the page, nothing changes."""
+    url = reverse("entries_individuals", args=[event.slug])
+    for name in ("A", "B"):
+        organiser.post(url, {"action": "add", "unit": "甲", "player1": name, "gender1": "M"})
+    organiser.post(url, {"action": "draw", "seed": "7"})
+    drawn = event.registrations.order_by("pk").first()
+    other = Event.objects.create(slug="other", name="别的", start_date=event.start_date, end_date=event.end_date,
+                                 profile=event.profile)
+    stranger = individuals.add_individual(other, "乙", svc.PlayerData("C", "M"))
+    for pk in (stranger.pk, 10**6, "abc", "²", ""):
+        page = organiser.post(url, {"action": "withdraw", "registration": pk}).content.decode()
+        error = page.split('data-field-error="registration">')[1].split("<")[0]
+        assert error == escape(GONE_SIGNUP) and 'class="grid"' in page.split(error)[1], pk   # above the list
+    page = organiser.post(url, {"action": "withdraw", "registration": drawn.pk}).content.decode()
+    row = page.split(f"<td>{drawn.player.name}</td>")[1].split("</tr>")[0]
+    assert "已抽签组队" in row.split('data-field-error="registration">')[1]              # in the sign-up's row
+    assert not Registration.objects.filter(status=Registration.Status.WITHDRAWN).exists()
+    organiser.post(url, {"action": "add", "unit": "甲", "player1": "D", "gender1": "M"})
+    late = event.registrations.get(player__name="D")
+    assert organiser.post(url, {"action": "withdraw", "registration": late.pk}).status_code == 302
+    late.refresh_from_db()
+    assert late.status == Registration.Status.WITHDRAWN
 
 
 def xlsx(rows):

@@ -7,6 +7,7 @@ import itertools
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 from openpyxl import load_workbook
 
 from infra import auth, clock
@@ -15,10 +16,11 @@ from scoring.profile_store import latest_profile
 from tournament import roles
 from tournament.entries import limits
 from tournament.entries import registration as reg
+from tournament.entries.forms import GONE_LINK
 from tournament.entries.pairs import add_pair
 from tournament.entries.services import PairData, PlayerData, check_entries_ready
 from tournament.entries.views.register import LINK_NAME
-from tournament.models import Event, Pair, UnitEntryVersion
+from tournament.models import Event, Pair, UnitEntryVersion, UnitLink
 
 NOW = dt.datetime(2026, 11, 20, 9, 0, tzinfo=dt.UTC)
 _names = itertools.count(1)
@@ -365,3 +367,70 @@ def test_the_unit_is_told_as_it_types_when_a_player_is_in_the_organisers_pair(le
     reg.save(link, link_rows(link, open_rows("B", "A")), submit=True)
     entered = reg.approve(link, boss)
     assert len(entered) == 2 and Pair.objects.filter(event=league, status="active").count() == 2
+
+
+# --------------------------------------------------------------------------- issue 33: the links page's forms
+def field_error(page, field):
+    """The text of the page's error next to ``field`` (``data-field-error``), or None."""
+    marker = f'data-field-error="{field}">'
+    return page.split(marker, 1)[1].split("</", 1)[0] if marker in page else None
+
+
+def test_a_malformed_closing_time_is_refused_next_to_it_and_the_window_stays(client, event, links, make_user):
+    client.force_login(make_user(roles.ORGANISER))
+    url = reverse("entries_links", args=[event.slug])
+    reg.set_window(event, NOW, asks_phone=False)
+    for typed in ("2026-02-30T09:00", "明天上午", "2026-12-05T25:00"):
+        response = client.post(url, {"action": "window", "closes_at": typed, "asks_phone": "on"})
+        page = response.content.decode()
+        assert response.status_code == 200 and field_error(page, "closes_at") == "请输入时间，例如 2026-12-05 09:30。"
+        assert f'name="closes_at" value="{typed}"' in page and 'name="asks_phone" checked' in page  # as typed
+        window = reg.window(event)
+        assert (window.closes_at, window.asks_phone) == (NOW, False)                  # nothing saved
+    client.post(url, {"action": "window", "closes_at": "2026-12-01T18:00"})
+    assert reg.window(event).closes_at == dt.datetime(2026, 12, 1, 10, 0, tzinfo=dt.UTC)   # the site's time zone
+    client.post(url, {"action": "window", "closes_at": ""})
+    assert reg.window(event).closes_at is None
+
+
+def test_a_refused_new_link_is_said_next_to_its_field_as_typed(client, event, links, make_user):
+    client.force_login(make_user(roles.ORGANISER))
+    url = reverse("entries_links", args=[event.slug])
+    page = client.post(url, {"action": "create", "unit": "一厂", "phone": "139"}).content.decode()
+    assert field_error(page, "unit") == "“一厂”已有报名链接：请先作废再新建。" and 'id="created-link"' not in page
+    assert 'name="unit" maxlength="100" required value="一厂"' in page
+    page = client.post(url, {"action": "create", "unit": "四厂", "phone": "1" * 31}).content.decode()
+    assert field_error(page, "phone") == "电话过长（最多30位）。" and field_error(page, "unit") is None
+    assert UnitLink.objects.filter(event=event).count() == 3                          # no link made
+
+    page = client.post(url, {"action": "create", "unit": "四厂", "phone": "139"}).content.decode()
+    assert 'id="created-link"' in page and 'name="unit" maxlength="100" required value=""' in page
+
+
+def test_an_unknown_link_or_a_long_reason_is_refused_next_to_it_and_nothing_changes(client, event, links, make_user):
+    client.force_login(make_user(roles.ORGANISER))
+    url = reverse("entries_links", args=[event.slug])
+    link = links["一厂"][0]
+    reg.save(link, link_rows(link, team_rows("一厂")), submit=True)
+    gone = links["二厂"][0]
+    reg.revoke(gone)
+    for pk in (gone.pk, 10**6, "abc", "²", ""):
+        for action in ("refuse", "approve", "revoke", "reissue"):
+            response = client.post(url, {"action": action, "link": pk, "note": "缺电话"})
+            page = response.content.decode()
+            assert response.status_code == 200 and field_error(page, "link") == escape(GONE_LINK), (pk, action)
+    assert [v.action for v in reg.versions(link)] == ["submitted"] and not Pair.objects.exists()
+    page = client.post(url, {"action": "refuse", "link": link.pk, "note": "长" * 301}).content.decode()
+    row = page.split(f'id="unit-{link.pk}"')[1].split("</form>")[0]
+    assert field_error(row, "note") == "理由太长（最多 300 字）。" and f'value="{"长" * 301}"' in row
+    assert [v.action for v in reg.versions(link)] == ["submitted"]                     # not sent back
+    client.post(url, {"action": "refuse", "link": link.pk, "note": "缺电话"})
+    assert reg.versions(link)[-1].note == "缺电话"
+
+
+def test_a_refused_link_action_is_said_in_the_units_row(client, event, links, make_user):
+    client.force_login(make_user(roles.ORGANISER))
+    link = links["一厂"][0]
+    page = client.post(reverse("entries_links", args=[event.slug]), {"action": "refuse", "link": link.pk}).content.decode()
+    row = page.split(f'id="unit-{link.pk}"')[1].split("</form>")[0]
+    assert "一厂：" in field_error(row, "link") and not reg.versions(link)

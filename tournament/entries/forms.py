@@ -1,14 +1,18 @@
 """Forms of the organiser's entry pages; they only clean input, the services decide."""
 from django import forms
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
-from tournament.entries import removals, substitutions
+from tournament.entries import registration, removals, substitutions
 from tournament.entries.limits import LIMITS, MAX_SEED
 from tournament.entries.services import EntryError, PairData, PlayerData
 from tournament.entries.spreadsheets import MAX_UPLOAD_BYTES
 from tournament.form_fields import IdChoiceField, said
-from tournament.models import Pair, Player
+from tournament.models import Pair, Player, Registration, UnitLink
 
+GONE_LINK = _("This link is no longer one of the event's live links (revoked meanwhile?): reload the page.")
+GONE_SIGNUP = _("This sign-up is not one of the event's: reload the page.")
 GENDERS = [(Player.Gender.MALE, _("Male")), (Player.Gender.FEMALE, _("Female"))]
 TEL = {"inputmode": "tel", "autocomplete": "off"}
 
@@ -130,3 +134,85 @@ class SubstitutionForm(forms.Form):
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["pair_in"].queryset = Pair.objects.filter(event=event)
+
+
+class ActionForm(forms.Form):
+    """Which of a page's forms was sent (the ``action`` of its hidden input or button): one of ``choices``."""
+
+    action = forms.ChoiceField(choices=[])
+
+    def __init__(self, data, *, choices):
+        super().__init__(data)
+        self.fields["action"].choices = [(choice, choice) for choice in choices]
+
+    @classmethod
+    def sent(cls, request, choices) -> str | None:
+        """The action of a POST, or None (a GET, or no action of the page's)."""
+        if request.method != "POST":
+            return None
+        form = cls(request.POST, choices=choices)
+        return form.cleaned_data["action"] if form.is_valid() else None
+
+
+class WithdrawSignupForm(forms.Form):
+    """An individual sign-up of the event to withdraw (the service refuses one already drawn into a pair)."""
+
+    registration = IdChoiceField(queryset=Registration.objects.none(), error_messages={
+        "required": GONE_SIGNUP, "invalid_choice": GONE_SIGNUP})
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["registration"].queryset = Registration.objects.filter(event=event).select_related("player")
+
+
+class LinkForm(forms.Form):
+    """A new registration link: the unit (or the person, in an open event), the contact's phone, a person's
+    link. The registration service checks the name and the phone and refuses a unit's second live link."""
+
+    unit = forms.CharField(required=False)
+    phone = forms.CharField(required=False)
+    individual = forms.BooleanField(required=False)
+
+
+class WindowForm(forms.Form):
+    """The registration window: when the links close (empty: never; a time without offset is the site's) and
+    whether every player's phone is required."""
+
+    closes_at = forms.CharField(required=False)
+    asks_phone = forms.BooleanField(required=False)
+
+    def clean_closes_at(self):
+        text = self.cleaned_data["closes_at"]
+        if not text:
+            return None
+        try:
+            value = parse_datetime(text.replace(" ", "T"))
+        except ValueError:      # well formed, no such day or hour (2026-02-30)
+            value = None
+        if value is None:
+            raise forms.ValidationError(_("Enter a time such as 2026-12-05 09:30."), code="invalid")
+        return timezone.make_aware(value) if timezone.is_naive(value) else value
+
+
+class LinkActionForm(forms.Form):
+    """What the organiser does with one unit's live link from the list (the button's ``action``), with the
+    reason for sending its entries back; the registration service says whether the link's state allows it."""
+
+    ACTIONS = ("reissue", "revoke", "reopen", "approve", "refuse", "seen")
+
+    link = IdChoiceField(queryset=UnitLink.objects.none(), error_messages={
+        "required": GONE_LINK, "invalid_choice": GONE_LINK})
+    note = forms.CharField(max_length=registration.NOTE_MAX, required=False, error_messages={
+        "max_length": _(registration.NOTE_TOO_LONG)})
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["link"].queryset = UnitLink.objects.select_related("unit", "event__profile").filter(
+            event=event, revoked_at__isnull=True)
+
+
+class CardForm(forms.Form):
+    """The key of a link just made (or given a new key), to print its card: it comes with the request, as it is
+    not kept."""
+
+    key = forms.CharField(max_length=100)

@@ -49,6 +49,9 @@ from tournament.models import Event, Pair, Player, RegistrationWindow, UnitEntry
 OPEN_PAIRS = 8
 FIELDS = ("player1", "gender1", "phone1", "player2", "gender2", "phone2")
 KEY_BYTES = 24
+#: The organiser's reason for sending an entry back, at most this long.
+NOTE_MAX = 300
+NOTE_TOO_LONG = gettext_noop("The reason is too long (at most 300 characters).")
 
 NOT_STARTED, IN_PROGRESS, SUBMITTED, CHANGED, APPROVED, REFUSED = "not_started", "in_progress", "submitted", \
     "changed", "approved", "refused"
@@ -394,8 +397,8 @@ def refuse(link: UnitLink, by, note: str = "") -> UnitEntryVersion:
         if status(history) != SUBMITTED:
             raise ConflictError(gettext_noop("Only a submitted entry can be sent back."), "link")
         note = (note or "").strip()
-        if len(note) > 300:
-            raise EntryError(gettext_noop("The reason is too long (at most 300 characters)."), "note")
+        if len(note) > NOTE_MAX:
+            raise EntryError(NOTE_TOO_LONG, "note")
         version = _append(link, UnitEntryVersion.Action.REFUSED, history[-1].pairs, by=by, note=note)
         link.seen = version.number
         link.save(update_fields=["seen"])

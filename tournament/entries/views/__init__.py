@@ -15,21 +15,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from common.naturalsort import natural_key
-from common.numbers import whole
 from tournament import access
 from tournament.entries import individuals as signups
 from tournament.entries import pairs as entry_pairs
 from tournament.entries import registration, spreadsheets
 from tournament.entries import services as svc
 from tournament.entries.forms import (
+    ActionForm,
     DrawPairsForm,
     ImportForm,
     IndividualForm,
     PairForm,
     ReplacePlayerForm,
+    WithdrawSignupForm,
     apply_entry_error,
 )
-from tournament.models import Pair, Registration
+from tournament.models import Pair
 from tournament.permissions import organiser_required
 
 CONFLICT = gettext_lazy("Another organiser has just changed the entries: reload and retry.")
@@ -128,18 +129,21 @@ def pair_replace(request, event, pk):
 
 @organiser_required
 def individuals(request, event):
-    """Individual sign-ups: add, withdraw, and the partner draw by lot with its seed."""
-    form, draw_form = IndividualForm(), DrawPairsForm()
-    action = request.POST.get("action")
+    """Individual sign-ups: add, withdraw, and the partner draw by lot with its seed. A refused withdrawal is
+    said in the sign-up's row (above the list for a sign-up that is not the event's)."""
+    form, draw_form, withdraw_form = IndividualForm(), DrawPairsForm(), None
+    action = ActionForm.sent(request, ("add", "withdraw", "draw"))
     if action == "add":
         form = IndividualForm(request.POST)
         if form.is_valid() and _add_individual(form, event):
             messages.success(request, _("Sign-up added."))
             return redirect("entries_individuals", event.slug)
     elif action == "withdraw":
-        reg = get_object_or_404(Registration, event=event, pk=whole(request.POST.get("registration")))
-        _message_or_error(request, lambda: signups.withdraw_individual(reg), _("Sign-up withdrawn."))
-        return redirect("entries_individuals", event.slug)
+        withdraw_form = WithdrawSignupForm(request.POST, event=event)
+        if withdraw_form.is_valid() and _run(withdraw_form, lambda: signups.withdraw_individual(
+                withdraw_form.cleaned_data["registration"])):
+            messages.success(request, _("Sign-up withdrawn."))
+            return redirect("entries_individuals", event.slug)
     elif action == "draw":
         draw_form = DrawPairsForm(request.POST)
         if draw_form.is_valid() and _run(draw_form, lambda: signups.draw_individual_pairs(
@@ -150,7 +154,9 @@ def individuals(request, event):
                   key=lambda r: natural_key(r.player.unit.name))      # sign-up order within a unit
     history = event.draws.filter(kind="pairs").select_related("created_by").order_by("-created_at")
     return _page(request, event, "individuals.html", form=form, draw_form=draw_form, registrations=regs,
-                 draw=signups.live_pairs_draw(event), history=history, by_lot=svc.partners_by_lot(event))
+                 draw=signups.live_pairs_draw(event), history=history, by_lot=svc.partners_by_lot(event),
+                 withdraw_form=withdraw_form,
+                 withdrawn=withdraw_form.cleaned_data.get("registration") if withdraw_form else None)
 
 
 def _add_individual(form, event):
@@ -158,14 +164,6 @@ def _add_individual(form, event):
     return _run(form, lambda: signups.add_individual(
         event, d["unit"], svc.PlayerData(d["player1"], d["gender1"], d["phone1"]),
         team=d["team"], reserve=d["reserve"], pool=d["pool"]))
-
-
-def _message_or_error(request, action, success):
-    try:
-        action()
-        messages.success(request, success)
-    except svc.EntryError as exc:
-        messages.error(request, str(exc))
 
 
 @organiser_required

@@ -8,10 +8,9 @@ answers 429 to that address for ``LOGIN_LOCKOUT_SECONDS``.
 """
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -19,9 +18,11 @@ from common.errors import ConflictError, UserError
 from common.qr import qr_svg
 from infra import auth
 from tournament.entries import registration as reg
+from tournament.entries.forms import ActionForm, CardForm, LinkActionForm, LinkForm, WindowForm
 from tournament.entries.registration_card import registration_card_pdf
 from tournament.entries.services import entries_locked_reason, team_rule
-from tournament.models import UnitEntryVersion, UnitLink
+from tournament.form_fields import apply_user_error
+from tournament.models import UnitEntryVersion
 from tournament.permissions import organiser_required
 
 #: The lockout's "login name" for link misses (a NUL: no account can have it).
@@ -93,50 +94,71 @@ def unit_check(request, key):
 @organiser_required
 def links_page(request, event):
     """The registration window, the links (make, new key and card, revoke, reopen) and each unit's review:
-    approve or send back."""
-    created, error = None, None
-    action = request.POST.get("action") if request.method == "POST" else None
-    if action == "reissue":
-        link = get_object_or_404(UnitLink.objects.select_related("unit", "event__profile"), event=event,
-                                 pk=request.POST.get("link") or 0, revoked_at__isnull=True)
-        try:
-            link, key = reg.reissue(link)
-        except UserError as exc:
-            error = exc
-        else:
-            url = link_url(request, key)
-            created = {"link": link, "key": key, "url": url, "qr": qr_svg(url, label=link.unit.name),
-                       "reissued": True}
+    approve or send back. Each of its forms reads through a Django Form (:mod:`tournament.entries.forms`);
+    a refusal is shown next to its field (the window's time, the new link's unit or phone, a unit's reason
+    for sending back) and saves nothing."""
+    window_form, link_form, action_form, created = WindowForm(), LinkForm(), None, None
+    action = ActionForm.sent(request, ("window", "create", *LinkActionForm.ACTIONS))
+    if action == "window":
+        window_form = WindowForm(request.POST)
+        if window_form.is_valid():
+            reg.set_window(event, window_form.cleaned_data["closes_at"], window_form.cleaned_data["asks_phone"])
+            messages.success(request, _("Registration window saved."))
+            return redirect("entries_links", event.slug)
     elif action == "create":
-        try:
-            link, key = reg.create_link(event, request.POST.get("unit", ""),
-                                        individual=request.POST.get("individual") == "on",
-                                        phone=request.POST.get("phone", ""), by=request.user)
-        except UserError as exc:
-            error = exc
-        else:
-            url = link_url(request, key)
-            created = {"link": link, "key": key, "url": url, "qr": qr_svg(url, label=link.unit.name)}
-    elif action == "window":
-        closes = parse_datetime(request.POST.get("closes_at", "") or "")
-        if closes is not None and timezone.is_naive(closes):
-            closes = timezone.make_aware(closes)
-        reg.set_window(event, closes, request.POST.get("asks_phone") == "on")
-        messages.success(request, _("Registration window saved."))
-        return redirect("entries_links", event.slug)
-    elif action in ("revoke", "reopen", "approve", "refuse", "seen"):
-        return _link_action(request, event, action)
+        link_form = LinkForm(request.POST)
+        created = _create(request, event, link_form) if link_form.is_valid() else None
+        if created:
+            link_form = LinkForm()
+    elif action is not None:
+        action_form = LinkActionForm(request.POST, event=event)
+        if action_form.is_valid():
+            if action == "reissue":
+                created = _reissue(request, action_form)
+            elif _link_action(request, action, action_form):
+                return redirect("entries_links", event.slug)
     window = reg.window(event)
     return render(request, "tournament/entries/links.html", {
         "event": event, "locked": entries_locked_reason(event), "rows": reg.review(event), "created": created,
-        "error": error, "window": window, "rule": team_rule(event),
-        "closes_value": timezone.localtime(window.closes_at).strftime("%Y-%m-%dT%H:%M") if window.closes_at else "",
+        "window": window, "rule": team_rule(event), "window_form": window_form, "link_form": link_form,
+        "action_form": action_form, "note_max": reg.NOTE_MAX,
+        "action_link": action_form.cleaned_data.get("link") if action_form else None,
+        "closes_value": (window_form["closes_at"].value() if window_form.is_bound else
+                         timezone.localtime(window.closes_at).strftime("%Y-%m-%dT%H:%M") if window.closes_at else ""),
+        "asks_phone": window_form.cleaned_data.get("asks_phone") if window_form.is_bound else window.asks_phone,
     })
 
 
-def _link_action(request, event, action):
-    link = get_object_or_404(UnitLink.objects.select_related("unit", "event__profile"), event=event,
-                             pk=request.POST.get("link") or 0, revoked_at__isnull=True)
+def _created(request, link, key, **extra) -> dict:
+    url = link_url(request, key)
+    return {"link": link, "key": key, "url": url, "qr": qr_svg(url, label=link.unit.name), **extra}
+
+
+def _create(request, event, form):
+    """A new link from a valid LinkForm (shown once), or None with the service's refusal on its field."""
+    d = form.cleaned_data
+    try:
+        link, key = reg.create_link(event, d["unit"], individual=d["individual"], phone=d["phone"], by=request.user)
+    except UserError as exc:
+        apply_user_error(form, exc)
+        return None
+    return _created(request, link, key)
+
+
+def _reissue(request, form):
+    """The link's new key and card (shown once), or None with the refusal in the unit's row."""
+    try:
+        link, key = reg.reissue(form.cleaned_data["link"])
+    except UserError as exc:
+        _refused(form, "reissue", exc)
+        return None
+    return _created(request, link, key, reissued=True)
+
+
+def _link_action(request, action, form) -> bool:
+    """Do ``action`` to the form's link and say so (True); on a refusal the form holds it, next to the
+    reason for a reason, else with the unit's row (False)."""
+    link = form.cleaned_data["link"]
     try:
         if action == "revoke":
             reg.revoke(link)
@@ -149,18 +171,27 @@ def _link_action(request, event, action):
             messages.success(request, _("Entries of “%(unit)s” approved: %(count)s pairs.") % {
                 "unit": link.unit.name, "count": len(pairs)})
         elif action == "refuse":
-            reg.refuse(link, request.user, request.POST.get("note", ""))
+            reg.refuse(link, request.user, form.cleaned_data["note"])
             messages.success(request, _("The entries of “%(unit)s” were sent back to the unit.") % {
                 "unit": link.unit.name})
         else:
             reg.mark_seen(link)
     except UserError as exc:
-        if action == "approve":
-            messages.error(request, _("%(unit)s: not approved, nothing was changed: %(problem)s") % {
-                "unit": link.unit.name, "problem": exc})
-        else:
-            messages.error(request, _("%(unit)s: %(problem)s") % {"unit": link.unit.name, "problem": exc})
-    return redirect("entries_links", event.slug)
+        _refused(form, action, exc)
+        return False
+    return True
+
+
+def _refused(form, action, error):
+    """A service's refusal of a link action: next to the reason when it is the reason's, else in the row."""
+    unit = form.cleaned_data["link"].unit.name
+    if error.field == "note":
+        form.add_error("note", str(error))
+    elif action == "approve":
+        form.add_error(None, _("%(unit)s: not approved, nothing was changed: %(problem)s") % {
+            "unit": unit, "problem": error})
+    else:
+        form.add_error(None, _("%(unit)s: %(problem)s") % {"unit": unit, "problem": error})
 
 
 @organiser_required
@@ -168,7 +199,8 @@ def _link_action(request, event, action):
 def link_card(request, event):
     """The card of a link just made (or just given a new key): the key comes with the request (it is not kept)
     and must be the event's. To print a card later the organiser has the key replaced (``reissue``)."""
-    key = request.POST.get("key", "")
+    form = CardForm(request.POST)
+    key = form.cleaned_data["key"] if form.is_valid() else ""
     link = reg.find_link(key)
     if link is None or link.event_id != event.pk:
         raise Http404
