@@ -7,6 +7,7 @@ from django.urls import reverse
 from tests.tournament.test_draws_support import make_event
 from tournament import roles
 from tournament.competition import draws, stages
+from tournament.competition.forms import GridStageForm
 from tournament.models import Event, Match, Stage
 from tournament.staff.services import add_staff
 
@@ -51,3 +52,29 @@ def test_one_table_for_every_round_needs_its_referee(client, grid):
     rounds = stage.rounds.count()
     assert said == [f"王裁判 担任第 1 桌裁判，共 {rounds} 轮。"]
     assert all(list(m.referees.all()) == [referee] for m in Match.objects.filter(round__stage=stage, table=1))
+
+
+def test_a_post_for_a_stage_not_the_events_saves_nothing(client, grid):
+    """Issue 33: the grid's stage reads through a Form; a post naming no stage of the event's is refused (it
+    was put on the first stage), a page asking for one shows the first."""
+    event, stage, referee, organiser, _stranger = grid
+    client.force_login(organiser)
+    match = Match.objects.filter(round__stage=stage).order_by("table").first()
+    other = stages.create_stage(make_event(4, 2), Stage.Kind.ROUND_ROBIN, settings={"n_groups": 1})
+    url = reverse("competition_referee_grid", args=[event.slug])
+    for pk in (other.pk, 10**6, "abc", ""):
+        answer = client.post(url, {"stage": pk, "whole_row": "1", "row_1": referee.pk, f"cell_{match.pk}": referee.pk},
+                             follow=True)
+        assert [str(m) for m in answer.context["messages"]] == [GridStageForm.base_fields["stage"].error_messages[
+            "invalid_choice"]] and not match.referees.exists(), pk
+    assert client.get(url, {"stage": other.pk}).context["stage"] == stage
+
+
+def test_a_start_on_no_such_day_is_refused_where_it_is(client, grid):
+    event, stage, referee, organiser, _stranger = grid
+    client.force_login(organiser)
+    first = stage.rounds.order_by("number").first()
+    said = post(client, event, stage, {f"start_{first.pk}": "2026-02-30T09:30"})
+    assert said == [f"{first}：请输入时间，例如 2026-12-05 09:30。"]
+    first.refresh_from_db()
+    assert first.scheduled_start is None

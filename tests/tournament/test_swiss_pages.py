@@ -117,11 +117,15 @@ def test_organiser_sets_unit_scoring_and_sees_a_refusal_next_to_the_field(client
     assert event.unit_scoring in (None, {})   # nothing half-saved
     bad = client.post(url, {"points": "9-7", "best_n": "二", "women_bonus": "0", "seed": "x" * 65}).content.decode()
     assert 'data-field-error="best_n">请填写整数。' in bad and "种子最多 64 个字符。" in bad
+    assert 'name="points" value="9-7"' in bad and 'value="二"' in bad and f'value="{"x" * 65}"' in bad  # as typed
     page = client.get(url).content.decode()
     assert f"留空则使用：{event.slug}:团体。" in page and 'name="seed" maxlength="64" value=""' in page
     client.post(url, {"points": "10-8-6", "best_n": "2", "women_bonus": "1", "seed": "抽签"})
     event.refresh_from_db()
     assert event.unit_scoring == {"points": [10, 8, 6], "best_n": 2, "women_bonus": 1, "lot_seed": "抽签"}
+    page = client.get(url).content.decode()                              # the form shows the rules in force
+    assert 'name="points" value="10-8-6"' in page and 'value="抽签"' in page
+    assert 'name="best_n" type="number" min="1" inputmode="numeric" value="2"' in page
 
 
 def test_printouts_units_and_swiss(union, db):

@@ -164,6 +164,18 @@ class SwissForm(forms.Form):
     seed = forms.CharField(max_length=64, required=False)
 
 
+class GridStageForm(forms.Form):
+    """The stage of the referee grid: one of the event's (a page's ``?stage=`` or the grid form's ``stage``)."""
+
+    stage = IdChoiceField(queryset=Stage.objects.none(), error_messages={
+        "required": _("This stage is not one of the event's: reload the page."),
+        "invalid_choice": _("This stage is not one of the event's: reload the page.")})
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["stage"].queryset = event.stages.all()
+
+
 class RefereeGridForm(forms.Form):
     """The stage's grid of tables by rounds: each round's planned start (``start_<round id>``), each table's
     referee (``cell_<match id>``, empty: nobody), or one table's referee for every round (``whole_row`` the

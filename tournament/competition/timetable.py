@@ -21,7 +21,10 @@ def parse_start(text):
     text = (text or "").strip()
     if not text:
         return None
-    value = parse_datetime(text.replace(" ", "T"))
+    try:
+        value = parse_datetime(text.replace(" ", "T"))
+    except ValueError:      # well formed, no such day or hour (2026-02-30)
+        value = None
     if value is None:
         raise UserError(gettext_noop("Enter a time such as 2026-12-05 09:30."), field="scheduled_start")
     return timezone.make_aware(value) if timezone.is_naive(value) else value

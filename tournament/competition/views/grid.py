@@ -8,9 +8,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.names import display_name
-from common.numbers import whole
 from tournament.competition import timetable
-from tournament.competition.forms import RefereeGridForm
+from tournament.competition.forms import GridStageForm, RefereeGridForm
 from tournament.models import Match, Stage
 from tournament.permissions import organiser_required
 from tournament.staff.services import referees_of
@@ -20,8 +19,14 @@ from tournament.templatetags.names import colon
 @organiser_required
 def referee_grid(request, event):
     stages = list(Stage.objects.filter(event=event).order_by("order"))
-    stage = next((s for s in stages if s.pk == whole(request.GET.get("stage") or request.POST.get("stage"))),
-                 stages[0] if stages else None)
+    chosen = GridStageForm(request.POST if request.method == "POST" else request.GET, event=event)
+    if chosen.is_valid():
+        stage = chosen.cleaned_data["stage"]
+    elif request.method == "POST":   # a post for no stage of the event's saves nothing (a page: the first stage)
+        messages.error(request, chosen.errors["stage"][0])
+        return redirect("competition_referee_grid", event.slug)
+    else:
+        stage = stages[0] if stages else None
     rounds, rows = timetable.grid(stage) if stage is not None else ([], [])
     if request.method == "POST" and stage is not None:
         form = RefereeGridForm(request.POST, rounds=rounds, tables=[table for table, _cells in rows],

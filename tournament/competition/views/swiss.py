@@ -131,7 +131,11 @@ def _swiss_done(request, event, stage, d):
 
 @organiser_required
 def manage_units(request, event):
-    form = UnitScoringForm(request.POST if request.method == "POST" else None)
+    """The unit scoring: the form shows the rules in force, or what was typed next to its refusal."""
+    rules = unit_standings.unit_rules(event)
+    form = UnitScoringForm(request.POST if request.method == "POST" else None, initial={
+        "points": "-".join(str(p) for p in rules["points"]), "best_n": rules["best_n"],
+        "women_bonus": rules["women_bonus"], "seed": (event.unit_scoring or {}).get("lot_seed", "")})
     if form.is_valid():
         try:
             unit_standings.set_unit_rules(event, **form.cleaned_data)
@@ -140,11 +144,8 @@ def manage_units(request, event):
         except UserError as exc:
             apply_user_error(form, exc)
     errors = first_errors(form, above="points")
-    rules = unit_standings.unit_rules(event)
     return render(request, "tournament/competition/manage_units.html", {
-        "event": event, "errors": errors, "rules": rules,
-        "points_text": request.POST.get("points", "") if errors else "-".join(str(p) for p in rules["points"]),
-        "profile_rules": unit_standings.profile_rules(event), "seed": request.POST.get("seed", "") if errors else
-        (event.unit_scoring or {}).get("lot_seed", ""), "default_seed": unit_standings.default_lot_seed(event),
+        "event": event, "errors": errors, "rules": rules, "form": form,
+        "profile_rules": unit_standings.profile_rules(event), "default_seed": unit_standings.default_lot_seed(event),
         "seed_max": unit_standings.SEED_MAX_LENGTH,
         "result": unit_standings.event_unit_standings(event)}, status=400 if errors else 200)
