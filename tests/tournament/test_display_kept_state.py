@@ -1,14 +1,20 @@
 """The round's shared display data (hall display, live.json, the chief's overview) reads each table's kept
 engine state instead of replaying it (issue 31 item 2: the display is rebuilt after every hand at any table,
 and replaying 64 tables took 250-450 ms). What it shows must still be the replay of the records."""
+import datetime as dt
+
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
+from infra import clock
 from rulings import services as rulings_services
 from rulings.adjustments import match_state as replayed_state
 from scoring import snapshots
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, play, tables_of  # noqa: F401
+from tournament.clocks import cache as display_cache
 from tournament.clocks import display
+from tournament.models import Match
 
 
 def rows_by_match(rnd):
@@ -55,3 +61,42 @@ def test_a_rebuild_after_a_hand_reads_the_engine_state_of_that_table_only(db, ch
     with CaptureQueriesContext(connection) as ctx:
         assert rows_by_match(rnd)[moved.pk]["recorded"] == 2
     assert sum('"scoring_matchsnapshot"."data"' in q["sql"] for q in ctx.captured_queries) == 1
+
+
+def polled(rnd):
+    return {row["match_id"]: row for row in display.display_data(rnd.pk)["tables"]}
+
+
+def test_after_a_hand_the_rebuild_reads_the_tables_changed_since_the_last_one(db, chief, django_capture_on_commit_callbacks):  # noqa: E501,F811
+    """Issue 31 item 2 at 2,048 tables: a hand at one table re-reads the tables changed lately, keeps the
+    other rows of the last copy, and shows the same as a whole rebuild."""
+    rnd = make_round(tables=5)
+    for match in tables_of(rnd):
+        play(match, chief, defender_points=20)
+    polled(rnd)   # a whole rebuild
+    moved = tables_of(rnd)[3]
+    old = timezone.now() - dt.timedelta(seconds=60)   # the other tables last changed a minute ago
+    Match.objects.filter(round=rnd).exclude(pk=moved.pk).update(changed_at=old)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(moved, chief, defender_points=95)
+    with CaptureQueriesContext(connection) as ctx:
+        rows = polled(rnd)
+    reads = [q["sql"] for q in ctx.captured_queries if 'FROM "tournament_match"' in q["sql"]]
+    assert any('"changed_at" >=' in sql for sql in reads), reads   # the changed tables only
+    assert rows == {row["match_id"]: row for row in display.build_display_data(rnd.pk)["tables"]}
+    assert rows[moved.pk]["recorded"] == 2 and [r["match_id"] for r in display.display_data(rnd.pk)["tables"]] == [
+        m.pk for m in tables_of(rnd)]
+    display_cache.invalidate(rnd.pk)   # a round change (the clock, a closure): every table read again
+    with CaptureQueriesContext(connection) as ctx:
+        polled(rnd)
+    assert not any('"changed_at" >=' in q["sql"] for q in ctx.captured_queries)
+
+
+def test_a_copy_older_than_the_safety_net_is_rebuilt_whole(db, chief, django_capture_on_commit_callbacks):  # noqa: F811
+    rnd = make_round(tables=2)
+    polled(rnd)
+    display_cache.tables_changed(rnd.pk)
+    later = timezone.now() + dt.timedelta(seconds=display.DISPLAY_CACHE_SECONDS + 1)
+    with clock.frozen(later), CaptureQueriesContext(connection) as ctx:
+        polled(rnd)
+    assert not any('"changed_at" >=' in q["sql"] for q in ctx.captured_queries)

@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+import datetime as dt
 import logging
 
 from django.core.cache import cache
@@ -20,7 +21,7 @@ from scoring.models import Hand
 from scoring.profile_store import shared_version
 from tournament.clocks import allowances
 from tournament.clocks import arithmetic as clocks
-from tournament.clocks.cache import display_key
+from tournament.clocks.cache import display_key, whole_key
 from tournament.clocks.records import clock_rule, mark, marks_of, round_with_event
 from tournament.competition import rounds
 from tournament.models import ClockFiring, Match, Round
@@ -28,13 +29,17 @@ from tournament.models import ClockFiring, Match, Round
 log = logging.getLogger(__name__)
 
 DISPLAY_CACHE_SECONDS = 30          # a safety net: invalidation normally refreshes the display at once
+IN_FLIGHT = dt.timedelta(seconds=10)   # a table write's changed_at precedes its commit by less than this
 RECORDED_CACHE_SECONDS = 3600       # a table's hands recorded, keyed by its last change: never stale, only evicted
 
 
-def _round_matches(round_id) -> list:
-    """The round's matches in table order, with their pairs, hand allowance and kept state's version (not
-    its data: :func:`_hands_recorded` reads that of the tables it has to)."""
-    return list(Match.objects.filter(round_id=round_id).select_related("ns", "ew", "hand_allowance", "engine_snapshot")
+def _round_matches(round_id, changed_since=None) -> list:
+    """The round's matches in table order (those changed since ``changed_since``), with their pairs, hand
+    allowance and kept state's version (not its data: :func:`_hands_recorded` reads the tables it must)."""
+    matches = Match.objects.filter(round_id=round_id)
+    if changed_since is not None:
+        matches = matches.filter(changed_at__gte=changed_since)
+    return list(matches.select_related("ns", "ew", "hand_allowance", "engine_snapshot")
                 .defer("engine_snapshot__data").order_by("table", "id"))
 
 
@@ -140,7 +145,9 @@ def display_data(round_id) -> dict | None:
     """Everything the displays of a round share, from the cache. None: no such round.
 
     On a miss one poll rebuilds it (a short cache lock) while the others keep serving the previous
-    copy, so hundreds of displays polling right after a recorded hand do not all rebuild at once.
+    copy, so hundreds of displays polling right after a recorded hand do not all rebuild at once. After a
+    write that moved only tables (:func:`tournament.clocks.cache.tables_changed`) the rebuild reads those
+    tables again and keeps the other rows of the previous copy (:func:`build_display_data`).
     """
     key = display_key(round_id)
     data = cache.get(key)
@@ -151,7 +158,9 @@ def display_data(round_id) -> dict | None:
         if stale is not None:
             return stale
     try:
-        data = build_display_data(round_id)
+        whole = cache.get(whole_key(round_id)) is not None
+        cache.delete(whole_key(round_id))   # taken before reading: a round change from now on sets it again
+        data = build_display_data(round_id, previous=None if whole else cache.get(f"{key}:stale"))
         if data is not None:
             cache.set_many({key: data, f"{key}:stale": data}, DISPLAY_CACHE_SECONDS)
     finally:
@@ -159,8 +168,15 @@ def display_data(round_id) -> dict | None:
     return data
 
 
-def build_display_data(round_id) -> dict | None:
-    """The shared display data straight from the database (plain values, ready for the cache)."""
+def build_display_data(round_id, previous=None) -> dict | None:
+    """The shared display data straight from the database (plain values, ready for the cache).
+
+    ``previous``: the copy built last, when only tables changed since (their Match rows moved their
+    ``changed_at``): the tables changed since it was built (less :data:`IN_FLIGHT`, for a write that
+    committed after it) are read again and the others' rows kept; a copy older than
+    :data:`DISPLAY_CACHE_SECONDS` is not used (the bound on a writer that moved a table without saying so).
+    """
+    now = clock.now()
     rnd = Round.objects.select_related("stage__event__profile").filter(pk=round_id).first()
     if rnd is None:
         return None
@@ -174,9 +190,22 @@ def build_display_data(round_id) -> dict | None:
     marks = marks_of(round_id)
     firings = dict(ClockFiring.objects.filter(round_id=round_id).values_list("kind", "fired_at"))
     clock_started = any(m.kind == clocks.START for m in marks)
-    matches = _round_matches(round_id)
-    status = rounds.round_status(rnd, clock_started=clock_started, matches=matches)
+    whole_at = _whole_at(previous, now)
+    if whole_at is None:
+        matches = _round_matches(round_id)
+        tables = _table_rows(matches, marks)
+        begun = matches
+        whole_at = now.isoformat()
+    else:
+        changed = _round_matches(round_id, changed_since=dt.datetime.fromisoformat(previous["as_of"]) - IN_FLIGHT)
+        fresh = {row["match_id"]: row for row in _table_rows(changed, marks)}
+        kept = [row for row in previous["tables"] if row["match_id"] not in fresh]
+        tables = sorted([*kept, *fresh.values()], key=lambda row: (row["table"], row["match_id"]))
+        begun = [*changed, *([_Begun()] if previous["round_status"] == rounds.IN_PROGRESS else [])]
+    status = rounds.round_status(rnd, clock_started=clock_started, matches=begun)
     return {
+        "as_of": now.isoformat(),
+        "whole_at": whole_at,
         "round_status": status,
         "clock_started": clock_started,
         "round": {"id": rnd.pk, "name": str(rnd), "event_slug": event.slug, "event_name": event.name,
@@ -188,8 +217,25 @@ def build_display_data(round_id) -> dict | None:
         "rule_error": rule_error,
         "marks": [(m.kind, m.at, m.seconds, m.table) for m in marks],
         "firings": firings,
-        "tables": _table_rows(matches, marks),
+        "tables": tables,
     }
+
+
+class _Begun:
+    """Stands for the tables of a round already in progress (a round that began stays begun)."""
+
+    started_at = True
+    status = None
+
+
+def _whole_at(previous, now):
+    """When ``previous`` was last read whole, if it may still be built on (else None: read every table)."""
+    if not previous or "whole_at" not in previous:
+        return None
+    whole_at = previous["whole_at"]
+    if now - dt.datetime.fromisoformat(whole_at) > dt.timedelta(seconds=DISPLAY_CACHE_SECONDS):
+        return None
+    return whole_at
 
 
 def _iso(value):

@@ -166,7 +166,7 @@ def settle(match, *, replay, entries=None, decision=None) -> Verdict:
     if result_changed:
         pagecache.changed_match(match)
     round_id = match.round_id
-    transaction.on_commit(lambda: display_cache.invalidate(round_id))
+    transaction.on_commit(lambda: display_cache.tables_changed(round_id))
     return verdict
 
 
