@@ -2,11 +2,13 @@
 referee says the first lead of the hand in play was not made (still shuffling, dealing or bidding)
 plays exactly three more hands; a table already playing plays that hand plus three."""
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from common.errors import ForbiddenError, UserError
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, play, tables_of  # noqa: F401
-from tournament.clocks import leads
+from tournament.clocks import cache as display_cache
+from tournament.clocks import display, leads
 from tournament.clocks import services as cs
 from tournament.models import HandAllowance
 
@@ -49,3 +51,17 @@ def test_the_api_reads_and_records_the_answer(db, frozen_now, chief):
     answer = api.post(url, {"hand_number": 1, "made": False}, format="json")
     assert answer.status_code == 201 and answer.json() == {"hand_number": 1, "made": False, "reported": True, "asked": False}
     assert api.post(url, {"hand_number": 3, "made": False}, format="json").json()["field"] == "hand_number"
+
+
+def test_an_answer_drops_the_rounds_display(db, frozen_now, chief, django_capture_on_commit_callbacks):
+    """The answer moves the table's last hand once the announcement asked for it: the hall display and the
+    live pages must not show the hands left from before it for up to their cache's life."""
+    rnd = make_round("shenzhen-community", tables=1)
+    (table,) = tables_of(rnd)
+    play(table, chief)
+    display.display_data(rnd.pk)
+    assert cache.get(display_cache.display_key(rnd.pk)) is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        leads.report_lead(table, chief, hand_number=2, made=False)
+    assert cache.get(display_cache.display_key(rnd.pk)) is None
+    assert cache.get(display_cache.whole_key(rnd.pk)) is not None   # rebuilt whole: not a table's change only

@@ -7,10 +7,13 @@ clock reads when the announcement reaches the table (:func:`tournament.clocks.ta
 """
 from __future__ import annotations
 
+from django.db import transaction
+
 from common.errors import ForbiddenError, UserError, gettext_noop
 from infra import clock
 from rulings.closing import refuse_if_round_closed
 from tournament import access
+from tournament.clocks import cache as display_cache
 from tournament.clocks.records import hands_recorded
 from tournament.models import HandAllowance, LeadReport
 
@@ -50,5 +53,8 @@ def report_lead(match, user, *, hand_number, made) -> LeadReport:
     if hand_number != in_play:
         raise UserError(gettext_noop("The hand in play is hand %(expected)s, not hand %(number)s."),
                         field="hand_number", expected=in_play, number=hand_number)
-    return LeadReport.objects.create(match=match, hand_number=hand_number, lead_made=bool(made), reported_by=user,
-                                     reported_at=clock.now())
+    report = LeadReport.objects.create(match=match, hand_number=hand_number, lead_made=bool(made), reported_by=user,
+                                       reported_at=clock.now())
+    round_id = match.round_id   # the answer moves the table's last hand once announced: the displays show it
+    transaction.on_commit(lambda: display_cache.invalidate(round_id))
+    return report
