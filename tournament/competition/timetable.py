@@ -7,10 +7,9 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from common.errors import UserError, gettext_noop
+from infra import clock
 from tournament import pagecache
 from tournament.competition.referees import assign_referee
 from tournament.models import Match, Round, Stage
@@ -18,16 +17,10 @@ from tournament.models import Match, Round, Stage
 
 def parse_start(text):
     """A planned start from a form ("2026-12-05T09:30"), in the site's time zone; None for empty."""
-    text = (text or "").strip()
-    if not text:
-        return None
     try:
-        value = parse_datetime(text.replace(" ", "T"))
-    except ValueError:      # well formed, no such day or hour (2026-02-30)
-        value = None
-    if value is None:
-        raise UserError(gettext_noop("Enter a time such as 2026-12-05 09:30."), field="scheduled_start")
-    return timezone.make_aware(value) if timezone.is_naive(value) else value
+        return clock.typed_time(text)
+    except ValueError:
+        raise UserError(gettext_noop("Enter a time such as 2026-12-05 09:30."), field="scheduled_start") from None
 
 
 def set_round_start(rnd: Round, when: dt.datetime | None) -> Round:

@@ -1,9 +1,8 @@
 """Forms of the organiser's entry pages; they only clean input, the services decide."""
 from django import forms
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
+from infra import clock
 from tournament.entries import registration, removals, substitutions
 from tournament.entries.limits import LIMITS, MAX_SEED
 from tournament.entries.services import EntryError, PairData, PlayerData
@@ -182,16 +181,10 @@ class WindowForm(forms.Form):
     asks_phone = forms.BooleanField(required=False)
 
     def clean_closes_at(self):
-        text = self.cleaned_data["closes_at"]
-        if not text:
-            return None
         try:
-            value = parse_datetime(text.replace(" ", "T"))
-        except ValueError:      # well formed, no such day or hour (2026-02-30)
-            value = None
-        if value is None:
-            raise forms.ValidationError(_("Enter a time such as 2026-12-05 09:30."), code="invalid")
-        return timezone.make_aware(value) if timezone.is_naive(value) else value
+            return clock.typed_time(self.cleaned_data["closes_at"])
+        except ValueError:
+            raise forms.ValidationError(_("Enter a time such as 2026-12-05 09:30."), code="invalid") from None
 
 
 class LinkActionForm(forms.Form):
