@@ -49,6 +49,13 @@ def test_bracket_page_shows_rounds_placements_and_seed(client, drawn):
     assert "四分之一决赛" in html and "半决赛" in html and "第5–8名排位赛" in html and "<code>k</code>" in html
 
 
+def test_schedule_names_a_side_still_to_be_decided_in_words(client, drawn):
+    """A waiting knock-out side reads "R2-M1 胜者", never the stored code "W:R2-M1"."""
+    html = client.get(reverse("competition_schedule", args=[drawn[0].slug])).content.decode()
+    assert "R2-M1 胜者" in html and "R2-M1 负者" in html
+    assert "W:R2-M1" not in html and "L:R2-M1" not in html
+
+
 def test_standings_page_awards_when_done(client, drawn):
     event, _, ko = drawn
     play_stage(ko)
