@@ -130,6 +130,6 @@ def test_a_phone_sees_the_share_tags_image_and_download_links(transactional_db, 
     assert Image.open(tmp_path / "share.png").size == share.SIZE
     page.goto(live_server.url + reverse("competition_groups", args=[event.slug]))
     links = page.locator("p.downloads a")
-    assert links.count() == 2 and links.nth(0).inner_text() == "排名 (.xlsx)"
+    assert links.count() == 2 and links.nth(0).inner_text() == "排名（.xlsx）"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(Path(os.environ.get("SCREENSHOT_DIR", tmp_path)) / "share-groups-phone.png"))
