@@ -43,6 +43,18 @@ def test_catalogue_exists():
     assert catalogues(), "locale/zh_Hans/LC_MESSAGES/django.po is missing"
 
 
+ALIAS = re.compile(r"\b(?:n|p|np)?gettext(?:_lazy|_noop)? as (?!_\b)(?P<name>\w+)")
+
+
+def test_translation_functions_keep_names_makemessages_extracts():
+    """A translation function imported as another name than ``_`` (``gettext_lazy as _l``) hides its strings from
+    makemessages and from the check below: the clock settings' choices read "Inherit", "Yes", "No"."""
+    aliased = sorted(f"{path.relative_to(REPO)}: {m.group(0)}" for folder in SOURCE_DIRS
+                     for path in (REPO / folder).rglob("*.py") if "migrations" not in path.parts
+                     for m in ALIAS.finditer(path.read_text(encoding="utf-8")))
+    assert not aliased, "\n".join(aliased)
+
+
 def test_every_source_string_has_a_chinese_translation():
     msgids = translated_msgids()
     missing = sorted({f"{path}: {s!r}" for path, s in source_strings() if not msgids.get(s)})

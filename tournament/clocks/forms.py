@@ -3,7 +3,7 @@ switch. They declare the fields (whole minutes within the service's limit, choic
 :mod:`tournament.clocks.services` (the API's too), whose UserError lands next to its field."""
 from django import forms
 from django.utils.text import capfirst
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy as _
 
 from tournament.clocks.services import MAX_CHANGE_MINUTES
 from tournament.form_fields import WholeNumberField
@@ -12,9 +12,9 @@ from tournament.models import EventClockSettings
 ACTIONS = ["start", "pause", "resume", "add", "table_extra"]
 #: The longest note kept with a clock change (longer is cut).
 NOTE_MAX = 200
-MINUTES_MESSAGES = {"invalid": _l("Enter whole minutes."),
-                    "min_value": _l("Enter a number of minutes from -600 to 600, not 0."),
-                    "max_value": _l("Enter a number of minutes from -600 to 600, not 0.")}
+MINUTES_MESSAGES = {"invalid": _("Enter whole minutes."),
+                    "min_value": _("Enter a number of minutes from -600 to 600, not 0."),
+                    "max_value": _("Enter a number of minutes from -600 to 600, not 0.")}
 
 
 class ClockActionForm(forms.Form):
@@ -22,11 +22,11 @@ class ClockActionForm(forms.Form):
     for one table; ``confirmed`` once the page's question was answered yes."""
 
     action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS],
-                               error_messages={"invalid_choice": _l("Unknown clock action."),
-                                               "required": _l("Unknown clock action.")})
+                               error_messages={"invalid_choice": _("Unknown clock action."),
+                                               "required": _("Unknown clock action.")})
     minutes = WholeNumberField(min_value=-MAX_CHANGE_MINUTES, max_value=MAX_CHANGE_MINUTES,
                                error_messages=MINUTES_MESSAGES)
-    match = WholeNumberField(error_messages={"invalid": _l("Choose a table of this round.")})
+    match = WholeNumberField(error_messages={"invalid": _("Choose a table of this round.")})
     note = forms.CharField(required=False)
     confirmed = forms.BooleanField(required=False)
 
@@ -46,11 +46,11 @@ class ClockActionForm(forms.Form):
 class ParallelRoundsForm(forms.Form):
     """Whether several rounds of the event may run their clocks at once (e.g. several halls)."""
 
-    parallel_rounds = forms.TypedChoiceField(choices=[("false", _l("No")), ("true", _l("Yes"))],
+    parallel_rounds = forms.TypedChoiceField(choices=[("false", _("No")), ("true", _("Yes"))],
                                              coerce=lambda value: value == "true")
 
 
-INHERIT = [("", _l("Inherit")), ("true", _l("Yes")), ("false", _l("No"))]
+INHERIT = [("", _("Inherit")), ("true", _("Yes")), ("false", _("No"))]
 # The fields the service's errors name, mapped to the form's fields.
 ERROR_FIELDS = {"match_seconds": "match_minutes", "announce_before_seconds": "announce_minutes_before_end"}
 
