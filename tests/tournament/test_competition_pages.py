@@ -79,6 +79,7 @@ def test_manage_pages_need_an_organiser(client, drawn, make_user):
     client.force_login(make_user(roles.ORGANISER))
     for name in ("competition_manage_stages", "competition_manage_schedule", "competition_manage_referees"):
         assert client.get(reverse(name, args=[event.slug])).status_code == 200
+    assert "<h2>裁判员单位</h2>" in client.get(reverse("competition_manage_referees", args=[event.slug])).content.decode()
 
 
 def test_organiser_creates_stages_and_draws_with_a_seed_then_redoes(client, db, make_user):
