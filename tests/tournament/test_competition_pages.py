@@ -82,6 +82,18 @@ def test_manage_pages_need_an_organiser(client, drawn, make_user):
     assert "<h2>裁判员单位</h2>" in client.get(reverse("competition_manage_referees", args=[event.slug])).content.decode()
 
 
+def test_the_organisers_row_marks_the_page_it_is_on(client, drawn, make_user):
+    """Like the public tabs, the organiser's row shows where the organiser is (aria-current, drawn as the active
+    tab)."""
+    event = drawn[0]
+    client.force_login(make_user(roles.ORGANISER))
+    for name, label in [("competition_manage_stages", "阶段与抽签"), ("competition_manage_schedule", "赛程与裁判安排"),
+                        ("competition_manage_referees", "裁判员单位"), ("clock-settings", "计时设置")]:
+        html = client.get(reverse(name, args=[event.slug])).content.decode()
+        assert html.count('aria-current="page"') == 1, name
+        assert f'aria-current="page">{label}</a>' in html, name
+
+
 def test_organiser_creates_stages_and_draws_with_a_seed_then_redoes(client, db, make_user):
     event = make_event(8, 4)
     client.force_login(make_user(roles.ORGANISER))

@@ -133,6 +133,6 @@ def clock_settings(request, slug):
             **({"round": rnd} if rnd else {"event": event})).first()
         form = ClockSettingsForm(initial=ClockSettingsForm.initial_from(row))
     return render(request, "tournament/clock/settings.html", {
-        "event": event, "round": rnd, "form": form, "rules": _rule_rows(event),
+        "event": event, "tab": "clock", "round": rnd, "form": form, "rules": _rule_rows(event),
         "parallel_rounds": safety.parallel_allowed(event.pk),
     })

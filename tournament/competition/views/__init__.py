@@ -302,7 +302,7 @@ def manage_stages(request, event):
         errors = first_errors(form)
         posted = {"form": "from_format" if from_format else "create", **request.POST.dict()}
     return render(request, "tournament/competition/manage_stages.html", {
-        "event": event, "stages": event.stages.select_related("source").order_by("order"),
+        "event": event, "tab": "stages", "stages": event.stages.select_related("source").order_by("order"),
         "kinds": Stage.Kind.choices, "default_places": stages.default_places_played(event.profile),
         "suggested_rounds": swiss_rounds.suggestion(event),
         "asks_places": stages.format_has_knockout(event), "places_choices": _places_choices(),
@@ -364,7 +364,7 @@ def manage_stage_edit(request, event, stage_id):
     posted = request.POST if errors else {}
     values = {k: posted.get(k, (stage.settings or {}).get(k, "")) for k in EDITED_SETTINGS}
     return render(request, "tournament/competition/manage_stage_edit.html", {
-        "event": event, "stage": stage, "errors": errors, "drawn": drawn, "started": started,
+        "event": event, "tab": "stages", "stage": stage, "errors": errors, "drawn": drawn, "started": started,
         "name": posted.get("name", stage.name), "values": values,
         "source_id": whole(posted.get("source")) if "source" in posted else stage.source_id,
         "sources": [] if stage.kind == Stage.Kind.SWISS else earlier,
@@ -418,7 +418,7 @@ def manage_stage(request, event, stage_id):
     names = pair_names(event)
     standings = group_standings.stage_standings(stage) if stage.kind == Stage.Kind.ROUND_ROBIN else None
     return render(request, "tournament/competition/manage_stage.html", {
-        "event": event, "stage": stage, "history": draws.draw_history(stage),
+        "event": event, "tab": "stages", "stage": stage, "history": draws.draw_history(stage),
         "redraw_allowed": draws.redraw_allowed(stage),
         "active": {k: draws.active_draw(stage, k) for k in Draw.Kind.values},
         "standings": standings, "bracket": bracket_columns(stage, names) if standings is None else None,
@@ -459,7 +459,8 @@ def manage_schedule(request, event):
             messages.success(request, _("Referees saved."))
         return redirect("competition_manage_schedule", slug=event.slug)
     return render(request, "tournament/competition/manage_schedule.html",
-                  {"event": event, "rounds": schedule_rounds(event), "referees": _referees(event)})
+                  {"event": event, "tab": "manage_schedule", "rounds": schedule_rounds(event),
+                   "referees": _referees(event)})
 
 
 @organiser_required
@@ -479,5 +480,5 @@ def manage_referees(request, event):
             messages.success(request, _("Referees saved."))
         return redirect("competition_manage_referees", slug=event.slug)
     return render(request, "tournament/competition/manage_referees.html",
-                  {"event": event, "referees": _referees(event),
+                  {"event": event, "tab": "referees", "referees": _referees(event),
                    "units": sorted(event.units.all(), key=lambda u: natural_key(u.name))})
