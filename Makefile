@@ -31,14 +31,15 @@ demo: migrate
 nodemo: migrate
 	$(BIN)/python manage.py remove_demo
 
-# Serve on http://$(HOST):$(PORT) with a Celery worker (and beat) beside it; Ctrl-C stops both.
+# Serve on http://$(HOST):$(PORT) with a Celery worker (and beat) beside it; Ctrl-C stops both (the trap is
+# dropped before its kill 0, which else signals the shell itself again and again: a worker left running).
 # With DEMO=0 the database gets no demo data (nodemo) instead of the demo (demo).
 run: $(if $(filter 0,$(DEMO)),nodemo,demo)
 	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker; Ctrl-C stops both."
-	@trap 'kill 0' INT TERM; \
+	@trap 'trap - INT TERM; kill 0' INT TERM; \
 	$(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2 & \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload; \
-	kill 0
+	trap - INT TERM; kill 0
 
 worker: setup
 	$(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2
