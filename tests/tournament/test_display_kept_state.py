@@ -100,3 +100,11 @@ def test_a_copy_older_than_the_safety_net_is_rebuilt_whole(db, chief, django_cap
     with clock.frozen(later), CaptureQueriesContext(connection) as ctx:
         polled(rnd)
     assert not any('"changed_at" >=' in q["sql"] for q in ctx.captured_queries)
+
+
+def test_a_side_still_to_be_decided_is_named_in_words_on_the_display(db):
+    rnd = make_round(tables=1)
+    (match,) = tables_of(rnd)
+    Match.objects.filter(pk=match.pk).update(ns=None, ns_source="W:R2-M1", status=Match.Status.PENDING)
+    row = display.live_clock(display.display_data(rnd.pk))["tables"][0]
+    assert row["ns"] == "R2-M1 胜者" and display.round_overview(rnd)[0]["ns"] == "R2-M1 胜者"

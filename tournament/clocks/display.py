@@ -24,6 +24,7 @@ from tournament.clocks import arithmetic as clocks
 from tournament.clocks.cache import display_key, whole_key
 from tournament.clocks.records import clock_rule, mark, marks_of, round_with_event
 from tournament.competition import rounds
+from tournament.competition.stages import describe_source
 from tournament.models import ClockFiring, Match, Round
 
 log = logging.getLogger(__name__)
@@ -61,8 +62,10 @@ def _table_rows(matches, marks):
         rows.append({
             "match_id": match.pk,
             "table": match.table,
-            "ns": str(match.ns or match.ns_source or ""),
-            "ew": str(match.ew or match.ew_source or ""),
+            "ns": str(match.ns or ""),   # a side still to be decided: named in the reader's language (_named)
+            "ew": str(match.ew or ""),
+            "ns_source": match.ns_source or "",
+            "ew_source": match.ew_source or "",
             "ns_level": match.ns_level,
             "ew_level": match.ew_level,
             "status": match.status,
@@ -139,7 +142,14 @@ def match_state(match):
 def round_overview(rnd) -> list:
     """The chief referee's view of every table: hands recorded, hands left, ended, winner, extra time."""
     rnd = round_with_event(rnd)
-    return _table_rows(_round_matches(rnd.pk), marks_of(rnd.pk))
+    return [_named(row) for row in _table_rows(_round_matches(rnd.pk), marks_of(rnd.pk))]
+
+
+def _named(row) -> dict:
+    """The row with a side still to be decided named in words ("R2-M1 胜者"), never its stored code: the
+    shared data keeps the code, each reader gets the words of its language."""
+    return {**row, "ns": row["ns"] or describe_source(row["ns_source"]),
+            "ew": row["ew"] or describe_source(row["ew_source"])}
 
 def display_data(round_id) -> dict | None:
     """Everything the displays of a round share, from the cache. None: no such round.
@@ -257,8 +267,8 @@ CLOSED = "closed"   # the clock's status once the round is closed (its results p
 def _with_states(data, tables) -> list:
     """The rows with what each table shows (``rounds.table_status``: never ahead of its round)."""
     status, started = data.get("round_status", rounds.NOT_STARTED), data.get("clock_started", False)
-    return [{**row, "state": rounds.table_status(status, clock_started=started, over=row["ended"],
-                                                 begun=bool(row["recorded"]) or row["status"] in Match.PLAYED)}
+    return [{**_named(row), "state": rounds.table_status(status, clock_started=started, over=row["ended"],
+                                                         begun=bool(row["recorded"]) or row["status"] in Match.PLAYED)}
             for row in tables]
 
 
