@@ -20,7 +20,7 @@ from tournament.entries.forms import GONE_LINK
 from tournament.entries.pairs import add_pair
 from tournament.entries.services import PairData, PlayerData, check_entries_ready
 from tournament.entries.views.register import LINK_NAME
-from tournament.models import Event, Pair, UnitEntryVersion, UnitLink
+from tournament.models import Draw, Event, Pair, UnitEntryVersion, UnitLink
 
 NOW = dt.datetime(2026, 11, 20, 9, 0, tzinfo=dt.UTC)
 _names = itertools.count(1)
@@ -434,3 +434,16 @@ def test_a_refused_link_action_is_said_in_the_units_row(client, event, links, ma
     page = client.post(reverse("entries_links", args=[event.slug]), {"action": "refuse", "link": link.pk}).content.decode()
     row = page.split(f'id="unit-{link.pk}"')[1].split("</form>")[0]
     assert "一厂：" in field_error(row, "link") and not reg.versions(link)
+
+
+def test_a_locked_event_offers_no_window_or_new_link_and_no_links_is_said_so(client, event, links, make_user):
+    client.force_login(make_user(roles.ORGANISER))
+    page = client.get(reverse("entries_links", args=[event.slug])).content.decode()
+    assert 'id="window-form"' in page and 'id="link-form"' in page
+    Draw.objects.create(event=event, kind=Draw.Kind.GROUPS, seed="s", result={})   # the groups drawn: locked
+    page = client.get(reverse("entries_links", args=[event.slug])).content.decode()
+    assert 'class="notice locked"' in page and 'id="window-form"' not in page and 'id="link-form"' not in page
+    fresh = Event.objects.create(slug="fresh", name="新赛", start_date=event.start_date, end_date=event.end_date,
+                                 profile=event.profile)
+    page = client.get(reverse("entries_links_missing", args=[fresh.slug])).content.decode()
+    assert "还没有单位的报名链接。" in page and "所有单位均已提交" not in page

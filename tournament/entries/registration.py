@@ -427,6 +427,11 @@ def not_submitted(event: Event) -> list[SimpleNamespace]:
     return [r for r in review(event) if r.status in (NOT_STARTED, IN_PROGRESS, CHANGED, REFUSED)]
 
 
+def has_links(event: Event) -> bool:
+    """Has any unit (or person) of the event a registration link?"""
+    return UnitLink.objects.filter(event=event).exists()
+
+
 def not_submitted_sheet(event: Event) -> bytes:
     header = [_("Unit"), _("Status"), _("Contact's phone")]
     rows = [[r.link.unit.name, r.status_label, r.link.contact_phone] for r in not_submitted(event)]

@@ -220,4 +220,5 @@ def not_submitted(request, event):
         response["Content-Disposition"] = f'attachment; filename="{event.slug}-not-submitted.xlsx"'
         return response
     return render(request, "tournament/entries/links_missing.html", {
-        "event": event, "locked": entries_locked_reason(event), "rows": reg.not_submitted(event)})
+        "event": event, "locked": entries_locked_reason(event), "rows": reg.not_submitted(event),
+        "any_links": reg.has_links(event)})
