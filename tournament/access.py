@@ -20,7 +20,7 @@ role everywhere. A user's roles are read once per request and kept on the user o
 """
 from __future__ import annotations
 
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, Value
 
 from tournament import roles
 from tournament.models import Event, EventRole, Match
@@ -97,18 +97,35 @@ def event_roles(user, event_id) -> set:
         return set()
     cache = user.__dict__.setdefault("_event_roles", {})
     if event_id not in cache:
-        cache[event_id] = set(EventRole.objects.filter(user_id=user.pk, event_id=event_id)
-                              .values_list("role", flat=True))
+        cache[event_id] = set(_event_rows(user, event_id).values_list("role", flat=True))
     return cache[event_id]
+
+
+def _event_rows(user, event_id):
+    return EventRole.objects.filter(user_id=user.pk, event_id=event_id).order_by()
+
+
+def _read_roles(user, event_id):
+    """Read what ``user`` holds where neither is kept yet for the request: the account's site-wide roles and
+    its roles in the event ``event_id``, in one query (the two kinds told apart by a constant column)."""
+    if (not user.is_authenticated or event_id is None or user.is_superuser
+            or getattr(user, "_tournament_roles", None) is not None or event_id in user.__dict__.get("_event_roles", {})):
+        return
+    site = roles.role_groups(user).order_by().annotate(held=Value("site")).values_list("held", "name")
+    here = _event_rows(user, event_id).annotate(held=Value("event")).values_list("held", "role")
+    rows = list(site.union(here, all=True))
+    user._tournament_roles = {name for held, name in rows if held == "site"}
+    user.__dict__.setdefault("_event_roles", {})[event_id] = {name for held, name in rows if held == "event"}
 
 
 def roles_of(user, event=None, *, match=None) -> set:
     """The role names ``user`` holds in ``event`` (or at ``match``): the event's roles and the site-wide
     ones. Without an event or a match: the site-wide roles only."""
-    held = site_roles(user)
     if event is None and match is None:
-        return held
-    return held | event_roles(user, _event_id(event, match))
+        return site_roles(user)
+    event_id = _event_id(event, match)
+    _read_roles(user, event_id)
+    return site_roles(user) | event_roles(user, event_id)
 
 
 def is_staff(user, event=None) -> bool:
@@ -212,6 +229,7 @@ def may(user, action, *, event=None, match=None) -> bool:
         raise ValueError(f"unknown action {action!r}")
     if not user.is_authenticated:
         return False
+    _read_roles(user, _event_id(event, match))
     return _granted(user, action, site_roles(user), match) or _granted(
         user, action, roles_of(user, event, match=match), match)
 

@@ -40,8 +40,13 @@ def sync_role_groups(Group, Permission, ContentType):
         group.permissions.set(perms)
 
 
+def role_groups(user):
+    """The groups of ``user`` (a signed-in account) that are roles, as a queryset."""
+    return user.groups.filter(name__in=ROLE_PERMISSIONS)
+
+
 def user_roles(user):
     """The set of role names a user holds (empty for anonymous users)."""
     if not user.is_authenticated:
         return set()
-    return set(user.groups.filter(name__in=ROLE_PERMISSIONS).values_list("name", flat=True))
+    return set(role_groups(user).values_list("name", flat=True))

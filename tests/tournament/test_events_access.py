@@ -141,3 +141,26 @@ def test_published_event_is_read_by_anybody(client, world):
     assert client.get(f"/api/events/{event.slug}/").status_code == 200
     assert client.patch(f"/api/events/{event.slug}/", data="{}", content_type="application/json").status_code in (
         401, 403)
+
+
+def test_the_site_roles_and_the_events_are_read_in_one_query(world, make_user, django_assert_num_queries):
+    """A check at a match reads the account's site-wide roles and its roles in the match's event together
+    (one query, told apart), and keeps them for the request; the same account's roles in another event are
+    another query and do not mix."""
+    from tournament import access, roles
+
+    both = make_user(roles.ARBITRATION)   # a site-wide group
+    EventRole.objects.create(event=world["event"], user=both, role="chief_referee")
+    other = make_event(8, 4, published=False, slug="event-c")
+    EventRole.objects.create(event=other, user=both, role="organiser")
+    match = Match.objects.get(pk=world["match"].pk)
+    access.load_access(both, match)   # the match's event and the assignment, as a write reads them
+    both = type(both).objects.get(pk=both.pk)   # nothing kept yet
+    access.remember_access(both, match)
+    with django_assert_num_queries(1):
+        assert access.may(both, access.RECORD, match=match)            # the chief referee of this event
+        assert access.may(both, access.DECIDE_SECOND, match=match)     # the site-wide arbitration group
+        assert not access.may(both, access.MANAGE, match=match)        # organiser elsewhere only
+        assert access.roles_of(both, match=match) == {"chief_referee", "arbitration"}
+    with django_assert_num_queries(1):
+        assert access.roles_of(both, other) == {"organiser", "arbitration"}
