@@ -131,22 +131,17 @@ def arguments(doc, what):
 
 
 def seed_tables(count):
-    """One event, one round, one match per client, each with its own referee and a session:
-    [(match id, session key, CSRF token)]."""
+    """One event, one round, one match per client, each with its own referee (a table referee of the event,
+    assigned to the match, as the staff page makes them) and a session: [(match id, session key, CSRF token)]."""
     import datetime as dt
 
     from django.conf import settings
-    from django.contrib.auth.models import Group, Permission, User
-    from django.contrib.contenttypes.models import ContentType
+    from django.contrib.auth.models import User
     from django.contrib.sessions.backends.db import SessionStore
     from django.middleware.csrf import _get_new_csrf_string
 
     from scoring.profile_store import latest_profile
-    from tournament.models import Event, Match, Pair, Player, Round, Stage, Unit
-    from tournament.roles import sync_role_groups
-
-    sync_role_groups(Group, Permission, ContentType)
-    group = Group.objects.get(name="table_referee")
+    from tournament.models import Event, EventRole, Match, Pair, Player, Round, Stage, Unit
     event = Event.objects.create(slug="bench", name="bench", start_date=dt.date(2026, 12, 5),
                                  end_date=dt.date(2026, 12, 5), profile=latest_profile("shenzhen-community"),
                                  published=True)
@@ -162,7 +157,7 @@ def seed_tables(count):
             pairs.append(Pair.objects.create(event=event, unit=unit, player1=p1, player2=p2, name=f"pair{n}{side}"))
         match = Match.objects.create(round=rnd, table=n + 1, ns=pairs[0], ew=pairs[1], profile=event.profile)
         user = User.objects.create_user(f"bench{n}", password=None)
-        user.groups.add(group)
+        EventRole.objects.create(event=event, user=user, role=EventRole.Role.TABLE_REFEREE)
         match.referees.add(user)
         session = SessionStore()
         session["_auth_user_id"] = str(user.pk)
