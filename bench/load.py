@@ -16,6 +16,10 @@ client loop:
 * paced: every client sends one request a second, phones not synchronised (latency under a load the
   server carries: the p99 target).
 
+Beside them, back to back in the same phases, the statements a table's write sends with nothing else
+(``bench/bare.py``'s ``statements``: the idempotency claim and answer, the transaction, the lock, one read,
+the roles, three writes): the most a write made of those statements can reach on this machine today.
+
 ``report`` prints every figure with its target and the bare view's figure beside it, and the ratio.
 """
 import argparse
@@ -198,6 +202,13 @@ class BareWriter(Writer):
         return "/bench/bare/", json.dumps({"n": i}), None
 
 
+class StatementsWriter(Writer):
+    """The statements a table's write sends, and nothing else (``bench/bare.py``: ``statements``)."""
+
+    def request(self, i):
+        return f"/api/bench/statements/{self.match_id}/", json.dumps({"n": i}), new_key()
+
+
 def run_load(port, writers, per_client, *, pace=0.0, duration=0.0, repeat_every=0, expect=201, limit=15.0):
     """Drive the clients: back to back (``pace`` 0) ``per_client`` requests each (each client stops early
     once ``limit`` seconds have passed, so a run stays bounded on a busy machine), or paced, one request
@@ -265,15 +276,15 @@ def measure(server, tables, make_writer, *, rounds, phase_seconds, paced_seconds
     ``phase_seconds`` each (bare, write, bare, write, ...: a passing disturbance of the machine hits both,
     and the median phase of each is compared), then paced once each. Returns the figure sets (the back-to-back
     ones are the median phase, with every phase's rate under "phases") and the errors of the write's runs."""
-    out, errors, phases = {}, [], {"bare": [], "write": []}
+    out, errors, phases = {}, [], {"bare": [], "write": [], "statements": []}
     kinds = (("bare", BareWriter, 0), ("write", make_writer, repeat_every))
     for _ in range(rounds):
-        for label, factory, repeat in kinds:
+        for label, factory, repeat in (*kinds, ("statements", StatementsWriter, 0)):
             lat, elapsed, errs = run_load(server.port, [factory(t) for t in tables], 10**9, repeat_every=repeat,
                                           limit=phase_seconds)
             phases[label].append(figures(lat, elapsed))
             errors += [("back", label, e) for e in errs]
-    for label, _factory, repeat in kinds:
+    for label in phases:
         ranked = sorted(phases[label], key=lambda fig: fig["rps"])
         out[(label, "back")] = {**ranked[len(ranked) // 2], "phases": [fig["rps"] for fig in phases[label]]}
     for label, factory, repeat in kinds:
@@ -296,6 +307,10 @@ def report(name, figs, clients, workers, threads):
     print(f"  phases: {name} {' / '.join(f'{r:.0f}' for r in write_b['phases'])} req/s; bare view "
           f"{' / '.join(f'{r:.0f}' for r in bare_b['phases'])} req/s")
     print(f"  ratio {ratio:.2f} of the bare view (target >= {RATIO_TARGET}: {'met' if ratio >= RATIO_TARGET else 'NOT met'})")
+    bound = figs[("statements", "back")]
+    print(f"  its statements alone (no validation, rules or answer: bench/bare.py) {bound['rps']:.0f} req/s, "
+          f"{bound['rps'] / bare_b['rps']:.2f} of the bare view; the {name} does {write_b['rps'] / bound['rps']:.2f} "
+          f"of that")
     print(f"once a second per client: {name} p50 {write_p['p50']:.1f} ms, p99 {write_p['p99']:.1f} ms "
           f"({write_p['rps']:.0f} req/s offered) | bare view p50 {bare_p['p50']:.1f} ms, p99 {bare_p['p99']:.1f} ms")
     slow = bare_b["rps"] < SLOW_BARE_RPS
