@@ -18,8 +18,8 @@ $(STAMP): requirements.txt requirements-test.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
 	touch $(STAMP)
 
+# The var folder (DJANGO_VAR_DIR, else ./var) is made by the settings themselves.
 setup: $(STAMP)
-	mkdir -p var
 
 migrate: setup
 	$(BIN)/python manage.py migrate --noinput
