@@ -528,7 +528,7 @@ class PenaltyLedger:
 
         ``minutes`` and ``seconds`` (0..59) together give a lateness: 5 and 30 is over 5 minutes.
         """
-        offence = self._offence(code, side, minutes, cards, choice, role, seconds)
+        offence = self._offence(code, side, minutes=minutes, cards=cards, choice=choice, role=role, seconds=seconds)
         sanction = self._sanction(offence, self._tally)
         self._entries.append(offence)
         self._sanctions.append(sanction)
@@ -537,7 +537,8 @@ class PenaltyLedger:
 
     def preview(self, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None):
         """The Sanction ``record`` would return, without recording anything."""
-        return self._sanction(self._offence(code, side, minutes, cards, choice, role, seconds), self._tally)
+        offence = self._offence(code, side, minutes=minutes, cards=cards, choice=choice, role=role, seconds=seconds)
+        return self._sanction(offence, self._tally)
 
     def void(self, index):
         """Void entry ``index`` (0-based, in recording order) and recompute every later sanction.
@@ -559,7 +560,7 @@ class PenaltyLedger:
 
     # --- internals ---------------------------------------------------------------------------
 
-    def _offence(self, code, side, minutes, cards, choice, role, seconds=None):
+    def _offence(self, code, side, *, minutes, cards, choice, role, seconds):
         if code not in self.table["offences"]:
             message = (gettext_noop("Unknown offence code %(code)r (profile %(slug)s).") if code not in CODES
                        else gettext_noop("Offence %(code)r is not listed by profile %(slug)s."))
@@ -585,8 +586,8 @@ class PenaltyLedger:
         effect = _effect(outcome, offence.side)
         kinds = _kinds(outcome, points, effect, path.pending)
         escalated, notes = self._escalate(kinds, self._who(offence), tally)
-        return self._build(offence, node, path, outcome, points, effect, kinds,
-                           (escalated, notes), occurrence)
+        return self._build(offence, node, path, outcome, points=points, effect=effect, kinds=kinds,
+                           escalation=(escalated, notes), occurrence=occurrence)
 
     def _who(self, offence):
         """Whose warnings and violations an offence counts toward: its side, or its seat when the
@@ -623,7 +624,7 @@ class PenaltyLedger:
             notes.append(f"同轮第{nth_violation}次违例")
         return tuple(steps), notes
 
-    def _build(self, offence, node, path, outcome, points, effect, kinds, escalation, occurrence):
+    def _build(self, offence, node, path, outcome, *, points, effect, kinds, escalation, occurrence):
         """Assemble the Sanction and its Chinese explanation."""
         escalated, escalation_notes = escalation
         title = _title(node["name"], offence, path, outcome, occurrence)
