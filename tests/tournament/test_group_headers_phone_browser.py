@@ -1,0 +1,23 @@
+"""A new organiser's walk-through on a phone (390×844): the group standings' column headers (名次, 胜–负, 积分,
+净胜级数, 总级数) broke one character a line; each header now stays on one line and the table fits its card,
+the page not scrolling sideways."""
+import pytest
+
+from demo.event import seed_demo
+
+ONE_LINE = """t => { const r = document.createRange(); r.selectNodeContents(t);
+  return new Set(Array.from(r.getClientRects()).map(x => Math.round(x.top))).size; }"""
+
+
+@pytest.mark.browser
+def test_group_standings_headers_stay_on_one_line_on_a_phone(transactional_db, live_server, page):
+    event = seed_demo()[0]
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + f"/events/{event.slug}/groups/")
+    headers = page.locator("table.standings thead th")
+    assert headers.count() >= 6
+    for th in headers.all():
+        assert th.evaluate(ONE_LINE) <= 1, th.inner_text()
+    for box in page.locator("section.group .scroll-x").all():
+        assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), "a group table scrolls sideways"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
