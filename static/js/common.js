@@ -7,6 +7,10 @@
    - csrf(scope): the CSRF token of the first csrfmiddlewaretoken input in scope (default the document).
    - definitive(status): whether the server's answer settles a request, so its key may be dropped: a 2xx,
      or a 4xx other than 409 (busy/conflict) and 429 (too many requests).
+   - refused(status, json): whether the answer is the server's "no" having read the state (a 409 other than
+     code "retry", as "the round cannot close: table 2 has no result yet"): shown as it is, never as "not
+     confirmed as saved, try again" (its key is still kept: a 409 is never stored, so a retry runs afresh).
+   - bare(detail): a detail without its closing full stop, to sit inside a sentence of its own.
    - sleep(ms): a promise resolved after ms milliseconds.
    - loginLink(el, login, text): after an error line, a link to the login page (back to this page).
    - button(text, handler): a new <button type=button> calling handler when clicked. */
@@ -26,6 +30,8 @@
     return input ? input.value : "";
   }
   function definitive(status) { return status < 500 && status !== 409 && status !== 429; }
+  function refused(status, json) { return status === 409 && !!json && !!json.code && json.code !== "retry"; }
+  function bare(detail) { return String(detail == null ? "" : detail).replace(/[。.]\s*$/, ""); }
   function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
   function loginLink(el, login, text) {
     var link = document.createElement("a");
@@ -43,6 +49,6 @@
     return b;
   }
   window.Tractor = {
-    fill: fill, newKey: newKey, csrf: csrf, definitive: definitive, sleep: sleep, loginLink: loginLink, button: button
+    fill: fill, newKey: newKey, csrf: csrf, definitive: definitive, refused: refused, bare: bare, sleep: sleep, loginLink: loginLink, button: button
   };
 })();

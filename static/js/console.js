@@ -86,7 +86,8 @@
    * answered can be sent again. */
   function unsaved(label, result) {
     var detail = result.json.detail || fill(L.error_code, { status: result.status });
-    return fill(result.definitive ? label : L.unsure, { detail: detail });
+    if (result.definitive || T.refused(result.status, result.json)) { return fill(label, { detail: detail }); }
+    return fill(L.unsure, { detail: T.bare(detail) });
   }
 
   function setStatus(text, kind) {

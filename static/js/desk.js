@@ -73,13 +73,15 @@
       if (!r.ok) {
         var detail = json.detail || Object.keys(json).map(function (k) { return [].concat(json[k]).join(" "); }).join(" ");
         var error = new Error(detail || String(r.status));
-        error.unsure = !settled;
+        error.unsure = !settled && !T.refused(r.status, json);   // "the round cannot close: ..." is an answer
         error.field = json.field;
+        error.refused = T.refused(r.status, json);
         throw error;
       }
       return json;
     }).then(function (json) { refresh(); return json; }, function (err) {
-      if (errorEl) errorEl.textContent = fill(err.unsure ? L.unsure : L.error, { detail: err.message });
+      if (errorEl) errorEl.textContent = err.unsure ? fill(L.unsure, { detail: T.bare(err.message) })
+        : (err.refused ? err.message : fill(L.error, { detail: err.message }));
       throw err;
     });
   }

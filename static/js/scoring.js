@@ -241,7 +241,8 @@
         }
         button.disabled = false;
         var detail = data.detail || ("HTTP " + response.status);
-        status(definitive(response.status) ? detail : statusEl.dataset.unsure.replace("{detail}", detail),
+        var answered = definitive(response.status) || T.refused(response.status, data);
+        status(answered ? detail : statusEl.dataset.unsure.replace("{detail}", T.bare(detail)),
                "error", data.login);   // by the button, and by the field
         if (handForm) { showFieldError(handForm, data.field, data.detail || ""); }
       });

@@ -50,6 +50,8 @@ def test_the_desk_approves_decides_and_closes(desk_round, live_server, page):
     page.click("#close-round")
     page.click("#close-yes")
     page.wait_for_selector("#round-error:has-text('1、3')")
+    refusal = page.inner_text("#round-error")   # the server's answer as it is, not "not confirmed, try again"
+    assert refusal == "本轮还不能结束：第1、3桌尚无结果。", refusal
 
     page.select_option("#result-form select[name=match]", str(tables[0].pk))
     page.select_option("#result-form select[name=winner]", "NS")
