@@ -95,3 +95,12 @@ def test_a_chief_referee_still_records_after_close(client, closed):
     match, users, _ruling, _now = closed
     page = _console(client, match, users["chief"]).content.decode()
     assert 'class="offence' in page and 'id="read-only-note"' not in page
+
+
+def test_the_closed_round_banner_is_one_chinese_line(client, closed):
+    """The two sentences of the banner met with a space between them ("公布。 申诉截止时间") on Chinese pages."""
+    match, users, _ruling, _now = closed
+    page = _console(client, match, users["referee"]).content.decode()
+    banner = page[page.index('id="round-closed"'):]
+    banner = " ".join(banner[banner.index(">") + 1:banner.index("</div>")].split())
+    assert banner == "本轮已结束：成绩于09:05公布。申诉截止时间：09:15。", banner

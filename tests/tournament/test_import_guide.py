@@ -28,3 +28,10 @@ def test_the_template_has_a_guide_sheet_the_import_does_not_read():
     assert book.sheetnames == ["报名", "填写说明"]
     rows = list(book["填写说明"].iter_rows(values_only=True))
     assert rows[0] == ("列", "填写") and [r[0] for r in rows[1:]] == [h for h, _ in COLUMNS.values()]
+
+
+def test_the_import_columns_end_with_a_chinese_full_stop(organiser, event):  # noqa: F811
+    """The column list ended with an ASCII "." after "状态", a space after the full-width colon."""
+    page = organiser.get(reverse("entries_import", args=[event.slug])).content.decode()
+    assert '列（中文或英文表头）：<span class="columns">' in page
+    assert "状态</span>。" in page

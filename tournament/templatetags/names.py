@@ -55,6 +55,18 @@ def listsep():
 
 
 @register.simple_tag
+def word_gap():
+    """Between two sentences (or after a label's colon): " " on an English page, nothing on a Chinese one."""
+    return "" if _chinese() else " "
+
+
+@register.simple_tag
+def full_stop():
+    """The end of a sentence the template closes itself: "。" on a Chinese page, "." on an English one."""
+    return "。" if _chinese() else "."
+
+
+@register.simple_tag
 def open_paren():
     return "（" if _chinese() else " ("
 
