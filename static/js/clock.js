@@ -135,7 +135,7 @@
       var hands = el.querySelector("[data-clock-hands]");
       var table = findTable(feed, el);
       if (hands) {
-        hands.textContent = table && table.hands_left != null
+        hands.textContent = table && !table.ended && table.hands_left != null   // a finished table: no "0 hands left"
           ? (table.hands_left === 1 ? label(el, "last-hand") + " · " : "") + label(el, "hands-left", table.hands_left)
           : "";
       }
