@@ -26,3 +26,17 @@ def test_a_closed_round_stops_its_clock_and_a_reopened_one_runs_again(frozen_now
     assert closed["tables"][0]["remaining_seconds"] == 0 and closed["tables"][0]["ends_at"] is None
     rounds.reopen_round(rnd, chief, "更正第1桌成绩")
     assert api.get(url).json()["status"] == "running"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_chief_clock_page_of_a_closed_round_reads_in_chinese(client, chief):  # noqa: F811
+    """The closed round's clock page had an empty card where Start/Pause stand and "已结束: 甲队"."""
+    rnd = make_round(tables=1)
+    match = Match.objects.get(round=rnd)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, winner=match.ns)
+    rounds.close_round(rnd, chief)
+    client.force_login(chief)
+    page = client.get(f"/manage/{rnd.stage.event.slug}/rounds/{rnd.pk}/clock/").content.decode()
+    assert f"已结束：{match.ns.name}" in page and "已结束:" not in page
+    controls = page[page.index('class="clock-controls"'):]
+    assert controls[:controls.index("</section>")].count("<form") == 2   # add time, a table's extra time
