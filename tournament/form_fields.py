@@ -58,6 +58,8 @@ class WholeNumberField(forms.IntegerField):
         text = str(value).strip()
         negative = text.startswith("-") and self.min_value is not None and self.min_value < 0
         number = whole(text[1:] if negative else text)
+        if number is None and self.min_value is not None and text.startswith("-") and whole(text[1:]) is not None:
+            return -whole(text[1:])   # "-5" is a whole number below the least allowed: the min_value check says so
         if number is None:
             raise ValidationError(self.error_messages["invalid"], code="invalid")
         return -number if negative else number

@@ -117,3 +117,11 @@ def test_a_profile_without_a_time_limit_asks_for_the_length(organiser_client):
     assert "没有比赛时限" in error
     assert post(organiser_client, url_of(rnd), match_minutes="45").status_code == 302
     assert cs.clock_rule(rnd).match_seconds == 45 * 60
+
+
+@pytest.mark.django_db
+def test_a_negative_length_is_refused_as_too_small_not_as_no_number(organiser_client):
+    """"-5" minutes a match was answered "请填写整数。" (enter a whole number): it is one, only below 1."""
+    rnd = make_round(tables=1)
+    [error] = field_errors(post(organiser_client, url_of(rnd), match_minutes="-5"), "match_minutes")
+    assert error == "确保该值大于或等于1。", error
