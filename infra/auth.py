@@ -207,6 +207,12 @@ class LockoutAuthenticationForm(AuthenticationForm):
             self.confirm_login_allowed(self.user_cache)
         return self.cleaned_data
 
+    def get_invalid_login_error(self):
+        """A wrong name or password, said with the words of the page and the staff cards (登录名, not the
+        model's 用户名)."""
+        return ValidationError(self.error_messages["invalid_login"], code="invalid_login",
+                               params={"username": _("Login name")})
+
 
 # --------------------------------------------------------------------------- the first login's new password
 def _own_words(error: ValidationError) -> ValidationError:

@@ -114,7 +114,9 @@ def test_login_and_logout(client, demo):
 def test_login_rejects_bad_password(client, demo):
     response = client.post(reverse("login"), {"username": "organiser", "password": "wrong"})
     assert response.status_code == 200
-    assert "用户名" in response.content.decode()
+    page = response.content.decode()
+    assert "请输入一个正确的登录名和密码" in page and "用户名" not in page   # the staff cards' word
+    assert 'value="organiser"' in page                                      # the name kept for the next try
 
 
 def test_api_lists_published_events(client, demo):
