@@ -152,6 +152,14 @@ def test_a_bad_organiser_account_shows_its_sentence_and_makes_nothing(client, ma
     assert get_user_model().objects.count() == before
 
 
+def test_a_new_organiser_account_says_its_password_works_once_and_where_to_log_in(client, make_user):
+    """The staff page's card said both; the organiser accounts' card said neither."""
+    client.force_login(make_user(is_superuser=True))
+    page = client.post(reverse("site_organisers"), {"display_name": "王老师"}).content.decode()
+    created = page[page.index('id="created"'):page.index("</section>")]
+    assert "此密码仅可使用一次" in created and "登录网址：http://testserver/accounts/login/" in created
+
+
 # --------------------------------------------------------------------------- stages and draws
 def field_error(html: str, field: str) -> str:
     """The stage pages' sentence for ``field`` (a <p class="error" data-field-error=…> under its input)."""
