@@ -4,7 +4,8 @@ the page not scrolling sideways. The clock settings' 修改 links the same."""
 import pytest
 from django.conf import settings
 
-from demo.event import seed_demo
+from demo.event import ensure_accounts, seed_demo
+from demo.swiss import UNION_SLUG, seed_union_event
 from tests.conftest import login
 from tournament import roles
 
@@ -38,3 +39,16 @@ def test_the_clock_rules_edit_links_stay_whole_on_a_phone(transactional_db, live
     assert links.count() >= 1
     for link in links.all():
         assert link.evaluate(ONE_LINE) == 1, link.inner_text()
+
+
+@pytest.mark.browser
+def test_the_unit_standings_fit_a_phone(transactional_db, live_server, page):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    """团体总分: each counted pair and its place on one unbreakable line made the table wider than the screen
+    (a sideways scroll with no cue); on a phone the place goes under the pair."""
+    ensure_accounts()   # the demo's chief referee plays the meet to the end
+    seed_union_event()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + f"/events/{UNION_SLUG}/units/")
+    box = page.locator(".scroll-x:has(table.units)")
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), box.evaluate("b => [b.scrollWidth, b.clientWidth]")
