@@ -194,7 +194,12 @@
     });
   }
 
-  window.TractorClock = { scan: scan, format: format, feeds: feeds };
+  // Poll every clock on the page now (the desk after closing or reopening the round: its label follows at once).
+  function refresh() {
+    Object.keys(feeds).forEach(function (k) { clearTimeout(feeds[k].timer); poll(feeds[k]); });
+  }
+
+  window.TractorClock = { scan: scan, format: format, feeds: feeds, refresh: refresh };
   scan();
   setInterval(function () { Object.keys(feeds).forEach(function (k) { tick(feeds[k]); }); }, 250);
 })();

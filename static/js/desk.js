@@ -280,6 +280,7 @@
   }
 
   // --- actions --------------------------------------------------------------------------------------
+  function clockNow() { if (window.TractorClock && window.TractorClock.refresh) window.TractorClock.refresh(); }
   var closeBtn = document.getElementById("close-round");
   if (closeBtn) {
     var confirmBox = document.getElementById("close-confirm");
@@ -287,7 +288,7 @@
     document.getElementById("close-no").addEventListener("click", function () { confirmBox.hidden = true; closeBtn.hidden = false; });
     document.getElementById("close-yes").addEventListener("click", function () {
       confirmBox.hidden = true; closeBtn.hidden = false;
-      post(root.dataset.closeUrl, {}, document.getElementById("round-error")).catch(function () {});
+      post(root.dataset.closeUrl, {}, document.getElementById("round-error")).then(clockNow, function () {});
     });
   }
   var reopenForm = document.getElementById("reopen-form");
@@ -295,7 +296,7 @@
     reopenForm.addEventListener("submit", function (e) {
       e.preventDefault();
       post(root.dataset.reopenUrl, { reason: reopenForm.elements.reason.value }, document.getElementById("round-error"))
-        .then(function () { reopenForm.reset(); }, function () {});
+        .then(function () { reopenForm.reset(); clockNow(); }, function () {});
     });
   }
   var resultForm = document.getElementById("result-form");
