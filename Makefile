@@ -35,6 +35,7 @@ nodemo: migrate
 # dropped before its kill 0, which else signals the shell itself again and again: a worker left running).
 # With DEMO=0 the database gets no demo data (nodemo) instead of the demo (demo).
 run: $(if $(filter 0,$(DEMO)),nodemo,demo)
+	@$(BIN)/python manage.py first_run --address http://$(HOST):$(PORT)
 	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker; Ctrl-C stops both."
 	@trap 'trap - INT TERM; kill 0' INT TERM; \
 	$(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2 & \

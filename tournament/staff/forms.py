@@ -2,12 +2,15 @@
 declare the fields (types, lengths, choices); the rules are :mod:`tournament.staff.services`'s and
 :mod:`tournament.staff.tokens`'s (the API's too), whose refusal lands next to its field."""
 from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
+from infra.auth import FirstPasswordForm
 from tournament.form_fields import WholeNumberField, apply_user_error
 from tournament.models import EventRole
-from tournament.staff import services, tokens
+from tournament.staff import first_run, services, tokens
 
 NAME_MESSAGES = {"max_length": _("The name is too long (at most 150 characters).")}
 USERNAME_MESSAGES = {"max_length": _("A login name may hold letters, digits and . @ + - _ only.")}
@@ -115,3 +118,42 @@ class CardForm(forms.Form):
 
     user_id = WholeNumberField()
     password = forms.CharField(required=False, strip=False)
+
+
+class FirstRunForm(FirstPasswordForm):
+    """The first site administrator: the setup code, the name shown, a login name and a password of their
+    own (Django's password validators, as every password an owner sets)."""
+
+    code = forms.CharField(label=_("Setup code"), max_length=20, help_text=_(
+        "Shown in the terminal where the server was started (make run), and kept in the server's file "
+        "var/setup-code."), widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}))
+    display_name = forms.CharField(label=_("Name shown on pages and printouts"), max_length=services.DISPLAY_MAX,
+                                   error_messages=NAME_MESSAGES)
+    username = forms.CharField(label=_("Login name"), max_length=USERNAME_MAX, error_messages=USERNAME_MESSAGES,
+                               widget=forms.TextInput(attrs={"autocapitalize": "off"}))
+    field_order = ["code", "display_name", "username", "new_password1", "new_password2"]
+
+    def __init__(self, data=None):
+        super().__init__(get_user_model()(), data)
+
+    def clean_code(self):
+        if not first_run.code_ok(self.cleaned_data["code"]):
+            raise ValidationError(_("This is not the setup code shown in the server's terminal."), code="setup_code")
+        return self.cleaned_data["code"]
+
+    def clean_display_name(self):
+        self.user.first_name = self.cleaned_data["display_name"].strip()
+        return self.user.first_name
+
+    def clean_username(self):
+        username = self.cleaned_data["username"].strip()
+        if not services.USERNAME_RE.match(username):
+            raise ValidationError(_("A login name may hold letters, digits and . @ + - _ only."), code="invalid")
+        if get_user_model().objects.filter(username__iexact=username).exists():
+            raise ValidationError(_("The login name %(name)s is taken."), code="taken", params={"name": username})
+        self.user.username = username
+        return username
+
+    def save(self, commit=True):
+        return first_run.make_administrator(self.user.username, self.user.first_name,
+                                            self.cleaned_data["new_password2"])

@@ -13,6 +13,7 @@ urlpatterns = [
     path("events/<slug:slug>/staff/card/", views.staff_card, name="event_staff_card"),
     path("events/<slug:slug>/staff/tokens/", views.token_create, name="event_token_create"),
     path("events/<slug:slug>/staff/tokens/<int:pk>/revoke/", views.token_revoke, name="event_token_revoke"),
+    path("setup/", views.first_run_page, name="first_run"),
     path("site/organisers/", views.organisers_page, name="site_organisers"),
     path("site/tokens/", views.site_tokens_page, name="site_tokens"),
     path("site/tokens/<int:pk>/revoke/", views.site_token_revoke, name="site_token_revoke"),

@@ -1,21 +1,32 @@
-"""Pages for people: an event's staff (organisers add, remove, reset a password, print a staff card) and
-the site superuser's page of organiser accounts. Thin: the logic is in :mod:`tournament.staff.services`."""
+"""Pages for people: an event's staff (organisers add, remove, reset a password, print a staff card), the
+site superuser's page of organiser accounts, and a fresh install's first administrator. Thin: the logic is in :mod:`tournament.staff.services`."""
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login as auth_login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from common.errors import UserError
 from tournament import access
 from tournament.permissions import organiser_required
-from tournament.staff import services, tokens
+from tournament.staff import first_run, services, tokens
 from tournament.staff.card import staff_card_pdf
-from tournament.staff.forms import CardForm, OrganiserAccountForm, SiteTokenForm, StaffForm, TokenForm
+from tournament.staff.forms import (
+    CardForm,
+    FirstRunForm,
+    OrganiserAccountForm,
+    SiteTokenForm,
+    StaffForm,
+    TokenForm,
+)
 
 
 def login_address(request) -> str:
@@ -131,6 +142,22 @@ def staff_card(request, event):
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{event.slug}-staff-{user.pk}.pdf"'
     return response
+
+
+@sensitive_post_parameters()
+@never_cache
+def first_run_page(request):
+    """A fresh install's first site administrator, for whoever gives the setup code (``first_run``); gone
+    (404) once the site has one."""
+    if not first_run.needed():
+        raise Http404(_("The site already has its administrator."))
+    form = FirstRunForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        auth_login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+        messages.success(request, _("You are the site administrator. Next, make an account for each organiser."))
+        return redirect("site_organisers")
+    return render(request, "tournament/staff/first_run.html", {"form": form})
 
 
 def _superuser(request):

@@ -10,13 +10,15 @@ from tournament import access, pagecache
 from tournament.access import visible_events
 from tournament.events.share import share_image
 from tournament.models import Match, Round
+from tournament.staff import first_run
 
 
 def home(request):
     """The home page: the events this visitor may see."""
     events = visible_events(request.user).select_related("profile")
     return render(request, "tournament/home.html", {
-        "events": events, "may_create": access.may(request.user, access.CREATE_EVENT)})
+        "events": events, "may_create": access.may(request.user, access.CREATE_EVENT),
+        "first_run": not request.user.is_authenticated and first_run.needed()})
 
 
 @pagecache.public_page
