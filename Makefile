@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint setup migrate demo nodemo worker serve messages bench clean
+.PHONY: run test lint setup migrate demo nodemo real-event worker serve messages bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,14 +33,28 @@ nodemo: migrate
 
 # Serve on http://$(HOST):$(PORT) with a Celery worker (and beat) beside it; Ctrl-C stops both (the trap is
 # dropped before its kill 0, which else signals the shell itself again and again: a worker left running).
-# With DEMO=0 the database gets no demo data (nodemo) instead of the demo (demo).
-run: $(if $(filter 0,$(DEMO)),nodemo,demo)
+# With DEMO=0 the database gets no demo data (nodemo) instead of the demo (demo), and it is a real event's
+# server: DEBUG off (a visitor never sees Django's technical pages or a traceback), plain HTTP on the venue's
+# network (no HTTPS redirect, cookies not HTTPS-only), the static files collected for whitenoise, and a
+# secret key made once and kept beside the database (DJANGO_SECRET_KEY, when set, wins).
+VAR := $(or $(DJANGO_VAR_DIR),var)
+REAL_EVENT := DJANGO_DEBUG=0 DJANGO_SECURE_SSL_REDIRECT=0 DJANGO_SESSION_COOKIE_SECURE=0 \
+	DJANGO_CSRF_COOKIE_SECURE=0 DJANGO_SECURE_HSTS_SECONDS=0 \
+	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VAR)/secret-key)}"
+SERVE_ENV := $(if $(filter 0,$(DEMO)),$(REAL_EVENT))
+run: $(if $(filter 0,$(DEMO)),nodemo real-event,demo)
 	@$(BIN)/python manage.py first_run --address http://$(HOST):$(PORT)
 	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker; Ctrl-C stops both."
 	@trap 'trap - INT TERM; kill 0' INT TERM; \
-	$(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2 & \
-	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload; \
+	$(SERVE_ENV) $(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2 & \
+	$(SERVE_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload; \
 	trap - INT TERM; kill 0
+
+# A real event's server (make run DEMO=0): its secret key made once, the static files collected.
+real-event: setup
+	@mkdir -p $(VAR)
+	@test -s $(VAR)/secret-key || (umask 077; $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(VAR)/secret-key)
+	@$(REAL_EVENT) $(BIN)/python manage.py collectstatic --noinput -v0
 
 worker: setup
 	$(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2

@@ -15,6 +15,7 @@ def run_recipe() -> str:
     text = (REPO / "Makefile").read_text(encoding="utf-8")
     recipe = re.search(r"^run:.*\n((?:\t.*\n)+)", text, re.M).group(1)
     line = next(part for part in recipe.replace("\\\n\t", " ").splitlines() if "trap" in part).strip().lstrip("@")
+    line = line.replace("$(SERVE_ENV) ", "")   # a real event's settings (DEMO=0): not the stop's concern
     line = re.sub(r"\$\(BIN\)/celery [^&;]*", "sleep 60 ", line)
     line = re.sub(r"\$\(BIN\)/python manage.py runserver [^&;]*", "sleep 60 ", line)
     return line.replace("$$", "$")

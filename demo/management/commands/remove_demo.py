@@ -1,4 +1,5 @@
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from demo.remove import DemoInUse, remove_demo
 
@@ -13,12 +14,12 @@ class Command(BaseCommand):
         except DemoInUse as exc:
             raise CommandError(str(exc)) from exc
         for line in removed.kept:
-            self.stdout.write(f"保留（有真实主办方）Kept (it has organisers of its own): {line}")
+            self.stdout.write(_("Kept (it has organisers of its own): %(event)s") % {"event": line})
         if not removed.events and not removed.accounts:
-            self.stdout.write("没有演示数据。No demo data here.")
+            self.stdout.write(_("No demo data here."))
             return
         for line in removed.events:
-            self.stdout.write(f"已删除演示赛事 Demo event removed: {line}")
+            self.stdout.write(_("Demo event removed: %(event)s") % {"event": line})
         if removed.accounts:
-            self.stdout.write("已删除演示账号 Demo accounts removed: " + ", ".join(removed.accounts))
-        self.stdout.write(self.style.SUCCESS("演示数据已删除。The demo is gone."))
+            self.stdout.write(_("Demo accounts removed: %(accounts)s") % {"accounts": ", ".join(removed.accounts)})
+        self.stdout.write(self.style.SUCCESS(_("The demo is gone.")))
