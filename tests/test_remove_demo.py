@@ -82,7 +82,7 @@ def test_remove_demo_deletes_the_demo_events_and_accounts_only(demo, real, capsy
     assert Event.objects.filter(pk=event.pk).exists() and get_user_model().objects.filter(pk=organiser.pk).exists()
     assert EventRole.objects.filter(event=event, user=organiser).exists()
     call_command("remove_demo")  # nothing left: says so
-    assert "No demo data" in capsys.readouterr().out
+    assert "没有演示数据。" in capsys.readouterr().out   # Chinese first, as every message
     if connection.vendor == "postgresql":  # the append-only tables' row triggers are on again
         with connection.cursor() as cursor:
             cursor.execute("SELECT tgname, tgenabled FROM pg_trigger WHERE tgname LIKE '%%_append_only'")
@@ -109,7 +109,7 @@ def test_an_event_at_a_demo_address_with_its_own_organiser_is_kept(db, real, cap
                                 profile=latest_profile("union-games"))
     EventRole.objects.create(event=mine, user=organiser, role="organiser")
     call_command("remove_demo")
-    assert Event.objects.filter(pk=mine.pk).exists() and "Kept" in capsys.readouterr().out
+    assert Event.objects.filter(pk=mine.pk).exists() and "保留（有真实主办方）" in capsys.readouterr().out
 
 
 def _make_dry_run(*args):
