@@ -242,6 +242,10 @@ API_THROTTLE_RATES = {
     scope: (os.environ.get(f"DJANGO_THROTTLE_{scope.upper()}", default) or None)
     for scope, default in (("anon", "300/min"), ("user", "1200/min"), ("login", "20/min"))
 }
+# The reads a hall polls (the round clock, the live tables) are not throttled per address (a hall of phones
+# behind one router is one address); a published event's answer to a visitor may be kept this many seconds by
+# any cache in front (infra.etags.hall_read_headers).
+HALL_READ_MAX_AGE = int(os.environ.get("DJANGO_HALL_READ_MAX_AGE", "1"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tractor tournament referee system API",

@@ -22,6 +22,8 @@ from rest_framework.views import APIView
 from common.errors import ForbiddenError, gettext_noop
 from common.seats import SIDES
 from infra.api_errors import error_responses
+from infra.auth import UserThrottle
+from infra.etags import hall_read_headers
 from infra.inputs import StrictInput
 from tournament import access
 from tournament.clocks import cache as display_cache
@@ -145,6 +147,9 @@ class RoundClockView(APIView):
     """The live round clock (what the hall display, consoles and public pages poll)."""
 
     permission_classes = [AllowAny]
+    # What every display in the hall polls: never refused per address (a hall behind one router is one address),
+    # only a signed-in reader's runaway rate is; the answer is a cacheable public read (a second) with an ETag.
+    throttle_classes = [UserThrottle]
     serializer_class = LiveClockSerializer
 
     @extend_schema(responses={200: LiveClockSerializer, **error_responses(404)}, auth=[])
@@ -152,9 +157,7 @@ class RoundClockView(APIView):
         data = display.display_data(round_id)
         if data is None or not may_view(request, data):
             raise Http404
-        response = Response(display.live_clock(data))
-        response["Cache-Control"] = "no-store"
-        return response
+        return hall_read_headers(request, Response(display.live_clock(data)), public=data["round"]["published"])
 
 
 class ClockActionView(APIView):

@@ -7,6 +7,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import conditional_page
 
+from infra.etags import hall_read_headers
 from rulings import public_log
 from tournament import pagecache
 from tournament.access import visible_events
@@ -49,13 +50,11 @@ def public_live(request, slug):
 
     A published event's answer comes from the shared display cache (no query on a warm cache); an
     unpublished event's only to the people who may see it. The answer carries an ETag (a hash of its
-    body) and is kept by the browser only to be asked again: a poll while nothing changed is a 304 without
-    a body, which the browser's fetch() answers from its copy.
+    body): a poll while nothing changed is a 304 without a body, which the browser's fetch() answers from its
+    copy. A published event's answer to a visitor may be kept a second by any cache (``hall_read_headers``).
     """
     data = live.live_tables(slug, live.parse_round_ids(request.GET.get("rounds")),
                             live.parse_match_ids(request.GET.get("tables")))
     if not data["published"] and not visible_events(request.user).filter(slug=slug).exists():
         raise Http404
-    response = JsonResponse(data)
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return hall_read_headers(request, JsonResponse(data), public=data["published"])
