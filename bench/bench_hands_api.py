@@ -6,7 +6,7 @@ client loop, the bare Django JSON view (session authentication, CSRF, one INSERT
 POST (``/api/matches/{id}/hands/``, each client recording its table's next hand):
 
 * back to back, in alternating phases: requests/s of the median phase and the ratio to the bare view's
-  (target >= 0.4);
+  (target >= 0.2, the plain write path's floor);
 * once a second per client: p50/p99 latency (target p99 < 60 ms, or within 3x the bare view's p99 on a
   slow day: the bare view under 400 req/s back to back).
 
