@@ -61,7 +61,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "infra.middleware.LanguageRestoredMiddleware",  # first: LocaleMiddleware's language ends with the request
+    "infra.middleware.BodyDrainedMiddleware",  # first: a refused request's body is read before the answer leaves
+    "infra.middleware.LanguageRestoredMiddleware",  # before any that speaks: the language ends with the request
     "django.middleware.security.SecurityMiddleware",
     "infra.etags.ApiConditionalGetMiddleware",  # ETag and 304 for the API's reads
     "infra.middleware.BodySizeLimitMiddleware",

@@ -26,7 +26,8 @@ class LanguageRestoredMiddleware:
     Django's LocaleMiddleware activates the request's language for the thread and never takes it back: after
     an English request, whatever runs next in that thread outside a request (a test, a Celery task run eagerly,
     the next request's middleware before LocaleMiddleware, such as a 413 from the body-size limit) would speak
-    English. First in ``MIDDLEWARE``, so every other middleware still sees the request's language."""
+    English. Before every other middleware that speaks (only the body drain is outside it), so they all still
+    see the request's language."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -75,6 +76,45 @@ class UserErrorPagesMiddleware:
         return errorpages.refused(request, exception)
 
 
+class BodyDrainedMiddleware:
+    """A request's body is read to its end before the answer leaves, even when the answer refused the request
+    before reading it (a 401, 403, 405, 413 or 429): on a kept-alive connection the unread bytes would make the
+    server's worker wake up to read the next request and then wait there for one that an idle phone never sends
+    (a single-thread gunicorn worker then answers nobody). A body declared longer than ``MAX_REQUEST_BYTES`` is not
+    read: the server closes its connection instead (``config/gunicorn.py``). First in ``MIDDLEWARE``, so it follows
+    every other middleware's refusal."""
+
+    CHUNK = 64 * 1024
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            return self.get_response(request)
+        finally:
+            drain(request, settings.MAX_REQUEST_BYTES, self.CHUNK)
+
+
+def drain(request, most: int, chunk: int) -> None:
+    """Read what is left of the request's body and drop it, if it is declared at most ``most`` bytes long (a
+    longer one is never read: the server closes its connection)."""
+    if not 0 < declared_length(request) <= most:
+        return
+    try:
+        while request.read(chunk):
+            pass
+    except OSError:  # the client went away (UnreadablePostError): nothing left to keep the worker
+        return
+
+
+def declared_length(request) -> int:
+    try:
+        return max(int(request.META.get("CONTENT_LENGTH") or 0), 0)
+    except ValueError:
+        return 0
+
+
 class BodySizeLimitMiddleware:
     """A request whose declared body is too long is refused (413) before it is read: a file upload
     (multipart) past ``MAX_REQUEST_BYTES``, any other body (a form, the API's JSON) past
@@ -84,10 +124,7 @@ class BodySizeLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
+        length = declared_length(request)
         is_upload = request.META.get("CONTENT_TYPE", "").startswith("multipart/")
         limit = settings.MAX_REQUEST_BYTES if is_upload else settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if length > limit:
