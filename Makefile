@@ -31,7 +31,8 @@ demo: migrate
 nodemo: migrate
 	$(BIN)/python manage.py remove_demo
 
-# Serve on http://$(HOST):$(PORT) with a Celery worker (and beat) beside it; Ctrl-C stops both (the trap is
+# Serve on http://$(HOST):$(PORT) with gunicorn (config/gunicorn.py, as deployed: Django's runserver is no server
+# for a hall of phones) and a Celery worker (and beat) beside it; Ctrl-C stops both (the trap is
 # dropped before its kill 0, which else signals the shell itself again and again: a worker left running).
 # With DEMO=0 the database gets no demo data (nodemo) instead of the demo (demo), and it is a real event's
 # server: DEBUG off (a visitor never sees Django's technical pages or a traceback), plain HTTP on the venue's
@@ -47,7 +48,7 @@ run: $(if $(filter 0,$(DEMO)),nodemo real-event,demo)
 	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker; Ctrl-C stops both."
 	@trap 'trap - INT TERM; kill 0' INT TERM; \
 	$(SERVE_ENV) $(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2 & \
-	$(SERVE_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload; \
+	$(SERVE_ENV) $(BIN)/gunicorn config.wsgi -c config/gunicorn.py --bind $(HOST):$(PORT); \
 	trap - INT TERM; kill 0
 
 # A real event's server (make run DEMO=0): its secret key made once, the static files collected.

@@ -1,34 +1,41 @@
 """``make run``'s stop: Ctrl-C (or a TERM) ends the server and the worker once. Its trap used to call ``kill 0``
 with the trap still set, so the shell signalled itself again and again (thousands of "Warm shutdown" lines, the
-shell crashing, a Celery worker left running). The recipe is run here with ``sleep`` for the two programs."""
+shell crashing, a Celery worker left running). The recipe is run here with ``sleep`` for the two programs, and
+once as it is: gunicorn and the Celery worker."""
 import os
 import re
 import signal
+import socket
 import subprocess
+import sys
 import time
+import urllib.request
+from pathlib import Path
 
-from tests.conftest import REPO
+import pytest
+
+from tests.conftest import REPO, subprocess_env, wait_for
 
 
-def run_recipe() -> str:
-    """The shell line of the Makefile's ``run`` target, the worker and the server replaced by ``sleep 60``."""
+def recipe_line() -> str:
+    """The shell line of the Makefile's ``run`` target that starts the worker and the server."""
     text = (REPO / "Makefile").read_text(encoding="utf-8")
     recipe = re.search(r"^run:.*\n((?:\t.*\n)+)", text, re.M).group(1)
     line = next(part for part in recipe.replace("\\\n\t", " ").splitlines() if "trap" in part).strip().lstrip("@")
     line = line.replace("$(SERVE_ENV) ", "")   # a real event's settings (DEMO=0): not the stop's concern
-    line = re.sub(r"\$\(BIN\)/celery [^&;]*", "sleep 60 ", line)
-    line = re.sub(r"\$\(BIN\)/python manage.py runserver [^&;]*", "sleep 60 ", line)
     return line.replace("$$", "$")
 
 
-def left_in(group: int) -> list:
+def run_recipe() -> str:
+    """The run line, the worker and the server replaced by ``sleep 60``."""
+    line = re.sub(r"\$\(BIN\)/celery [^&;]*", "sleep 60 ", recipe_line())
+    return re.sub(r"\$\(BIN\)/gunicorn [^&;]*", "sleep 60 ", line)
+
+
+def left_in(group: int, seconds: float = 5) -> list:
     """The processes still in the process group, waited for a few seconds (a dying one may take a moment)."""
-    for _ in range(50):
-        left = subprocess.run(["pgrep", "-g", str(group)], capture_output=True, text=True).stdout.split()
-        if not left:
-            return []
-        time.sleep(0.1)
-    return left
+    left = wait_for(lambda: not members(group), timeout=seconds, interval=0.1)
+    return [] if left else members(group)
 
 
 def test_a_term_stops_the_run_once():
@@ -44,3 +51,40 @@ def test_a_term_stops_the_run_once():
             os.killpg(shell.pid, signal.SIGKILL)
     assert shell.returncode in (-signal.SIGTERM, 128 + signal.SIGTERM), shell.returncode  # not a crash (-11)
     assert left == []
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.worker
+def test_ctrl_c_stops_the_real_server_and_worker(transactional_db):
+    """The run line as it is (gunicorn and its workers, the Celery worker with beat) against the test database:
+    Ctrl-C (an INT to the terminal's whole process group) leaves no process of the run behind."""
+    port = free_port()
+    line = (recipe_line().replace("$(BIN)", str(Path(sys.executable).parent))
+            .replace("$(HOST)", "127.0.0.1").replace("$(PORT)", str(port)))
+    env = {**subprocess_env(), "GUNICORN_WORKERS": "2"}
+    shell = subprocess.Popen(["sh", "-c", line], cwd=REPO, env=env, start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def answers():
+            try:
+                return urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=2).status == 200
+            except OSError:
+                return False
+        assert wait_for(answers, timeout=60), "the server never answered"
+        assert wait_for(lambda: len(members(shell.pid)) >= 5, timeout=30)   # sh, gunicorn and 2 workers, celery
+        os.killpg(shell.pid, signal.SIGINT)
+        shell.wait(timeout=30)
+        left = left_in(shell.pid, seconds=20)
+    finally:
+        if members(shell.pid):
+            os.killpg(shell.pid, signal.SIGKILL)
+    assert left == []
+
+
+def members(group: int) -> list:
+    return subprocess.run(["pgrep", "-g", str(group)], capture_output=True, text=True).stdout.split()
