@@ -1,6 +1,8 @@
 """Friendly error pages in the site's frame: what happened in the user's language, and a way on (back,
 the events list, and a login link when the visitor is not logged in or the session has expired). Under
 /api/ the same errors answer the API's JSON body ``{"code", "field", "detail"}``."""
+import sys
+
 from django.contrib.auth.views import redirect_to_login
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
@@ -36,6 +38,10 @@ def page_not_found(request, exception=None):
 
 
 def server_error(request):
+    """Django's 500 handler, called while the error is being handled: a lost database raised anywhere in the
+    request (a middleware's query included, which no view's ``process_exception`` sees) is a 503 to retry."""
+    if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
+        return unavailable(request)
     return _page(request, 500, _("Something went wrong"),
                  _("The server could not finish this request. Nothing was half-saved: try again in a moment."))
 

@@ -8,10 +8,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import OperationalError
 from django.db.backends.utils import CursorWrapper
+from django.test import Client
 from django.urls import reverse
 
 from common.errors import UserError
 from demo.hands import scratch_match
+from infra.models import IdempotencyRecord
 from rulings import appeals, services
 from scoring.engine import LastTrick
 from scoring.profile_store import latest_profile
@@ -222,3 +224,14 @@ def test_a_lost_database_answers_a_friendly_503_page(client, db):
 def test_an_operation_without_its_final_slash_is_sent_on_with_its_method(client, db, method):
     response = getattr(client, method)("/api/events?page=2")
     assert response.status_code == 308 and response["Location"] == "/api/events/?page=2"
+
+
+def test_a_database_lost_inside_a_middleware_answers_503_not_500(db, make_user):
+    """The idempotency middleware claims the key before the view runs: a connection dropped there is raised
+    outside every view (no process_exception sees it) and still answers 503 with Retry-After (issue 44 item 5)."""
+    client = Client(raise_request_exception=False)
+    client.force_login(make_user(roles.ORGANISER))
+    with mock.patch.object(IdempotencyRecord, "save", side_effect=OperationalError("server closed the connection")):
+        response = client.post("/api/events/", {}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    assert response.json()["code"] == "unavailable" and chinese(response.json()["detail"])
