@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "infra.middleware.BodyDrainedMiddleware",  # first: a refused request's body is read before the answer leaves
     "infra.middleware.LanguageRestoredMiddleware",  # before any that speaks: the language ends with the request
     "django.middleware.security.SecurityMiddleware",
+    "infra.middleware.SafeGZipMiddleware",  # outside the ETag: a 304 compares the body's own hash
     "infra.etags.ApiConditionalGetMiddleware",  # ETag and 304 for the API's reads
     "infra.middleware.BodySizeLimitMiddleware",
     "infra.middleware.SecurityHeadersMiddleware",

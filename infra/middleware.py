@@ -12,6 +12,7 @@ import logging
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
+from django.middleware.gzip import GZipMiddleware
 from django.utils import translation
 
 from common.errors import ForbiddenError, NotFoundError, UserError
@@ -113,6 +114,22 @@ def declared_length(request) -> int:
         return max(int(request.META.get("CONTENT_LENGTH") or 0), 0)
     except ValueError:
         return 0
+
+
+class SafeGZipMiddleware(GZipMiddleware):
+    """Compress an answer only where compression cannot leak a secret (BREACH: a secret in a compressed body beside
+    text an attacker chose can be guessed from the sizes): an anonymous visitor's page or read, or a JSON answer,
+    that carries no per-visitor token (it sets no cookie: a page that shows the CSRF token sends its cookie), and
+    never an answer marked as showing a secret once (``no-store``: a new token, a one-time password)."""
+
+    def process_response(self, request, response):
+        if "no-store" in response.get("Cache-Control", "") or response.cookies:
+            return response
+        user = getattr(request, "user", None)
+        is_json = response.get("Content-Type", "").startswith("application/json")
+        if user is not None and user.is_authenticated and not is_json:
+            return response
+        return super().process_response(request, response)
 
 
 class BodySizeLimitMiddleware:
