@@ -318,9 +318,18 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-round-clocks": {"task": "tournament.sweep_clocks", "schedule": 15.0},
     # Print jobs: requeue a build whose worker died (no heartbeat) or whose task was lost, exactly once.
     "sweep-print-jobs": {"task": "tournament.sweep_print_jobs", "schedule": 30.0},
+    # Every event with a round open: its event file into EVENT_SNAPSHOT_DIR when the last is an interval old.
+    "snapshot-events": {"task": "tournament.snapshot_events", "schedule": 60.0},
     # Forget stored Idempotency-Key answers older than a day.
     "purge-idempotency-records": {"task": "config.purge_idempotency_records", "schedule": 3600.0},
 }
+
+# The event survives its laptop (tournament.transfer.snapshots): while an event has a round open, its event
+# file is written every EVENT_SNAPSHOT_MINUTES into EVENT_SNAPSHOT_DIR (set it to a USB stick's mount point or
+# a second machine's share), the newest EVENT_SNAPSHOT_KEEP of each event kept.
+EVENT_SNAPSHOT_DIR = Path(os.environ.get("DJANGO_SNAPSHOT_DIR") or VAR_DIR / "snapshots")
+EVENT_SNAPSHOT_MINUTES = float(os.environ.get("DJANGO_SNAPSHOT_MINUTES", "5"))
+EVENT_SNAPSHOT_KEEP = int(os.environ.get("DJANGO_SNAPSHOT_KEEP", "12"))
 
 # A running print job writes a heartbeat at most every PRINT_JOB_HEARTBEAT_EVERY seconds while it builds; one
 # silent for PRINT_JOB_HEARTBEAT_TIMEOUT seconds lost its worker and is requeued by the sweep.

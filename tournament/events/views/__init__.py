@@ -2,6 +2,7 @@
 
 The organiser pages are its modules `manage` and `choices` (so `**.views` in .importlinter covers them all);
 no name this module imports may be a submodule's name (importing the submodule would overwrite it)."""
+from django.conf import settings
 from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
@@ -11,6 +12,7 @@ from tournament.access import visible_events
 from tournament.events.share import share_image
 from tournament.models import Match, Round
 from tournament.staff import first_run
+from tournament.transfer import snapshots
 
 
 def home(request):
@@ -35,11 +37,14 @@ def event_detail(request, slug):
     if request.user.is_authenticated:
         my_tables = (Match.objects.filter(round__stage__event=event, referees=request.user)
                      .select_related("round__stage", "ns", "ew").order_by("round__stage__order", "round__number", "table"))
+    is_organiser = access.may(request.user, access.MANAGE, event=event)
     return render(request, "tournament/event_detail.html", {
         "event": event,
         "rounds": rounds,
         "my_tables": my_tables,
-        "is_organiser": access.may(request.user, access.MANAGE, event=event),
+        "is_organiser": is_organiser,
+        "snapshot": snapshots.status(event) if is_organiser else None,
+        "snapshot_minutes": settings.EVENT_SNAPSHOT_MINUTES,
         "is_chief": access.may(request.user, access.RUN_CLOCK, event=event),
         "is_arbiter": access.may(request.user, access.DECIDE_SECOND, event=event),
     })
