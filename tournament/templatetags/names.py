@@ -28,7 +28,8 @@ def display_name(user):
 
 @register.filter
 def unit_team(unit, team):
-    return unit_and_team(unit, team)
+    """``team``: a team's name, a Team or None."""
+    return unit_and_team(unit, getattr(team, "name", team))
 
 
 @register.filter
