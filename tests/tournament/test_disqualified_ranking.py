@@ -98,7 +98,7 @@ def test_a_pair_disqualified_at_13_takes_no_place_and_no_award_anywhere(db, clie
     assert 'id="disqualified"' in entry and "不计入最终名次" in entry
 
 
-def test_the_places_below_a_disqualified_pair_move_up_and_it_scores_nothing_for_its_unit(db, chief):
+def test_the_places_below_a_disqualified_pair_move_up_and_it_scores_nothing_for_its_unit(db, client, chief):
     """A pair at 3= disqualified: the other third stands alone at 3, the quarter-final losers are 4=, the
     group stage follows at 8= and 12= (no gap); its unit gets none of its points (the unit standings are the
     final places' points, tournament.engines.unit_standings rule 1: no place, no points)."""
@@ -115,6 +115,11 @@ def test_the_places_below_a_disqualified_pair_move_up_and_it_scores_nothing_for_
     assert cheat.name in {p.name for p in before.pairs} and after.score < before.score
     total = sum(line.score for line in unit_standings.event_unit_standings(event).lines)
     assert total == 9 + 7 + 6 + 5 + 4 + 3 + 2 + 1                  # the scale shared out by the 15 placed
+    lines = APIClient().get(f"/api/events/{event.slug}/units/").json()["lines"]
+    assert cheat.name not in {p["name"] for line in lines for p in line["pairs"]}
+    assert next(line["score"] for line in lines if line["unit"] == unit) == after.score
+    page = client.get(reverse("competition_units", args=[event.slug])).content.decode()
+    assert unit in page and cheat.name not in page
 
 
 def test_a_group_table_passes_over_the_disqualified_pair(db, chief):
