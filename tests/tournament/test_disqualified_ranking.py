@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from tests.tournament.test_draws_support import finish, make_event, play_stage
 from tests.tournament.test_printouts import pages_text
-from tournament.competition import draws, placings, stages, unit_standings
+from tournament.competition import draws, placings, stages, swiss_rounds, unit_standings
 from tournament.engines import brackets
 from tournament.entries import removals
 from tournament.models import Event, Match, Pair, Stage
@@ -151,6 +151,28 @@ def test_a_disqualification_in_the_knockout_the_opponent_goes_on_and_the_places_
     assert awards == {"冠军": 1, "亚军": 1, "季军": 1, "优胜奖": 4}
 
 
+def test_a_swiss_table_passes_over_the_disqualified_pair(db, chief):
+    """A Swiss stage's final standings: the pairs below the disqualified one rank one higher, and a place it
+    shared is no longer shared unless two are left on it."""
+    event = make_event(8, 4)
+    stage = swiss_rounds.create_swiss_stage(event, rounds=3)
+    for number in (1, 2, 3):
+        swiss_rounds.pair_next_round(stage, seed=f"s{number}")
+        play_stage(stage)
+    before = placings.event_ranking(event)
+    assert before.complete and len(before.places) == 8
+    cheat = before.places[1].entry
+    removals.remove_pair(Pair.objects.get(pk=cheat.pair_id), chief, kind=Pair.Status.DISQUALIFIED)
+    after = placings.event_ranking(event)
+    rest = [p for p in before.places if p.entry.pair_id != cheat.pair_id]
+    assert [p.entry.pair_id for p in after.places] == [p.entry.pair_id for p in rest]
+    expected = [p.place - (p.place > before.places[1].place) for p in rest]
+    assert [p.place for p in after.places] == expected
+    for p in after.places:
+        assert p.shared == (sum(q.place == p.place for q in after.places) > 1)
+    assert [e.pair_id for e in after.disqualified] == [cheat.pair_id]
+
+
 def test_lifting_the_disqualification_gives_the_place_back_and_a_suspension_keeps_it(db, chief):
     event = union_meet()
     before = placings.event_ranking(event)
@@ -181,3 +203,7 @@ def test_the_ranking_page_on_a_phone_lists_the_disqualified_pair_last(transactio
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     last.scroll_into_view_if_needed()
     page.screenshot(path="var/test/dq_ranking_phone.png")
+    page.goto(f"{live_server.url}/events/{event.slug}/entry/{cheat.pk}/")
+    assert "不计入最终名次" in page.locator("#disqualified").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path="var/test/dq_entry_phone.png")
