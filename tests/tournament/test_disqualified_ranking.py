@@ -97,6 +97,11 @@ def test_a_pair_disqualified_at_13_takes_no_place_and_no_award_anywhere(db, clie
     entry = client.get(reverse("competition_entry", args=[event.slug, cheat.pk])).content.decode()
     assert 'id="disqualified"' in entry and "不计入最终名次" in entry
 
+    other = placings.event_ranking(event).places[0].entry.pair_id
+    client.force_login(chief)
+    page = client.get(f"/manage/{event.slug}/entries/{other}/remove/").content.decode()
+    assert "取消资格的参赛对不计名次、不获奖，其后的名次依次递补" in page   # the chief is told before deciding
+
 
 def test_the_places_below_a_disqualified_pair_move_up_and_it_scores_nothing_for_its_unit(db, client, chief):
     """A pair at 3= disqualified: the other third stands alone at 3, the quarter-final losers are 4=, the
