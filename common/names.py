@@ -6,6 +6,9 @@ space 　 included) one space, none at the ends, none between two Chinese charac
 ``display_name(user)``: a Chinese (or Japanese, Korean) name is written family name first with no space
 (last_name="王", first_name="明" -> "王明"), where Django's ``get_full_name()`` gives "明 王"; any other
 name is "first last"; an account without a name is shown by its login name; no user gives "".
+
+``unit_and_team(unit, team)``: an entry's unit and team as one line ("市教育局 · 一队"); a team named as its unit
+(a unit's registration names its team after the unit) is not written twice ("市教育局", never "市教育局 · 市教育局").
 """
 from __future__ import annotations
 
@@ -46,3 +49,11 @@ def display_name(user) -> str:
         return name
     username = user.get_username() if hasattr(user, "get_username") else getattr(user, "username", "")
     return username or ""
+
+
+def unit_and_team(unit, team) -> str:
+    """"unit · team", or the unit alone when there is no team or the team bears the unit's name."""
+    unit, team = clean_name(unit), clean_name(team)
+    if not team or team == unit:
+        return unit
+    return f"{unit} · {team}" if unit else team

@@ -60,7 +60,7 @@ def test_standings_export_holds_the_group_tables_and_final_ranking_figures(clien
     final = book.worksheets[0]
     assert final.title == ("最终排名" if complete else "最终排名（暂定）")
     rows = values(final)
-    assert rows[0] == ["名次", "并列", "参赛对", "单位", "决出方式"]
+    assert rows[0] == ["名次", "并列", "参赛对", "单位", "决出方式", "取消资格"]
     assert [[r[0], blank(r[2]), blank(r[3])] for r in rows[1:]] == [[p.place, p.entry.name, p.entry.unit]
                                                                       for p in places]
     groups = values(book["小组赛 小组排名"])

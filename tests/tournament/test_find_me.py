@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.urls import reverse
 
+from common.names import unit_and_team
 from rulings import services as rulings_services
 from tests.tournament.test_clock_fixtures import make_round, play, tables_of
 from tests.tournament.test_draws_support import make_event
@@ -13,7 +14,7 @@ from tournament.competition import draws, stages
 from tournament.entries import pairs as entry_pairs
 from tournament.entries import search
 from tournament.entries import services as entries
-from tournament.models import Match, Pair, Player, Stage
+from tournament.models import Match, Pair, Player, Stage, Team
 
 
 @pytest.fixture(autouse=True)
@@ -97,6 +98,30 @@ def test_the_find_page_lists_and_links_the_entries(client, event):
     assert reverse("competition_entry", args=[event.slug, pair.pk]) in html and "张三、李四" in html
     html = client.get(reverse("competition_find", args=[event.slug]), {"q": "qqq"}).content.decode()
     assert 'id="find-none"' in html
+
+
+def test_a_team_named_as_its_unit_shows_the_unit_once(client, event):
+    """Issue #43 minor 14: a unit's registration names its team after the unit; find me and the entry's page
+    said "单位1 · 单位1"."""
+    pair = Pair.objects.get(event=event, name="一队")
+    pair.team = Team.objects.create(event=event, unit=pair.unit, name=pair.unit.name)
+    pair.save()
+    other = Pair.objects.get(event=event, name="二队")
+    other.team = Team.objects.create(event=event, unit=other.unit, name="甲队")
+    other.save()
+    html = client.get(reverse("competition_find", args=[event.slug]), {"q": "单位1"}).content.decode()
+    assert "单位1 · 单位1" not in html and '<span class="why">单位1' in html and "单位1 · 甲队" in html
+    html = client.get(reverse("competition_entry", args=[event.slug, pair.pk])).content.decode()
+    assert "单位1 · 单位1" not in html and "张三、李四 · 单位1</p>" in html
+    html = client.get(reverse("competition_entry", args=[event.slug, other.pk])).content.decode()
+    assert "王五、赵六 · 单位1 · 甲队</p>" in html
+
+
+def test_unit_and_team_writes_the_unit_once():
+    assert unit_and_team("市教育局", "市教育局") == "市教育局"
+    assert unit_and_team("市教育局", " 市教育局 ") == "市教育局"
+    assert unit_and_team("市教育局", "") == unit_and_team("市教育局", None) == "市教育局"
+    assert unit_and_team("市教育局", "一队") == "市教育局 · 一队"
 
 
 def test_a_warm_find_page_reads_the_event_only(client, event, django_assert_num_queries):

@@ -4,7 +4,7 @@ Read only: the figures come from the same services as the pages (``group_standin
 tables and crosstables, ``placings.final_ranking`` for the final ranking, ``swiss_standings.stage_standings``
 for a Swiss stage), written by the entries' workbook writer (``spreadsheets.write_workbook``: bold frozen
 header, a name typed as "=..." stays text). A shared place is the number with "是" under 并列 (the pages
-write "3=").
+write "3="); a disqualified entry follows the ranked ones with no place and "是" under 取消资格.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from tournament.competition import group_standings, placings, swiss_standings
 from tournament.entries.spreadsheets import write_workbook
 from tournament.models import Stage
 
-FINAL_HEADER = ["名次", "并列", "参赛对", "单位", "决出方式"]
+FINAL_HEADER = ["名次", "并列", "参赛对", "单位", "决出方式", "取消资格"]
 GROUP_HEADER = ["小组", "名次", "并列", "参赛对", "单位", "胜", "负", "积分", "净胜级数", "总级数", "同分说明", "已退赛"]
 SWISS_HEADER = ["名次", "并列", "参赛对", "单位", "胜", "负", "轮空", "积分", "对手分", "净胜级数", "同分说明", "已退赛"]
 SHEET_NAME_MAX = 31
@@ -44,9 +44,12 @@ def sheet_title(text: str, taken: set) -> str:
 
 
 def final_ranking_rows(event) -> tuple[list[list], bool]:
-    """The final ranking page's rows: place, shared, pair, unit, where the place was decided."""
-    places, complete = placings.final_ranking(event)
-    return [[p.place, _flag(p.shared), p.entry.name, p.entry.unit, p.how] for p in places], complete
+    """The final ranking page's rows: place, shared, pair, unit, where the place was decided; then each
+    disqualified entry without a place, 是 under 取消资格 (it takes no place: ``placings``' note)."""
+    ranked = placings.event_ranking(event)
+    rows = [[p.place, _flag(p.shared), p.entry.name, p.entry.unit, p.how, ""] for p in ranked.places]
+    rows += [[None, "", e.name, e.unit, "", YES] for e in ranked.disqualified]
+    return rows, ranked.complete
 
 
 def group_rows(stage_standings) -> list[list]:

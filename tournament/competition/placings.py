@@ -12,6 +12,16 @@ commemorative awards). An entry's award is the one whose places hold its place, 
 share one award, and a tie straddling a boundary shares the better one. 冠军, 亚军 and 季军 name places 1, 2
 and 3 only: another place inside their range (a 4th place after a third-place match) takes the next award
 with places (the merit award), when the profile has one.
+
+A disqualified entry (取消比赛资格: 003 二.4 "取消作弊方比赛资格，对方获胜", 002 十一（五） "取消参赛资格") keeps its results
+on record (its opponents' wins, the group and Swiss tables) but takes no place and no award: it is left out of
+:attr:`EventRanking.places` and listed after them in :attr:`EventRanking.disqualified`, without a number. The
+entries below it move up: in a group or Swiss table it is passed over as an entry placed by a later stage is (its
+table-mates below it rank one higher), and in a knock-out the places after its own are one better (a pair
+disqualified at 13= leaves the others at 13=, and 17 becomes 16). The documents do not say who takes a
+disqualified pair's knock-out place; the places below moving up is the plain reading (tests/RULES_COVERAGE.md).
+A suspended pair (停赛, 000 第十七条（八）) is out of the remaining play only: it keeps its place, as a withdrawn
+one does. Lifting a disqualification (the pair active again) gives its place back: nothing here is stored.
 """
 from __future__ import annotations
 
@@ -22,6 +32,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from common.naturalsort import natural_key
 from tournament.competition import swiss_standings
 from tournament.competition.group_standings import EntryInfo, StageStandings, event_standings
 from tournament.competition.knockout import bracket_state
@@ -54,12 +65,14 @@ class Award:
 @dataclass(frozen=True)
 class EventRanking:
     """The final ranking as it stands: the places (best first), whether it is final, the stages still being
-    played (provisional) and the stages left out of it (no draw in force and no matches)."""
+    played (provisional), the stages left out of it (no draw in force and no matches) and the disqualified
+    entries (no place)."""
 
     places: list
     complete: bool
     open_stages: tuple[str, ...] = ()
     left_out: tuple[str, ...] = ()
+    disqualified: tuple[EntryInfo, ...] = ()  # no place, no award: listed after the places, without a number
 
     @property
     def pair(self) -> tuple[list[FinalPlace], bool]:
@@ -114,13 +127,30 @@ def _round_robin_places(result: StageStandings, skip: set, first_place: int,
 
 def _table_places(stage_name: str, rows, skip: set, first_place: int, infos: dict) -> list[FinalPlace]:
     """Places from one standings table (a single group, a Swiss stage) for the entries not placed by a later
-    stage: in the table's order, entries on one rank sharing the place of the first of them."""
+    stage (nor disqualified): in the table's order, entries on one rank sharing the place of the first of them
+    (shared only with another entry left on that rank)."""
     rows = [r for r in rows if r.entry.pair_id not in skip]
     first_index: dict = {}
+    on_rank: dict = defaultdict(int)
     for i, r in enumerate(rows):
         first_index.setdefault(r.rank, i)
-    return [FinalPlace(first_place + first_index[r.rank], infos[r.entry.pair_id], r.shared,
+        on_rank[r.rank] += 1
+    return [FinalPlace(first_place + first_index[r.rank], infos[r.entry.pair_id], r.shared and on_rank[r.rank] > 1,
                        gettext("%(stage)s, place %(rank)s") % {"stage": stage_name, "rank": r.rank}) for r in rows]
+
+
+def _without_disqualified(places: list[FinalPlace], out: set) -> list[FinalPlace]:
+    """A knock-out's places without the disqualified entries (``out``): every place after one of theirs is one
+    better per disqualified entry above it, and a place they shared is shared only if two are still on it."""
+    gone = sorted(p.place for p in places if p.entry.pair_id in out)
+    if not gone:
+        return places
+    kept = [p for p in places if p.entry.pair_id not in out]
+    count: dict = defaultdict(int)
+    for p in kept:
+        count[p.place] += 1
+    return [FinalPlace(p.place - sum(1 for g in gone if g < p.place), p.entry,
+                       p.shared and (p.place not in gone or count[p.place] > 1), p.how) for p in kept]
 
 
 def _swiss_places(stage: Stage, skip: set, first_place: int, infos: dict) -> list[FinalPlace] | None:
@@ -165,18 +195,22 @@ def event_ranking(event) -> EventRanking:
     counted = _counted_stage_ids(event) if every else set()
     stages = [s for s in every if s.pk in counted]
     left_out = tuple(s.name for s in every if s.pk not in counted)
-    if not stages:
-        return EventRanking([], False, (), left_out)
-    places, stopped = _ranking(event, stages)
-    if stopped is None:
-        return EventRanking(places, True, (), left_out)
-    still = _open_stage_ids(event) | {stopped.pk}
-    return EventRanking(places, False, tuple(s.name for s in stages if s.pk in still), left_out)
-
-
-def _ranking(event, stages) -> tuple[list[FinalPlace], Stage | None]:
-    """The places from the counted ``stages``, last first, and the stage that is not finished (None: all are)."""
     infos = _entry_infos(event)
+    out = tuple(sorted((e for e in infos.values() if e.status == Pair.Status.DISQUALIFIED),
+                       key=lambda e: natural_key(e.name)))
+    if not stages:
+        return EventRanking([], False, (), left_out, out)
+    places, stopped = _ranking(event, stages, infos)
+    if stopped is None:
+        return EventRanking(places, True, (), left_out, out)
+    still = _open_stage_ids(event) | {stopped.pk}
+    return EventRanking(places, False, tuple(s.name for s in stages if s.pk in still), left_out, out)
+
+
+def _ranking(event, stages, infos) -> tuple[list[FinalPlace], Stage | None]:
+    """The places from the counted ``stages``, last first, and the stage that is not finished (None: all are);
+    the disqualified entries take none (the module's note)."""
+    out = {pid for pid, e in infos.items() if e.status == Pair.Status.DISQUALIFIED}
     loaded: dict = {}
 
     def standings(stage_id):
@@ -188,17 +222,19 @@ def _ranking(event, stages) -> tuple[list[FinalPlace], Stage | None]:
 
     places: list[FinalPlace] = []
     for stage in reversed(stages):
-        placed = {p.entry.pair_id for p in places}
+        placed = {p.entry.pair_id for p in places} | out
         if stage.kind == Stage.Kind.ELIMINATION:
             view = bracket_state(stage, loaded["all"].get(stage.source_id) if loaded else None)
             if view is None:
                 return places, stage
             labels = {slot.key: slot.label for slot in view.bracket.matches}
+            bracket = []
             for p in view.state.placements:
                 pair_id = view.pair_of(p.entry)
-                if pair_id is not None and pair_id not in placed:
+                if pair_id is not None and pair_id not in placed - out:
                     key = _deciding_match(view, p.entry)
-                    places.append(FinalPlace(p.place, infos[pair_id], p.shared, round_words(labels.get(key, ""))))
+                    bracket.append(FinalPlace(p.place, infos[pair_id], p.shared, round_words(labels.get(key, ""))))
+            places.extend(_without_disqualified(bracket, out))
             if not view.state.is_complete:
                 return places, stage
         elif stage.kind == Stage.Kind.SWISS:

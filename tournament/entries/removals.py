@@ -7,6 +7,9 @@ and every page shows its status (``Pair.__str__``).
     restore_pair(removal, user, *, reason="", by_ruling=False) -> PairRestoration   the removal lifted
     kind_of_sanction(sanction) -> Pair.Status      which removal a ruling's disqualification means
 
+In the final ranking (:mod:`tournament.competition.placings`) a suspended pair keeps its place, as a withdrawn
+one does; a disqualified pair takes no place and no award (the places below move up) until it is lifted.
+
 A removal that came from a ruling is lifted when the ruling no longer stands (voided, reversed or amended
 on appeal: ``rulings.services.restore_if_lifted``): the pair is active again and its walkovers not yet
 begun are played after all (:func:`tournament.competition.results.entry_restored`).

@@ -1,4 +1,5 @@
-"""``standings``: every group's standings with how each tie was broken, then the final ranking.
+"""``standings``: every group's standings with how each tie was broken, then the final ranking (a disqualified
+entry after the ranked ones, without a place: :mod:`tournament.competition.placings`).
 
 The numbers come from :mod:`tournament.competition.group_standings` (derived from the recorded results only).
 """
@@ -66,7 +67,9 @@ def collect(event, options):
         stages=tuple((heading_for(event, stages.get(st.stage_id)), st.name, tuple(_group(g) for g in st.groups))
                      for st in event_standings(event)),
         final=tuple(FinalLine(place=f"{p.place}{'=' if p.shared else ''}", name=p.entry.name, unit=p.entry.unit,
-                              how=p.how) for p in places),
+                              how=p.how) for p in places)
+        + tuple(FinalLine(place="—", name=_removed(e), unit=e.unit, how=_("No place, no award"))
+                for e in ranked.disqualified),
         final_complete=complete, open_stages=ranked.open_stages, left_out=ranked.left_out,
     )
 

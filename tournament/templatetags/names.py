@@ -4,13 +4,16 @@ the seat and side codes of a text in the active language's words (北/东/南/�
 ``common.seats.zh_seats``), for texts stored with the codes (explanations). ``{{ match.result_note|note_words }}``:
 a match's stored result note in the page's language (``tournament.competition.knockout.note_words``).
 ``{{ match.ns_source|source_words }}``: where a side still to be decided comes from, in the page's language
-("R2-M1 胜者", "A组第1名": ``tournament.competition.stages.describe_source``), never the stored code ("W:R2-M1")."""
+("R2-M1 胜者", "A组第1名": ``tournament.competition.stages.describe_source``), never the stored code ("W:R2-M1").
+``{{ unit|unit_team:team }}``: an entry's unit and team, the team left out when it bears the unit's name
+(``common.names.unit_and_team``)."""
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from common.names import display_name as _display_name
+from common.names import unit_and_team
 from common.seats import zh_seats
 from tournament.competition.knockout import note_words as _note_words
 from tournament.competition.stages import describe_source
@@ -21,6 +24,12 @@ register = template.Library()
 @register.filter
 def display_name(user):
     return _display_name(user)
+
+
+@register.filter
+def unit_team(unit, team):
+    """``team``: a team's name, a Team or None."""
+    return unit_and_team(unit, getattr(team, "name", team))
 
 
 @register.filter

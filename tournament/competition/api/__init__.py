@@ -196,8 +196,11 @@ class AwardSerializer(serializers.Serializer):
 
 class RankingSerializer(serializers.Serializer):
     complete = serializers.BooleanField()
-    places = FinalPlaceSerializer(many=True)
+    places = FinalPlaceSerializer(many=True, help_text="The ranked entries, best first; a disqualified entry "
+                                                       "is not among them and the entries below it move up.")
     awards = AwardSerializer(many=True)
+    disqualified = StandingEntrySerializer(many=True, help_text="The disqualified entries (取消比赛资格): their "
+                                                                "results stand, but they take no place and no award.")
 
 
 CONFLICT = gettext_noop("Somebody changed the schedule at the same time: reload and retry.")
@@ -285,8 +288,9 @@ class RankingView(APIView):
     @extend_schema(responses=RankingSerializer)
     def get(self, request, slug):
         event = get_object_or_404(visible_events(request.user).select_related("profile"), slug=slug)
-        places, complete = placings.final_ranking(event)
-        data = {"complete": complete, "places": places, "awards": placings.award_list(event, (places, complete))}
+        ranked = placings.event_ranking(event)
+        data = {"complete": ranked.complete, "places": ranked.places, "awards": placings.award_list(event, ranked.pair),
+                "disqualified": ranked.disqualified}
         return Response(RankingSerializer(data).data)
 
 

@@ -256,6 +256,7 @@ def public_standings(request, slug):
     return render(request, "tournament/competition/standings.html",
                   {"event": event, "places": places, "complete": complete, "stages_published": stages_published,
                    "provisional_note": ranked.provisional_note, "left_out_note": ranked.left_out_note,
+                   "disqualified": ranked.disqualified,
                    "awards": placings.award_list(event, (places, complete)), "tab": "standings"})
 
 
