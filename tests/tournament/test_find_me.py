@@ -209,7 +209,7 @@ def test_a_poll_while_nothing_changed_is_a_304_and_a_hand_gives_a_new_etag(clien
     url = reverse("competition_live", args=[rnd.stage.event.slug])
     answer = client.get(url, {"rounds": str(rnd.pk)})
     tag = answer["ETag"]
-    assert answer.status_code == 200 and answer["Cache-Control"] == "private, no-cache"
+    assert answer.status_code == 200 and answer["Cache-Control"] == "public, max-age=1"  # a visitor: public (issue 44)
     again = client.get(url, {"rounds": str(rnd.pk)}, HTTP_IF_NONE_MATCH=tag)
     assert again.status_code == 304 and again.content == b""
     with django_capture_on_commit_callbacks(execute=True):
