@@ -94,3 +94,33 @@ def test_the_language_menu_names_each_language_in_its_own_name(client, language)
     options = re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)</option>', menu)
     assert options == [("zh-hans", "简体中文"), ("en", "English")], options
     assert "英语" not in menu and "Simplified Chinese" not in menu
+
+
+@pytest.mark.browser
+def test_the_stage_pages_in_english_on_a_phone(transactional_db, live_server, page, make_user):
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from tests.conftest import login
+
+    event = make_event(8, 4, slug="names-phone", fmt=Event.Format.GROUPS_ELIMINATION)
+    groups, knockout = create_stages_from_format(event)
+    user = make_user()
+    EventRole.objects.create(event=event, user=user, role="organiser")
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, live_server, user)
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    folder = Path(settings.VAR_DIR) / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, url in (("stages", reverse("competition_manage_stages", args=[event.slug])),
+                      ("stage-edit", reverse("competition_manage_stage_edit", args=[event.slug, knockout.pk]))):
+        page.goto(live_server.url + url)
+        page.locator("main").wait_for()
+        text = page.locator("main").inner_text()
+        assert not GENERATED.search(text), (name, GENERATED.findall(text))
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(folder / f"english-{name}-phone.png"), full_page=True)
+    assert page.input_value("[name=name]") == "Knock-out"
+    menu = page.locator("select[name=language] option").all_inner_texts()
+    assert [m.strip() for m in menu] == ["简体中文", "English"]
