@@ -54,3 +54,26 @@ def test_a_copy_of_an_event_without_settings_has_none(make_user):
     copy = services.copy_event(event, user, {"name": "再来一次"})
     assert not EventClockSettings.objects.filter(event=copy).exists()
     assert copy.rule_choices == {} and copy.unit_scoring == {} and copy.profile_id == event.profile_id
+
+
+@pytest.mark.browser
+def test_the_copy_page_says_what_is_copied_on_a_phone(transactional_db, live_server, page, make_user):
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from tests.conftest import login
+
+    user = make_user(roles.ORGANISER)
+    event = make_event(4, 2, slug="copy-me")
+    add_creator(event, user)
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, live_server, user)
+    page.goto(live_server.url + reverse("event_copy", args=[event.slug]))
+    keeps = page.locator("#copy-keeps")
+    keeps.wait_for()
+    assert "计时设置" in keeps.inner_text() and "不复制比赛阶段" in keeps.inner_text()
+    folder = Path(settings.VAR_DIR) / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "event-copy-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
