@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
 from common.numbers import whole
+from tournament.entries.limits import TOO_LONG
 
 
 def said(msgid: str, **params) -> str:
@@ -38,6 +39,32 @@ class Refusal:
 def apply_user_error(form: forms.Form, error: UserError) -> None:
     """Show a service's UserError on its field when the form has that field, else above the form."""
     form.add_error(error.field if error.field in form.fields else None, str(error))
+
+
+class UncutCharField(forms.CharField):
+    """A text field the page never cuts: no ``maxlength`` attribute (a browser drops what is typed or pasted
+    past it without a word, and a name would be saved cut); ``max_length`` is checked on the server and the
+    refusal shown next to the field (issue 43 item 5). Every name field of the organiser's pages is one."""
+
+    def widget_attrs(self, widget):
+        attrs = super().widget_attrs(widget)
+        attrs.pop("maxlength", None)
+        return attrs
+
+
+class NameField(UncutCharField):
+    """A name (unit, pair, player, team, pool) refused past ``max_length`` in the entries service's sentence
+    (:func:`tournament.entries.limits.check_lengths`: the field's label, the limit and the length typed)."""
+
+    def __init__(self, *, max_length: int, **kwargs):
+        super().__init__(**kwargs)
+        self.most = max_length
+
+    def validate(self, value):
+        super().validate(value)
+        if value and len(value) > self.most:
+            raise ValidationError(gettext(TOO_LONG) % {"label": self.label, "max": self.most, "length": len(value)},
+                                  code="max_length")
 
 
 class WholeNumberField(forms.IntegerField):

@@ -93,7 +93,7 @@ def _lock(stage: Stage) -> Stage:
     stage = Stage.objects.select_for_update(of=("self",)).select_related("event__profile", "source").get(pk=stage.pk)
     if stage_started(stage):
         raise CompetitionError(gettext_noop("A match of %(stage)s has started: it can no longer be drawn or redrawn."),
-                               field="stage", stage=stage.name)
+                               field="stage", stage=stage.label)
     return stage
 
 
@@ -155,7 +155,7 @@ def draw_groups(stage: Stage, *, seed=None, n_groups: int | None = None, seeded:
         stage = _lock(stage)
         if stage.kind != Stage.Kind.ROUND_ROBIN:
             raise CompetitionError(gettext_noop("%(stage)s is a knock-out: it has no group draw."), field="kind",
-                                   stage=stage.name)
+                                   stage=stage.label)
         options = stage.settings or {}
         seed = clean_seed(seed)
         if stage.source_id and entries is None:
@@ -204,7 +204,7 @@ def _check_fed_stages(stage: Stage, n_groups: int) -> None:
         if drawn_groups != n_groups:
             raise CompetitionError(gettext_noop("%(stage)s was drawn from %(groups)s groups: regroup into "
                                                 "%(groups)s groups too."),
-                                   field="n_groups", stage=fed.stage.name, groups=drawn_groups)
+                                   field="n_groups", stage=fed.stage.label, groups=drawn_groups)
 
 
 # --------------------------------------------------------------------------- bracket
@@ -235,7 +235,7 @@ def draw_bracket(stage: Stage, *, seed=None, entries=None, user=None) -> Draw:
         stage = _lock(stage)
         if stage.kind != Stage.Kind.ELIMINATION:
             raise CompetitionError(gettext_noop("%(stage)s is a round robin: it has no bracket draw."), field="kind",
-                                   stage=stage.name)
+                                   stage=stage.label)
         seed = clean_seed(seed)
         places = places_played(stage)
         swiss_order = swiss_standings.knockout_entries(stage) if entries is None else None  # fed by a Swiss stage
@@ -277,7 +277,7 @@ def draw_seats(stage: Stage, *, seed=None, user=None) -> Draw:
         matches = list(_open_matches(stage))
         if not matches:
             raise CompetitionError(gettext_noop("%(stage)s has no match with both entries known yet to seat."),
-                                   field="stage", stage=stage.name)
+                                   field="stage", stage=stage.label)
         given = [(m.ns_id, m.ew_id) for m in matches]
         seats = _pure(pairings.draw_seats, given, seed)
         for m, (ns, ew) in zip(matches, seats):
@@ -310,7 +310,7 @@ def draw_tables(stage: Stage, *, seed=None, first_table: int | None = None, user
             result[str(rnd.number)] = numbers
         if not result:
             raise CompetitionError(gettext_noop("%(stage)s has no matches yet to number the tables of."),
-                                   field="stage", stage=stage.name)
+                                   field="stage", stage=stage.label)
         return _record(stage, Draw.Kind.TABLES, seed, {"first_table": first, "matches": params},
                        {"tables": result}, user)
 
@@ -335,16 +335,16 @@ def void_draws(stage: Stage, *, reason: str, user=None) -> list[Draw]:
         stage = Stage.objects.select_for_update(of=("self",)).select_related("event").get(pk=stage.pk)
         if stage_started(stage) or play_records(stage):
             raise CompetitionError(gettext_noop("Play has begun in %(stage)s: its draw can no longer be voided."),
-                                   field="stage", stage=stage.name)
+                                   field="stage", stage=stage.label)
         in_force = draws_in_force(stage)
         if not in_force:
             raise CompetitionError(gettext_noop("%(stage)s has no draw in force to void."), field="stage",
-                                   stage=stage.name)
-        fed = sorted({d.stage.name for d in Draw.objects.filter(stage__source=stage, superseded_by__isnull=True)
+                                   stage=stage.label)
+        fed = sorted({d.stage.label for d in Draw.objects.filter(stage__source=stage, superseded_by__isnull=True)
                       .select_related("stage") if not d.is_void and d.stage.removed_at is None})
         if fed:
             raise CompetitionError(gettext_noop("%(stages)s was drawn from the qualifiers of %(stage)s: void its "
-                                                "draw first."), field="stage", stage=stage.name, stages="、".join(fed))
+                                                "draw first."), field="stage", stage=stage.label, stages="、".join(fed))
         by = user if user is not None and user.is_authenticated else None
         voids = []
         for draw in in_force:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from common.errors import UserError
 from tournament.competition import draws, stages, timetable, unit_standings
 from tournament.competition.swiss_rounds import MAX_ROUNDS
-from tournament.form_fields import IdChoiceField, WholeNumberField, said
+from tournament.form_fields import IdChoiceField, UncutCharField, WholeNumberField, said
 from tournament.models import Draw, Match, Stage
 
 POSITIVE = "%(label)s must be a positive whole number, not %(value)r."
@@ -41,7 +41,7 @@ def _places() -> forms.TypedChoiceField:
 
 
 def _name() -> forms.CharField:
-    return forms.CharField(max_length=stages.NAME_MAX_LENGTH, required=False, error_messages={
+    return UncutCharField(max_length=stages.NAME_MAX_LENGTH, required=False, error_messages={
         "max_length": said("A stage name has at most %(most)s characters.", most=stages.NAME_MAX_LENGTH)})
 
 

@@ -468,7 +468,7 @@ def stage_standings(stage: Stage) -> StageStandings:
     if not found:
 
         raise CompetitionError(gettext_noop("The stage %(stage)s is not a round robin: it has no standings."),
-                               field="stage", stage=stage.name)
+                               field="stage", stage=stage.label)
     return found[0]
 
 
@@ -507,9 +507,9 @@ def qualifier_order(stage: Stage, per_group: int) -> list[int]:
     if not result.groups or unfinished:
         if not result.groups:
             raise CompetitionError(gettext_noop("%(stage)s has not been drawn yet: its qualifiers are not known."),
-                                   field="source", stage=stage.name)
+                                   field="source", stage=stage.label)
         raise CompetitionError(gettext_noop("%(stage)s is not finished (%(groups)s): its qualifiers are not known yet."),
-                               field="source", stage=stage.name, groups="、".join(unfinished))
+                               field="source", stage=stage.label, groups="、".join(unfinished))
     depth = max(len(g.rows) for g in result.groups)
     return [g.rows[place].entry.pair_id for place in range(min(per_group, depth))
             for g in result.groups if place < len(g.rows)]

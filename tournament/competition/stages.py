@@ -246,7 +246,7 @@ def play_records(stage: Stage) -> bool:
 
 def _refuse_if_drawn(stage: Stage, message: str) -> None:
     if is_drawn(stage):
-        raise CompetitionError(message, field="stage", stage=stage.name)
+        raise CompetitionError(message, field="stage", stage=stage.label)
 
 
 def editable(stage: Stage) -> bool:
@@ -268,6 +268,8 @@ def update_stage(stage: Stage, *, name: str | None = None, settings: dict | None
         clean = _clean_name(name)
         if not clean:
             raise CompetitionError(gettext_noop("A stage needs a name."), field="name")
+        if clean != stage.name and clean == stage.label:   # the system's name as the page showed it: kept as made
+            clean = stage.name
         stage.name = clean
         fields.append("name")
     if source is not KEEP:
@@ -290,10 +292,10 @@ def delete_stage(stage: Stage, *, user=None) -> bool:
     its qualifiers from it."""
     stage = Stage.objects.select_for_update(of=("self",)).get(pk=stage.pk)
     _refuse_if_drawn(stage, gettext_noop("%(stage)s has been drawn: void its draw first, then delete it."))
-    fed = list(Stage.objects.filter(source=stage).order_by("order").values_list("name", flat=True))
+    fed = [fed_stage.label for fed_stage in Stage.objects.filter(source=stage).order_by("order")]
     if fed:
         raise CompetitionError(gettext_noop("%(stages)s take their qualifiers from %(stage)s: delete or change "
-                                            "them first."), field="stage", stage=stage.name, stages="、".join(fed))
+                                            "them first."), field="stage", stage=stage.label, stages="、".join(fed))
     event_id = stage.event_id
     if Draw.objects.filter(stage=stage).exists() or Stage.all_stages.filter(source=stage).exists():
         stage.removed_at = clock.now()

@@ -68,7 +68,7 @@ def set_rounds(stage: Stage, rounds) -> Stage:
 
 def _check_swiss(stage: Stage) -> None:
     if stage.kind != Stage.Kind.SWISS:
-        raise UserError(gettext_noop("%(stage)s is not a Swiss stage."), field="stage", stage=stage.name)
+        raise UserError(gettext_noop("%(stage)s is not a Swiss stage."), field="stage", stage=stage.label)
 
 
 def pair_next_round(stage: Stage, *, seed=None, user=None) -> Draw:
@@ -91,7 +91,7 @@ def pair_next_round(stage: Stage, *, seed=None, user=None) -> Draw:
         planned = planned_rounds(stage, len(inputs["entries"]))
         if number > planned:
             raise ConflictError(gettext_noop("All %(rounds)s rounds of %(stage)s are paired."), field="round",
-                                rounds=planned, stage=stage.name)
+                                rounds=planned, stage=stage.label)
         if len(inputs["ranking"]) < 2:
             raise UserError(gettext_noop("A Swiss round needs at least 2 entries; there are %(count)s."),
                             field="entries", count=len(inputs["ranking"]))

@@ -109,7 +109,7 @@ def _result(row, ladder) -> pure.MatchResult | None:
 def stage_standings(stage: Stage, after_round: int | None = None) -> SwissStandings:
     """The Swiss stage's standings after ``after_round`` (default: the last round paired)."""
     if stage.kind != Stage.Kind.SWISS:
-        raise UserError(gettext_noop("%(stage)s is not a Swiss stage."), field="stage", stage=stage.name)
+        raise UserError(gettext_noop("%(stage)s is not a Swiss stage."), field="stage", stage=stage.label)
     draw = first_draw(stage)
     numbers = list(Round.objects.filter(stage=stage).order_by("number").values_list("number", flat=True))
     paired = numbers[-1] if numbers else 0
@@ -142,7 +142,7 @@ def stage_standings(stage: Stage, after_round: int | None = None) -> SwissStandi
             net_levels=int(r.values.get("net_levels", 0)),
             tie_note=shown_tie_note(r, table.order, lot_seed, decided and bool(results)),
             shared=r.shared))
-    return SwissStandings(stage.pk, stage.name, after, paired, planned_rounds(stage, len(ids) or None),
+    return SwissStandings(stage.pk, stage.label, after, paired, planned_rounds(stage, len(ids) or None),
                           tuple(out), tuple(metric_label(n) for n in table.order), _notes(out, lot_seed), lot_seed,
                           decided)
 
@@ -175,7 +175,7 @@ def qualifier_order(stage: Stage, count: int) -> list[int]:
     result = stage_standings(stage)
     if not result.complete:
         raise ConflictError(gettext_noop("%(stage)s is not finished: its qualifiers are not known yet."),
-                            field="source", stage=stage.name)
+                            field="source", stage=stage.label)
     active = [row.entry.pair_id for row in result.rows if not row.entry.withdrawn]
     return active[:count]
 

@@ -7,7 +7,7 @@ from tournament.entries import registration, removals, substitutions
 from tournament.entries.limits import LIMITS, MAX_SEED
 from tournament.entries.services import EntryError, PairData, PlayerData
 from tournament.entries.spreadsheets import MAX_UPLOAD_BYTES
-from tournament.form_fields import IdChoiceField, said
+from tournament.form_fields import IdChoiceField, NameField, said
 from tournament.models import Pair, Player, Registration, UnitLink
 
 GONE_LINK = _("This link is no longer one of the event's live links (revoked meanwhile?): reload the page.")
@@ -24,19 +24,19 @@ def apply_entry_error(form: forms.Form, error: EntryError) -> None:
 class PairForm(forms.Form):
     """A pair with its two players, optional seed, team and reserve flag."""
 
-    unit = forms.CharField(label=_("Unit"), max_length=LIMITS["unit"])
-    name = forms.CharField(label=_("Pair name"), max_length=LIMITS["name"], required=False,
+    unit = NameField(label=_("Unit"), max_length=LIMITS["unit"])
+    name = NameField(label=_("Pair name"), max_length=LIMITS["name"], required=False,
                            help_text=_("Leave empty to use the two players' names."))
-    player1 = forms.CharField(label=_("Player 1"), max_length=LIMITS["player1"])
+    player1 = NameField(label=_("Player 1"), max_length=LIMITS["player1"])
     gender1 = forms.ChoiceField(label=_("Gender of player 1"), choices=GENDERS)
-    phone1 = forms.CharField(label=_("Phone of player 1"), max_length=30, required=False,
+    phone1 = NameField(label=_("Phone of player 1"), max_length=30, required=False,
                              widget=forms.TextInput(attrs=TEL))
-    player2 = forms.CharField(label=_("Player 2"), max_length=LIMITS["player2"])
+    player2 = NameField(label=_("Player 2"), max_length=LIMITS["player2"])
     gender2 = forms.ChoiceField(label=_("Gender of player 2"), choices=GENDERS)
-    phone2 = forms.CharField(label=_("Phone of player 2"), max_length=30, required=False,
+    phone2 = NameField(label=_("Phone of player 2"), max_length=30, required=False,
                              widget=forms.TextInput(attrs=TEL))
     seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=MAX_SEED, required=False)
-    team = forms.CharField(label=_("Team"), max_length=LIMITS["team"], required=False)
+    team = NameField(label=_("Team"), max_length=LIMITS["team"], required=False)
     reserve = forms.BooleanField(label=_("Reserve pair"), required=False)
 
     @classmethod
@@ -57,9 +57,9 @@ class ReplacePlayerForm(forms.Form):
     """Which player leaves the pair and who comes in."""
 
     slot = forms.TypedChoiceField(label=_("Player to replace"), coerce=int, choices=[])
-    player = forms.CharField(label=_("New player"), max_length=LIMITS["player1"])
+    player = NameField(label=_("New player"), max_length=LIMITS["player1"])
     gender = forms.ChoiceField(label=_("Gender"), choices=GENDERS)
-    phone = forms.CharField(label=_("Phone"), max_length=30, required=False, widget=forms.TextInput(attrs=TEL))
+    phone = NameField(label=_("Phone"), max_length=30, required=False, widget=forms.TextInput(attrs=TEL))
 
     def __init__(self, *args, pair, **kwargs):
         super().__init__(*args, **kwargs)
@@ -73,13 +73,13 @@ class ReplacePlayerForm(forms.Form):
 class IndividualForm(forms.Form):
     """An individual sign-up; ``pool`` keeps e.g. women together in the partner draw."""
 
-    unit = forms.CharField(label=_("Unit"), max_length=LIMITS["unit"])
-    player1 = forms.CharField(label=_("Name"), max_length=LIMITS["player1"])
+    unit = NameField(label=_("Unit"), max_length=LIMITS["unit"])
+    player1 = NameField(label=_("Name"), max_length=LIMITS["player1"])
     gender1 = forms.ChoiceField(label=_("Gender"), choices=GENDERS)
-    phone1 = forms.CharField(label=_("Phone"), max_length=30, required=False, widget=forms.TextInput(attrs=TEL))
-    team = forms.CharField(label=_("Team"), max_length=LIMITS["team"], required=False)
+    phone1 = NameField(label=_("Phone"), max_length=30, required=False, widget=forms.TextInput(attrs=TEL))
+    team = NameField(label=_("Team"), max_length=LIMITS["team"], required=False)
     reserve = forms.BooleanField(label=_("Reserve"), required=False)
-    pool = forms.CharField(label=_("Draw pool"), max_length=40, required=False,
+    pool = NameField(label=_("Draw pool"), max_length=40, required=False,
                            help_text=_("Players are drawn only with players of the same unit, team, reserve flag "
                                        "and pool (e.g. women for a women's pair)."))
 

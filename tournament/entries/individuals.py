@@ -41,15 +41,15 @@ def add_individual(event: Event, unit: str, player: PlayerData, *, team: str = "
         raise EntryError(gettext_noop("Enter the unit."), "unit")
     data = clean_player(player, 1)
     check_player_free(event, data, unit_name, 1)
-    team_name = clean_name(team)
-    limits.check_lengths(EntryError, unit=unit_name, team=team_name)
+    team_name, pool = clean_name(team), (pool or "").strip()
+    limits.check_lengths(EntryError, unit=unit_name, team=team_name, pool=pool)
     if reserve and not team_name:
         raise EntryError(gettext_noop("A reserve must belong to a team: enter the team."), "team")
     unit_row = unit_named(event, unit_name)
     team_row = resolve_team(event, team_rule(event), team_name, unit_row)
     row = Player.objects.create(event=event, unit=unit_row, name=data.name, gender=data.gender, phone=data.phone)
     return Registration.objects.create(event=event, player=row, team=team_row, reserve=bool(reserve),
-                                       pool=(pool or "").strip()[:40])
+                                       pool=pool)
 
 
 @transaction.atomic

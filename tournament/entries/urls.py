@@ -24,6 +24,7 @@ urlpatterns = [
          name="entries_substitute"),
     path("manage/<slug:event_slug>/entries/links/", registration_views.links_page, name="entries_links"),
     path("manage/<slug:event_slug>/entries/links/card/", registration_views.link_card, name="entries_link_card"),
+    path("manage/<slug:event_slug>/entries/links/cards/", registration_views.link_cards, name="entries_link_cards"),
     path("manage/<slug:event_slug>/entries/links/missing/", registration_views.not_submitted,
          name="entries_links_missing"),
     path("register/<str:key>/", registration_views.unit_register, name="unit_register"),

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
 from tournament.events import services
-from tournament.form_fields import WholeNumberField, apply_user_error
+from tournament.form_fields import UncutCharField, WholeNumberField, apply_user_error
 from tournament.models import Event
 
 #: The messages of the service for what the form's own field types catch first (the same msgids).
@@ -20,7 +20,7 @@ SLUG_MAX = 80
 
 def _text(label, messages=TEXT_MESSAGES, **attrs):
     """A text field the service checks further (it says whether it may be empty: the field is never required)."""
-    return forms.CharField(label=label, max_length=services.TEXT_MAX, required=False, error_messages=messages,
+    return UncutCharField(label=label, max_length=services.TEXT_MAX, required=False, error_messages=messages,
                            widget=forms.TextInput(attrs=attrs))
 
 
@@ -31,7 +31,7 @@ def _date(label):
 
 
 def _slug():
-    return forms.CharField(label=_("Web address"), max_length=SLUG_MAX, required=False, error_messages=SLUG_MESSAGES,
+    return UncutCharField(label=_("Web address"), max_length=SLUG_MAX, required=False, error_messages=SLUG_MESSAGES,
                            widget=forms.TextInput(attrs={"autocapitalize": "off", "placeholder": _("made from the name")}))
 
 

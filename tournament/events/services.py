@@ -18,7 +18,12 @@ from common.errors import UserError, gettext_noop
 from common.numbers import whole
 from scoring.models import RuleProfile
 from scoring.profile_store import in_language, latest_profile, sync_profiles
-from tournament.models import Draw, Event, Match, Pair, Player, Team, Unit
+from tournament.clocks import safety
+from tournament.clocks import services as clock_services
+from tournament.competition import unit_standings
+from tournament.entries import registration
+from tournament.events import rule_choices
+from tournament.models import Draw, Event, EventClockSettings, Match, Pair, Player, RegistrationWindow, Team, Unit
 from tournament.staff.services import add_creator, ascii_of, short_ascii
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
@@ -224,16 +229,43 @@ def set_published(event: Event, published: bool) -> Event:
 @transaction.atomic
 def copy_event(event: Event, by, values: dict, *, with_entries: bool = False) -> Event:
     """A new unpublished event like ``event`` (its fields, its profile's latest version unless one is given),
-    with its units, players, teams and pairs when ``with_entries``; ``by`` becomes its organiser."""
+    with the organiser's settings an event is run by (:func:`_copy_settings`), and its units, players, teams
+    and pairs when ``with_entries``; ``by`` becomes its organiser. Never its stages, draws or results."""
     base = {"name": event.name, "organising_body": event.organising_body, "venue": event.venue,
             "start_date": event.start_date, "end_date": event.end_date, "format": event.format,
-            "profile": event.profile.slug}
+            "profile": rule_choices.base_profile(event).slug}
     base.update({k: v for k, v in values.items() if v not in (None, "")})
     base["published"] = False
     copy = create_event(by, base)
+    _copy_settings(event, copy, by)
     if with_entries:
         _copy_entries(event, copy)
     return copy
+
+
+def _copy_settings(source: Event, target: Event, by) -> None:
+    """What the organiser set for ``source`` besides its fields, through each setting's own service: the clock
+    (match time, announcement, hands after it, parallel rounds), the organiser choices of the rules (those
+    the copy's profile version still has), the unit scoring (not its lot seed: a new event draws its own lot)
+    and whether registration asks every player's phone (not the closing time: the copy has its own days)."""
+    clock = EventClockSettings.objects.filter(event=source).first()
+    if clock is not None:
+        overrides = {k: v for k, v in clock.overrides().items() if v is not None}
+        if overrides:
+            clock_services.set_clock_settings(target, by, **overrides)
+        if clock.parallel_rounds:
+            safety.set_parallel_rounds(target, True)
+    if source.rule_choices:
+        offered = {row.choice: {reading.id for reading in row.readings} for row in rule_choices.choice_rows(target)}
+        picks = {name: rid for name, rid in source.rule_choices.items() if rid in offered.get(name, ())}
+        if picks:
+            rule_choices.set_choices(target, by, picks)
+    scoring = source.unit_scoring or {}
+    if any(key in scoring for key in ("points", "best_n", "women_bonus")):
+        unit_standings.set_unit_rules(target, points=scoring.get("points"), best_n=scoring.get("best_n"),
+                                      women_bonus=scoring.get("women_bonus"))
+    if RegistrationWindow.objects.filter(event=source, asks_phone=True).exists():
+        registration.set_window(target, None, True)
 
 
 def _clone(obj, **changes):

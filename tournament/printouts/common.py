@@ -177,7 +177,7 @@ def matches_of(event):
 def require_round_or_match(options):
     """Score sheets and result sheets need --round or --match."""
     if options.round is None and options.match is None:
-        raise UserError(gettext_noop("Choose a round or a match."), field="round")
+        raise UserError(gettext_noop("Choose a round or a match to print."), field="round")
 
 
 def selected_matches(event, options):

@@ -4,7 +4,7 @@ Only organisers (``tournament.manage_event``) reach these pages; every view is t
 :mod:`tournament.printouts.services`.
 """
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -31,16 +31,30 @@ def options_from(data, request=None):
 @require_GET
 def printouts_page(request, event_slug):
     """Every printout of the event: a download form each, background builds with their progress."""
-    event = organiser_event(request, event_slug)
+    return _page(request, organiser_event(request, event_slug))
+
+
+def _page(request, event, refused=None):
+    """The printouts page; ``refused``: a printout's options the service refused (its kind, the field, the
+    sentence and what was chosen), shown in that printout's form next to the field, answered with a 400."""
     rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
     jobs = PrintJob.objects.filter(event=event).order_by("-id")[:RECENT_JOBS]
     return render(request, "tournament/printouts/index.html", {
         "event": event,
-        "printouts": PRINTOUTS.values(),
-        "rounds": [(r.pk, f"{r.stage.label} · {round_label(r)}") for r in rounds],
-        "matches": [(m.pk, _match_label(m)) for m in matches_of(event)],
+        "cards": [{"printout": printout, "refused": refused if refused and refused["kind"] == kind else None}
+                  for kind, printout in PRINTOUTS.items()],
+        "rounds": [(str(r.pk), f"{r.stage.label} · {round_label(r)}") for r in rounds],
+        "matches": [(str(m.pk), _match_label(m)) for m in matches_of(event)],
         "jobs": [_job_view(event, job) for job in jobs],
-    })
+        "refused": refused,
+    }, status=400 if refused else 200)
+
+
+def _refused(request, event, kind, data, error):
+    """The page again, the refusal in the form of ``kind`` (a service's sentence, never a command-line flag)."""
+    return _page(request, event, {"kind": kind, "known": kind in PRINTOUTS, "field": error.field if error.field in ("round", "match") else "",
+                                  "message": str(error), "round": data.get("round") or "",
+                                  "match": data.get("match") or "", "lang": data.get("lang") or ""})
 
 
 def _match_label(match):
@@ -58,7 +72,7 @@ def printout_download(request, event_slug, kind):
         options = options_from(request.GET, request)
         pdf = services.build_printout(kind, event, options)
     except UserError as exc:
-        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+        return _refused(request, event, kind, request.GET, exc)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{services.file_name(kind, event, options)}"'
     return response
@@ -74,7 +88,7 @@ def printout_job_create(request, event_slug, kind):
     except UserError as exc:
         if _wants_json(request):
             return JsonResponse({"field": exc.field, "detail": str(exc)}, status=400)
-        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+        return _refused(request, event, kind, request.POST, exc)
     if _wants_json(request):
         return JsonResponse(_job_view(event, job), status=202)
     return redirect(reverse("printouts", args=[event.slug]) + f"?job={job.pk}#job-{job.pk}")

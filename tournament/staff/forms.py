@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
 from infra.auth import FirstPasswordForm
-from tournament.form_fields import WholeNumberField, apply_user_error
+from tournament.form_fields import UncutCharField, WholeNumberField, apply_user_error
 from tournament.models import EventRole
 from tournament.staff import first_run, services, tokens
 
@@ -19,13 +19,13 @@ USERNAME_MAX = 150
 
 
 def _display_name(placeholder):
-    return forms.CharField(label=_("Name shown on pages and printouts"), max_length=services.DISPLAY_MAX,
+    return UncutCharField(label=_("Name shown on pages and printouts"), max_length=services.DISPLAY_MAX,
                            required=False, error_messages=NAME_MESSAGES,
                            widget=forms.TextInput(attrs={"placeholder": placeholder}))
 
 
 def _username(help_text):
-    return forms.CharField(label=_("Login name"), max_length=USERNAME_MAX, required=False, help_text=help_text,
+    return UncutCharField(label=_("Login name"), max_length=USERNAME_MAX, required=False, help_text=help_text,
                            error_messages=USERNAME_MESSAGES, widget=forms.TextInput(attrs={"autocapitalize": "off"}))
 
 
@@ -61,7 +61,7 @@ class StaffForm(forms.Form):
 class TokenForm(forms.Form):
     """A new API token acting as a person on the event's staff."""
 
-    name = forms.CharField(label=_("Token name"), max_length=tokens.MAX_NAME, required=False,
+    name = UncutCharField(label=_("Token name"), max_length=tokens.MAX_NAME, required=False,
                            widget=forms.TextInput(attrs={"placeholder": "3号桌平板"}))
     user = forms.TypedChoiceField(label=_("Acts as"), coerce=int, choices=[],
                                   error_messages={"invalid_choice": _("Choose a person on the event's staff."),
@@ -84,7 +84,7 @@ class TokenForm(forms.Form):
 class SiteTokenForm(forms.Form):
     """A new site-wide organiser token of one's own: a program creates events with it."""
 
-    name = forms.CharField(label=_("Token name"), max_length=tokens.MAX_NAME, required=False,
+    name = UncutCharField(label=_("Token name"), max_length=tokens.MAX_NAME, required=False,
                            widget=forms.TextInput(attrs={"placeholder": "成绩导入脚本"}))
 
     def save(self, user):
@@ -127,9 +127,9 @@ class FirstRunForm(FirstPasswordForm):
     code = forms.CharField(label=_("Setup code"), max_length=20, help_text=_(
         "Shown in the terminal where the server was started (make run), and kept in the server's file "
         "var/setup-code."), widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}))
-    display_name = forms.CharField(label=_("Name shown on pages and printouts"), max_length=services.DISPLAY_MAX,
+    display_name = UncutCharField(label=_("Name shown on pages and printouts"), max_length=services.DISPLAY_MAX,
                                    error_messages=NAME_MESSAGES)
-    username = forms.CharField(label=_("Login name"), max_length=USERNAME_MAX, error_messages=USERNAME_MESSAGES,
+    username = UncutCharField(label=_("Login name"), max_length=USERNAME_MAX, error_messages=USERNAME_MESSAGES,
                                widget=forms.TextInput(attrs={"autocapitalize": "off"}))
     field_order = ["code", "display_name", "username", "new_password1", "new_password2"]
 

@@ -366,7 +366,7 @@ def manage_stage_edit(request, event, stage_id):
     values = {k: posted.get(k, (stage.settings or {}).get(k, "")) for k in EDITED_SETTINGS}
     return render(request, "tournament/competition/manage_stage_edit.html", {
         "event": event, "tab": "stages", "stage": stage, "errors": errors, "drawn": drawn, "started": started,
-        "name": posted.get("name", stage.name), "values": values,
+        "name": posted.get("name", stage.label), "values": values,
         "source_id": whole(posted.get("source")) if "source" in posted else stage.source_id,
         "sources": [] if stage.kind == Stage.Kind.SWISS else earlier,
         "places_choices": _places_choices(),

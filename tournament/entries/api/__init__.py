@@ -21,12 +21,19 @@ from tournament import access
 from tournament.access import visible_events
 from tournament.entries import pairs as entry_pairs
 from tournament.entries import services as svc
-from tournament.entries.limits import LIMITS, MAX_SEED
+from tournament.entries.limits import LABELS, LIMITS, MAX_SEED, NAME_TOO_LONG
+from tournament.form_fields import said
 from tournament.models import Pair
 
 
+def _name(key, **kwargs):
+    """A name field refused past its limit in the forms' words (:data:`tournament.entries.limits.LIMITS`)."""
+    return serializers.CharField(max_length=LIMITS[key], error_messages={"max_length": said(
+        NAME_TOO_LONG, label=LABELS.get(key, key), max=LIMITS[key])}, **kwargs)
+
+
 class EntryPlayerSerializer(StrictInput):
-    name = serializers.CharField(max_length=LIMITS["player1"])
+    name = _name("player1")
     gender = serializers.ChoiceField(choices=["M", "F"])
     phone = serializers.CharField(max_length=30, required=False, allow_blank=True, write_only=True)
 
@@ -35,12 +42,12 @@ class EntrySerializer(StrictInput):
     """A pair as read (``id``, ``status``) and as written (everything else)."""
 
     id = serializers.IntegerField(read_only=True)
-    name = serializers.CharField(max_length=LIMITS["name"], required=False, allow_blank=True)
-    unit = serializers.CharField(max_length=LIMITS["unit"])
+    name = _name("name", required=False, allow_blank=True)
+    unit = _name("unit")
     player1 = EntryPlayerSerializer()
     player2 = EntryPlayerSerializer()
     seed = serializers.IntegerField(min_value=1, max_value=MAX_SEED, required=False, allow_null=True)
-    team = serializers.CharField(max_length=LIMITS["team"], required=False, allow_blank=True)
+    team = _name("team", required=False, allow_blank=True)
     reserve = serializers.BooleanField(required=False, default=False)
     status = serializers.CharField(read_only=True)
 
@@ -61,7 +68,7 @@ class EntryChangeSerializer(EntrySerializer):
     """A correction (PATCH): only the fields sent change; a player sent is the whole player (its name and
     gender; its phone kept when not sent). Checked as the whole pair by the service, as the form is."""
 
-    unit = serializers.CharField(max_length=LIMITS["unit"], required=False)
+    unit = _name("unit", required=False)
     player1 = EntryPlayerSerializer(required=False)
     player2 = EntryPlayerSerializer(required=False)
     reserve = serializers.BooleanField(required=False)

@@ -19,7 +19,7 @@ from common.qr import qr_svg
 from infra import auth
 from tournament.entries import registration as reg
 from tournament.entries.forms import ActionForm, CardForm, LinkActionForm, LinkForm, WindowForm
-from tournament.entries.registration_card import registration_card_pdf
+from tournament.entries.registration_card import registration_card_pdf, registration_cards_pdf
 from tournament.entries.services import entries_locked_reason, team_rule
 from tournament.form_fields import apply_user_error
 from tournament.models import UnitEntryVersion
@@ -98,7 +98,10 @@ def links_page(request, event):
     a refusal is shown next to its field (the window's time, the new link's unit or phone, a unit's reason
     for sending back) and saves nothing."""
     window_form, link_form, action_form, created = WindowForm(), LinkForm(), None, None
-    action = ActionForm.sent(request, ("window", "create", *LinkActionForm.ACTIONS))
+    action = ActionForm.sent(request, ("window", "create", "dismiss", *LinkActionForm.ACTIONS))
+    if action == "dismiss":
+        _forget_links(request, event)
+        return redirect("entries_links", event.slug)
     if action == "window":
         window_form = WindowForm(request.POST)
         if window_form.is_valid():
@@ -118,8 +121,10 @@ def links_page(request, event):
             elif _link_action(request, action, action_form):
                 return redirect("entries_links", event.slug)
     window = reg.window(event)
+    made = _visit_links(request, event)
     return render(request, "tournament/entries/links.html", {
         "event": event, "locked": entries_locked_reason(event), "rows": reg.review(event), "created": created,
+        "earlier": [m for m in made if not created or m["link"].pk != created["link"].pk], "made": made,
         "window": window, "rule": team_rule(event), "window_form": window_form, "link_form": link_form,
         "action_form": action_form, "note_max": reg.NOTE_MAX,
         "action_link": action_form.cleaned_data.get("link") if action_form else None,
@@ -130,8 +135,50 @@ def links_page(request, event):
 
 
 def _created(request, link, key, **extra) -> dict:
+    """A link just made (or given a new key), remembered for the rest of the organiser's visit."""
+    _remember(request, link, key, bool(extra.get("reissued")))
+    return _shown(request, link, key, **extra)
+
+
+def _shown(request, link, key, **extra) -> dict:
     url = link_url(request, key)
     return {"link": link, "key": key, "url": url, "qr": qr_svg(url, label=link.unit.name), **extra}
+
+
+# The links made in this visit (issue 43 item 4: five links in a row lost four): a link's key is kept only as a
+# digest, so the keys made are kept in the organiser's session, one list per event, until the organiser
+# dismisses them or logs out (the session ends). A key that no longer opens its link (revoked, or replaced by
+# a new one) drops out of the list.
+VISIT_LINKS = "registration_links_made"
+
+
+def _remember(request, link, key, reissued=False):
+    made = request.session.get(VISIT_LINKS, {})
+    kept = [m for m in made.get(str(link.event_id), []) if m["link"] != link.pk]
+    made[str(link.event_id)] = [*kept, {"link": link.pk, "key": key, "reissued": reissued}]
+    request.session[VISIT_LINKS] = made
+
+
+def _visit_links(request, event) -> list[dict]:
+    """The links made for ``event`` in this visit that still open their page, oldest first, as the page shows
+    them; the ones that no longer do are forgotten."""
+    made = request.session.get(VISIT_LINKS, {})
+    mine = made.get(str(event.pk), [])
+    shown = []
+    for item in mine:
+        link = reg.find_link(item["key"])
+        if link is not None and link.event_id == event.pk and link.pk == item["link"]:
+            shown.append(_shown(request, link, item["key"], reissued=item.get("reissued", False)))
+    if len(shown) != len(mine):
+        made[str(event.pk)] = [m for m in mine if any(s["key"] == m["key"] for s in shown)]
+        request.session[VISIT_LINKS] = made
+    return shown
+
+
+def _forget_links(request, event):
+    made = request.session.get(VISIT_LINKS, {})
+    if made.pop(str(event.pk), None) is not None:
+        request.session[VISIT_LINKS] = made
 
 
 def _create(request, event, form):
@@ -209,6 +256,23 @@ def link_card(request, event):
                                 closes=timezone.localtime(closes).strftime("%Y-%m-%d %H:%M") if closes else "")
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{event.slug}-registration-{link.pk}.pdf"'
+    return response
+
+
+@organiser_required
+@require_POST
+def link_cards(request, event):
+    """One PDF with the card of every link made in this visit (a page each), read from the session: the keys
+    never travel in the request."""
+    made = _visit_links(request, event)
+    if not made:
+        messages.error(request, _("No new link in this visit: make the links first, or use “New link and card”."))
+        return redirect("entries_links", event.slug)
+    closes = reg.window(event).closes_at
+    pdf = registration_cards_pdf(event_name=event.name, cards=[(m["link"].unit.name, m["url"]) for m in made],
+                                 closes=timezone.localtime(closes).strftime("%Y-%m-%d %H:%M") if closes else "")
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{event.slug}-registration-cards.pdf"'
     return response
 
 
