@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from infra.api import UnknownAddress
-from infra.views import ThrottledLoginView
+from infra.views import ThrottledLoginView, set_language
 from tournament.events import views as tournament_views
 
 urlpatterns = [
@@ -21,7 +21,7 @@ urlpatterns = [
     path("events/<slug:slug>/share.png", tournament_views.event_share_image, name="event_share_image"),
     path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", set_language, name="set_language"),
     path("admin/", admin.site.urls),
     path("", include("tournament.urls")),
     # last: an unknown address under /api/ is the API's JSON 404 (an operation's without its slash: a 308 to it)

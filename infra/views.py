@@ -1,6 +1,7 @@
 """The login pages: the login itself (throttled per address, the lockout's form) and the new password an
-account sets after a one-time password. The rules they apply live in :mod:`infra.auth` (throttles, lockout,
+account sets after a one-time password; and the language menu's switch. The rules they apply live in :mod:`infra.auth` (throttles, lockout,
 the one-time password's session); these are only the pages."""
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login as auth_login
 from django.contrib.auth.views import LoginView
@@ -9,10 +10,12 @@ from django.forms.utils import ErrorDict
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect
 from django.utils.decorators import method_decorator
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
 from django.views.generic.edit import FormView
 
 from infra.auth import (
@@ -89,3 +92,22 @@ class ThrottledLoginView(LoginView):
 
 
 # --------------------------------------------------------------------------- DRF authentication
+
+
+@require_http_methods(["GET", "POST"])
+def set_language(request):
+    """The language menu: the language cookie set, and back to the page. The menu asks with a GET, so the pages
+    that show it carry no per-visitor token (an anonymous visitor's page is the same for everyone: a cache in
+    front may keep it, and it may be compressed); a language is a preference, nothing to forge. A POST (Django's
+    own form of this address) is still taken, with its CSRF check."""
+    asked = request.GET if request.method == "GET" else request.POST
+    code, back = asked.get("language", ""), asked.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = "/"
+    response = HttpResponseRedirect(back)
+    if code in dict(settings.LANGUAGES):
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code, max_age=settings.LANGUAGE_COOKIE_AGE,
+                            path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                            secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                            samesite=settings.LANGUAGE_COOKIE_SAMESITE)
+    return response

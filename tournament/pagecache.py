@@ -23,8 +23,9 @@ up to ``PAGE_TTL`` seconds old; the live parts of the pages (``static/js/live.js
 bring them up to date within seconds anyway. ``PAGE_TTL`` is also the bound on anything a writer forgot.
 
 Only anonymous GETs without a session or messages cookie are cached (staff and logged-in visitors see
-more, and always get a fresh page). The CSRF token of the language switch form is cut out of the stored
-copy and each visitor's own put back when it is served.
+more, and always get a fresh page), and only a page that carries no per-visitor token: the language menu asks
+with a GET and has none, and a page that shows a form's CSRF token is never stored (another visitor would get
+that token's secret).
 """
 from __future__ import annotations
 
@@ -37,7 +38,6 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
-from django.middleware.csrf import get_token
 from django.utils import translation
 
 from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling, RulingVoid
@@ -63,8 +63,7 @@ from tournament.models import (
 
 PAGE_TTL = 30  # seconds a cached copy lives: the bound on level-only changes (hands) and on a missed writer
 QUERY_KEYS = frozenset({"page", "spage", "stage", "round"})  # the query parameters the public pages read
-_TOKEN = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
-_PLACEHOLDER = b"\x00csrf\x00"
+_TOKEN = re.compile(rb'name="csrfmiddlewaretoken"')
 
 
 # --------------------------------------------------------------------------- the generation
@@ -203,8 +202,6 @@ def _page_key(event_id, token, request) -> str:
 
 def _serve(request, stored) -> HttpResponse:
     content_type, body = stored
-    if _PLACEHOLDER in body:
-        body = body.replace(_PLACEHOLDER, get_token(request).encode())
     response = HttpResponse(body, content_type=content_type)
     response["X-Page-Cache"] = "hit"
     return response
@@ -227,14 +224,14 @@ def public_page(view):
                 return _serve(request, stored)
         response = view(request, slug, *args, **kwargs)
         shown = getattr(request, "_pagecache_event", None)
-        if response.status_code != 200 or response.streaming or response.cookies or shown is None:
+        if (response.status_code != 200 or response.streaming or response.cookies or shown is None
+                or _TOKEN.search(response.content)):
             return response
         if shown != event_id:  # first page of this slug (or the slug now names another event)
             cache.set(_slug_key(slug), shown, None)
             token = generation(shown)
             key = _page_key(shown, token, request)
-        body = _TOKEN.sub(rb"\1" + _PLACEHOLDER + rb"\2", response.content)
-        cache.set(key, (response["Content-Type"], body), PAGE_TTL)
+        cache.set(key, (response["Content-Type"], response.content), PAGE_TTL)
         global _stored
         _stored += 1
         return response
