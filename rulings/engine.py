@@ -473,10 +473,21 @@ class PenaltyLedger:
         self._sanctions = []
         self._tally = _Tally()
         for entry in entries:
-            offence = Offence.of(entry)
-            self.record(offence.code, offence.seat or offence.side, minutes=offence.minutes,
-                        cards=offence.cards, choice=offence.choice, role=offence.role,
-                        seconds=offence.seconds)
+            self._replay_one(Offence.of(entry))
+
+    def _replay_one(self, offence):
+        """Record a stored offence again. Its choice was made for the sanction it had then: once an earlier
+        entry is void the offence may be counted as another repeat, whose step offers no such choice (003
+        二.13: a 3rd signal's "out of the event" is a 2nd signal's −50 again); the choice is then left out."""
+        inputs = {"minutes": offence.minutes, "cards": offence.cards, "role": offence.role,
+                  "seconds": offence.seconds}
+        side = offence.seat or offence.side
+        try:
+            return self.record(offence.code, side, choice=offence.choice, **inputs)
+        except UserError as exc:
+            if offence.choice is None or exc.field != "choice":
+                raise
+        return self.record(offence.code, side, choice=None, **inputs)
 
     @classmethod
     def replay(cls, profile, entries):
