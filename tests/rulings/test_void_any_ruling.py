@@ -175,3 +175,26 @@ def test_the_api_previews_a_void_and_an_approval_and_voids_any_ruling(table):
     assert [r["state"] for r in log] == ["in_force", "void", "in_force", "in_force"]
     assert "判负" not in log[3]["explanation"]
     assert chief.get(reverse("api_ruling_void_preview", args=[noise.pk])).status_code == 400
+
+
+def test_a_void_that_would_rewrite_a_begun_next_match_is_refused_and_nothing_is_stored(knockout):  # noqa: F811
+    """003 二.14: 15 minutes late is a forfeit at once (the winner goes on); once the winner's next match has begun,
+    voiding the lateness would take that match's entrant away: refused (409, naming the match), nothing stored."""
+    event, stage, _reserves, users = knockout
+    match = _first(stage)[0]
+    late = services.record_ruling(match, users["chief"], "late", "NS", minutes=15)
+    stored = _stored(match)
+    following = Match.objects.filter(round__stage=stage, round__number=2).filter(
+        ns_source=f"W:{stored.bracket_key}").first() or Match.objects.get(
+        round__stage=stage, round__number=2, ew_source=f"W:{stored.bracket_key}")
+    Match.objects.filter(pk=following.pk).update(status=Match.Status.PLAYING, started_at=stored.finished_at)
+    assert previews.void_impact(Ruling.objects.get(pk=late.pk))["reopens"]
+    api = APIClient()
+    api.force_authenticate(users["chief"])
+    refused = api.post(reverse("api_ruling_void", args=[late.pk]), {"reason": "看错表"}, format="json")
+    assert refused.status_code == 409, refused.content
+    assert following.bracket_key in refused.json()["detail"]
+    assert not RulingVoid.objects.exists()
+    stored = _stored(match)
+    assert (stored.status, stored.winner_id) == (Match.Status.FORFEIT, stored.ew_id)
+    assert check_match(stored) == []
