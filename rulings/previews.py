@@ -4,6 +4,7 @@ levels move. Nothing is stored: the new ruling is replayed on top of the match's
 """
 from __future__ import annotations
 
+from django.db.models import Q
 from django.utils.translation import gettext, gettext_noop
 
 from common.errors import UserError
@@ -24,7 +25,7 @@ from rulings.models import Approval, Ruling, RulingVoid
 from rulings.presenters import decided_text, ruling_text
 from rulings.services import engine_call, offender_role_in, sanction_inputs
 from tournament.competition import results
-from tournament.models import PairRemoval
+from tournament.models import Match, PairRemoval
 
 SIDE_NAMES = {"NS": gettext_noop("North-South"), "EW": gettext_noop("East-West")}
 
@@ -142,8 +143,8 @@ def void_impact(ruling) -> dict:
 
     Returns ``{"changes": [{"ruling", "hand_number", "side", "before", "after", "state_before",
     "state_after"}], "levels_before", "levels_after", "result_before", "result_after", "reopens",
-    "lifts_removal", "text": [sentences in the active language]}``; an empty ``text`` list: nothing else
-    changes.
+    "lifts_removal", "refused" (the winner's next match has begun: the void would be refused), "text":
+    [sentences in the active language]}``; an empty ``text`` list: nothing else changes.
     """
     match = ruling.match
     rulings = match_rulings(match)
@@ -174,13 +175,18 @@ def void_impact(ruling) -> dict:
     levels_before, levels_after = dict(before_done.state.levels), dict(after_done.state.levels)
     if levels_before != levels_after:
         lines.append(impact_text(0, False, levels_before, levels_after))
+    begun = _begun_next(match) if result_before != result_after else None
+    if begun is not None:
+        lines.append(gettext("The winner's next match (%(match)s, table %(table)s) has begun: the result cannot "
+                             "change, so the void will be refused.") % {
+            "match": f"{begun.round} {begun.bracket_key}", "table": begun.table})
     lifted = _lifted_removals(before_entries, after_entries)
     if lifted:
         lines.append(gettext("A pair taken out of the event by these rulings plays on: %(names)s.") % {
             "names": "、".join(lifted)})
     return {"changes": changes, "levels_before": levels_before, "levels_after": levels_after,
             "result_before": result_before, "result_after": result_after, "reopens": reopens,
-            "lifts_removal": bool(lifted), "text": lines}
+            "lifts_removal": bool(lifted), "refused": begun is not None, "text": lines}
 
 
 def _shown(entry):
@@ -189,6 +195,19 @@ def _shown(entry):
         return gettext(STATE_LABELS[entry.state])
     return ruling_text(decided_text(entry.sanction.explanation, related_row(entry.ruling, "approval")),
                        entry.ruling.profile)
+
+
+def _begun_next(match):
+    """The knock-out match the winner went on to, when it has begun (a changed result would rewrite it:
+    ``results.advance_bracket`` refuses); None outside a bracket or while it has not begun."""
+    if not match.bracket_key:
+        return None
+    code = f"W:{match.bracket_key}"
+    following = (Match.objects.filter(round__stage_id=match.round.stage_id)
+                 .filter(Q(ns_source=code) | Q(ew_source=code)).select_related("round").first())
+    if following is None or not (following.status in Match.PLAYED or following.started_at is not None):
+        return None
+    return following
 
 
 def _result(verdict):

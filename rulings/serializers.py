@@ -343,5 +343,7 @@ class VoidPreviewSerializer(serializers.Serializer):
     result_after = ResultSketchSerializer()
     reopens = serializers.BooleanField(help_text="the match's result is undone: it is back in play")
     lifts_removal = serializers.BooleanField(help_text="a pair these rulings took out of the event plays on")
+    refused = serializers.BooleanField(help_text="the winner's next match has begun: the result cannot change, "
+                                                 "the void would be refused (409)")
     text = serializers.ListField(child=serializers.CharField(),
                                  help_text="what changes, a sentence each, in the active language (empty: nothing)")

@@ -143,7 +143,7 @@ def test_voiding_an_earlier_signal_undoes_a_disqualification_and_the_bracket_mov
         round__stage=stage, round__number=2, ew_source=f"W:{stored.bracket_key}")
     assert stored.ew_id in (following.ns_id, following.ew_id)
     impact = previews.void_impact(Ruling.objects.get(pk=first.pk))
-    assert impact["reopens"] and impact["lifts_removal"], impact
+    assert impact["reopens"] and impact["lifts_removal"] and not impact["refused"], impact
     services.void_ruling(first, users["chief"], "第一次不成立")
     stored, following = _stored(match), Match.objects.get(pk=following.pk)
     assert (stored.status, stored.winner_id) == (Match.Status.SCHEDULED, None)
@@ -188,7 +188,9 @@ def test_a_void_that_would_rewrite_a_begun_next_match_is_refused_and_nothing_is_
         ns_source=f"W:{stored.bracket_key}").first() or Match.objects.get(
         round__stage=stage, round__number=2, ew_source=f"W:{stored.bracket_key}")
     Match.objects.filter(pk=following.pk).update(status=Match.Status.PLAYING, started_at=stored.finished_at)
-    assert previews.void_impact(Ruling.objects.get(pk=late.pk))["reopens"]
+    impact = previews.void_impact(Ruling.objects.get(pk=late.pk))
+    assert impact["reopens"] and impact["refused"]
+    assert any(following.bracket_key in line and "已开始" in line for line in impact["text"]), impact["text"]
     api = APIClient()
     api.force_authenticate(users["chief"])
     refused = api.post(reverse("api_ruling_void", args=[late.pk]), {"reason": "看错表"}, format="json")
