@@ -23,6 +23,7 @@ from rulings.serializers import (
     AppealInSerializer,
     AppealOutSerializer,
     ApprovalInSerializer,
+    ApprovalPreviewSerializer,
     ChoiceInSerializer,
     DecisionInSerializer,
     EventAppealsSerializer,
@@ -35,6 +36,7 @@ from rulings.serializers import (
     RulingOutSerializer,
     RulingVoidInSerializer,
     SanctionPreviewSerializer,
+    VoidPreviewSerializer,
 )
 from tournament import access
 from tournament.competition import referees
@@ -172,6 +174,30 @@ class VoidView(_RulingView):
         data = _valid(RulingVoidInSerializer, request)
         services.void_ruling(ruling, request.user, data.get("reason", ""))
         return _entry_response(ruling, request.user)
+
+
+class VoidPreviewView(_RulingView):
+    """What voiding the ruling would change in the later rulings and the match's result (nothing is stored):
+    the pages show it before the void is confirmed."""
+
+    permission_classes = [perms.CanRuleAtTable]
+
+    @extend_schema(responses={200: VoidPreviewSerializer, **error_responses(400, 403, 404)},
+                   operation_id="ruling_void_preview")
+    def get(self, request, pk):
+        return Response(VoidPreviewSerializer(previews.void_impact(self.get_ruling())).data)
+
+
+class ApprovalPreviewView(_RulingView):
+    """What approving the ruling would do (nothing is stored): the pages ask the chief to confirm an approval
+    that ends the match; a program approves in one call (``ruling_approve``)."""
+
+    permission_classes = [perms.IsChiefReferee]
+
+    @extend_schema(responses={200: ApprovalPreviewSerializer, **error_responses(403, 404)},
+                   operation_id="ruling_approval_preview")
+    def get(self, request, pk):
+        return Response(ApprovalPreviewSerializer(previews.approval_impact(self.get_ruling())).data)
 
 
 class ApprovalView(_RulingView):

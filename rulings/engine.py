@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from common.errors import UserError, gettext_noop
 from common.seats import OTHER_SIDE, SEAT_SIDE, SIDES
@@ -473,10 +473,21 @@ class PenaltyLedger:
         self._sanctions = []
         self._tally = _Tally()
         for entry in entries:
-            offence = Offence.of(entry)
-            self.record(offence.code, offence.seat or offence.side, minutes=offence.minutes,
-                        cards=offence.cards, choice=offence.choice, role=offence.role,
-                        seconds=offence.seconds)
+            self._replay_one(Offence.of(entry))
+
+    def _replay_one(self, offence):
+        """Record a stored offence again. Its choice was made for the sanction it had then: once an earlier
+        entry is void the offence may be counted as another repeat, whose step offers no such choice (003
+        二.13: a 3rd signal's "out of the event" is a 2nd signal's −50 again); the choice is then left out."""
+        inputs = {"minutes": offence.minutes, "cards": offence.cards, "role": offence.role,
+                  "seconds": offence.seconds}
+        side = offence.seat or offence.side
+        try:
+            return self.record(offence.code, side, choice=offence.choice, **inputs)
+        except UserError as exc:
+            if offence.choice is None or exc.field != "choice":
+                raise
+        return self.record(offence.code, side, choice=None, **inputs)
 
     @classmethod
     def replay(cls, profile, entries):
@@ -552,7 +563,7 @@ class PenaltyLedger:
         self._voided.add(index)
         self._tally = _Tally()
         for position, offence in enumerate(self._entries):
-            sanction = None if position in self._voided else self._sanction(offence, self._tally)
+            sanction = None if position in self._voided else self._sanction_again(offence, self._tally)
             self._sanctions[position] = sanction
             if sanction is not None:
                 _count_in(self._tally, sanction, self._who(offence))
@@ -588,6 +599,16 @@ class PenaltyLedger:
         escalated, notes = self._escalate(kinds, self._who(offence), tally)
         return self._build(offence, node, path, outcome, points=points, effect=effect, kinds=kinds,
                            escalation=(escalated, notes), occurrence=occurrence)
+
+    def _sanction_again(self, offence, tally):
+        """An entry's sanction counted again after a void: a choice its new repeat no longer offers is left out
+        (see ``_replay_one``)."""
+        try:
+            return self._sanction(offence, tally)
+        except UserError as exc:
+            if offence.choice is None or exc.field != "choice":
+                raise
+        return self._sanction(replace(offence, choice=None), tally)
 
     def _who(self, offence):
         """Whose warnings and violations an offence counts toward: its side, or its seat when the

@@ -301,3 +301,49 @@ class RefereeAssignInSerializer(StrictInput):
 class RefereeAssignOutSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     referees = serializers.ListField(child=serializers.CharField())
+
+
+class ApprovalPreviewSerializer(serializers.Serializer):
+    """What approving (核准) a ruling would do; nothing is stored (``rulings.previews.approval_impact``)."""
+
+    ends_match = serializers.BooleanField(help_text="approving ends the match (a match loss or a disqualification): "
+                                                    "the pages ask the chief referee to confirm")
+    disqualification = serializers.BooleanField(help_text="the offending pair also leaves the event's remaining matches")
+    loser = serializers.ChoiceField(choices=["NS", "EW"], allow_null=True, help_text='the side that loses, "NS" or "EW"')
+    winner_after = serializers.ChoiceField(choices=["NS", "EW"], allow_null=True,
+                                           help_text='the winning side once approved, "NS" or "EW" (null: none)')
+    text = serializers.CharField(allow_blank=True, help_text="the sentence to confirm, in the active language")
+
+
+class VoidChangeSerializer(serializers.Serializer):
+    """A later ruling whose sanction the ledger counts again once the ruling is void."""
+
+    ruling = serializers.IntegerField()
+    hand_number = serializers.IntegerField()
+    side = serializers.ChoiceField(choices=["NS", "EW"])
+    before = serializers.CharField(help_text="its sanction now, as the log reads it")
+    after = serializers.CharField(help_text="its sanction after the void")
+    state_before = serializers.CharField()
+    state_after = serializers.CharField()
+
+
+class ResultSketchSerializer(serializers.Serializer):
+    over = serializers.BooleanField()
+    winner = serializers.ChoiceField(choices=["NS", "EW"], allow_null=True,
+                                     help_text='the winning side, "NS" or "EW" (null: none)')
+
+
+class VoidPreviewSerializer(serializers.Serializer):
+    """What voiding (撤销) a ruling would change; nothing is stored (``rulings.previews.void_impact``)."""
+
+    changes = VoidChangeSerializer(many=True)
+    levels_before = serializers.DictField(child=serializers.CharField())
+    levels_after = serializers.DictField(child=serializers.CharField())
+    result_before = ResultSketchSerializer()
+    result_after = ResultSketchSerializer()
+    reopens = serializers.BooleanField(help_text="the match's result is undone: it is back in play")
+    lifts_removal = serializers.BooleanField(help_text="a pair these rulings took out of the event plays on")
+    refused = serializers.BooleanField(help_text="the winner's next match has begun: the result cannot change, "
+                                                 "the void would be refused (409)")
+    text = serializers.ListField(child=serializers.CharField(),
+                                 help_text="what changes, a sentence each, in the active language (empty: nothing)")

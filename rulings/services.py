@@ -18,6 +18,7 @@ from rulings.adjustments import TableState, match_replay, needs_seat
 from rulings.engine import PenaltyLedger, in_force_text, normalise_side, offending_seat
 from rulings.ledger import (
     AMENDED,
+    IN_FORCE,
     REVERSED,
     VOID,
     Entry,
@@ -346,11 +347,26 @@ def void_ruling(ruling, user, reason=""):
                 raise RulingError(gettext_noop("This ruling is already void."), field="ruling")
             row = RulingVoid.objects.create(ruling=ruling, reason=reason or "", voided_by=user,
                                             voided_at=clock.now())
-            apply_match_result(match)
+            entries = match_entries(match)
+            apply_match_result(match, entries)
             restore_if_lifted(match, user, ruling, reason=reason)
+            lift_undone_removals(match, user, entries, reason=reason)
             return row
     except IntegrityError as exc:
         raise Conflict(gettext_noop("This ruling has just been voided by someone else."), field="ruling") from exc
+
+
+def lift_undone_removals(match, user, entries, *, reason=""):
+    """After a void, the later rulings are counted again (``rulings.ledger.replay_rulings``): one that took a
+    pair out of the event (``remove_from_event``) and no longer carries a disqualification in force gives the
+    pair back its place, as :func:`restore_if_lifted` does for the voided ruling itself. ``entries``: the
+    match's rulings replayed after the void."""
+    carrying = {e.ruling.pk for e in entries if e.state == IN_FORCE and e.sanction is not None
+                and "disqualification" in e.sanction.kinds}
+    rows = (PairRemoval.objects.filter(ruling__match_id=match.pk, restoration__isnull=True)
+            .exclude(ruling_id__in=carrying).select_related("pair").order_by("decided_at", "pk"))
+    return [removals.restore_pair(row, user, reason=reason or "", by_ruling=True)
+            for row in rows if row.pair.status == row.kind]
 
 
 def last_live_ruling(match):

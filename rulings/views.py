@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from infra import clock
 from rulings import presenters, public_log
+from rulings.asking import confirm_labels
 from rulings.closing import closed_round_text
 from rulings.exports import penalty_log_workbook
 from rulings.ledger import match_entries
@@ -74,7 +75,7 @@ def console(request, match_id):
     closed = None if may_record else closed_round_text(match)
     deadline = life["appeal_deadline"]
     return render(request, "rulings/console.html", {
-        "match": match, "console": data, "entries": entries, "labels": _labels(), "life": life,
+        "match": match, "console": data, "entries": entries, "labels": {**_labels(), **confirm_labels()}, "life": life,
         "may_record": may_record, "closed_reason": _(closed[0]) % closed[1] if closed else "",
         "may_appeal": may_appeal and (deadline is None or clock.now() <= deadline)})
 

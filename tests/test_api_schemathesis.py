@@ -92,6 +92,7 @@ STATE_RULES = {
     ("POST /api/rulings/{id}/choice/", "ruling"): "a ruling waiting for a choice",
     ("POST /api/rulings/{id}/choice/", "option"): "one of the ruling's options",
     ("POST /api/rulings/{id}/void/", "ruling"): "a ruling not void yet",
+    ("GET /api/rulings/{id}/void/preview/", "ruling"): "a ruling not void yet",
     ("POST /api/rulings/{id}/approval/", "ruling"): "a ruling waiting for approval",
     ("POST /api/rulings/{id}/appeals/", "ruling"): "a ruling open to appeal",
     ("POST /api/appeals/{id}/decisions/", "instance"): "the first instance's decision before the second's",

@@ -291,6 +291,13 @@
       state.className = "state " + r.state;
       state.textContent = r.state_label;
       item.appendChild(state);
+      if (data.chief && !data.read_only && r.state !== "void") {   // the chief voids any ruling (issue #43)
+        var voidOne = pendingButton(L.void_one, function () { voidAsked(r); });
+        voidOne.className = "void-one";
+        voidOne.setAttribute("aria-label", L.void_one + " " + fill(L.hand, { n: r.hand_number }) + " · " + r.explanation);
+        item.appendChild(document.createTextNode(" "));
+        item.appendChild(voidOne);
+      }
       list.appendChild(item);
     });
     var live = rulings.filter(function (r) { return r.state !== "void"; });
@@ -352,9 +359,7 @@
         });
       } else if (sanction.needs_approval) {
         if (data.chief) {
-          row.appendChild(pendingButton(L.approve, function () {
-            act(root.dataset.approvalUrl.replace("/0/", "/" + r.id + "/"), { approved: true });
-          }));
+          row.appendChild(pendingButton(L.approve, function () { approveAsked(r, sanction); }));
           row.appendChild(pendingButton(L.reject, function () {
             act(root.dataset.approvalUrl.replace("/0/", "/" + r.id + "/"), { approved: false });
           }));
@@ -364,6 +369,53 @@
       }
       box.appendChild(row);
     });
+  }
+
+  /* An approval that ends the match (a match loss, a disqualification) is asked first, naming what happens
+     (the server's preview); any other approval acts at once. */
+  var MATCH_ENDING = ["match_forfeit", "disqualification"];
+  function approveAsked(r, sanction) {
+    var url = root.dataset.approvalUrl.replace("/0/", "/" + r.id + "/");
+    var ends = (sanction.kinds || []).some(function (k) { return MATCH_ENDING.indexOf(k) >= 0; });
+    if (!ends || !T.ask) { act(url, { approved: true }); return; }
+    T.ask({
+      title: L.ask_approve, yes: L.ask_approve_yes, no: L.ask_cancel, working: L.ask_working, failed: L.ask_failed,
+      fallback: [L.approve_fallback],
+      load: function () {
+        return T.getJSON(url + "preview/").then(function (json) {
+          return { lead: fill(L.hand, { n: r.hand_number }) + " · " + sideName(r.side) + " · " + r.explanation,
+                   items: [json.text || L.approve_fallback] };
+        });
+      },
+      act: function () { return done(url, { approved: true }); }
+    });
+  }
+
+  /* The chief voids any ruling: the dialog shows what the void changes in the later rulings and the result
+     (the server's preview, nothing stored) and asks the reason. */
+  function voidAsked(r) {
+    var url = root.dataset.voidUrl.replace("/0/", "/" + r.id + "/");
+    T.ask({
+      title: L.ask_void, yes: L.ask_void_yes, no: L.ask_cancel, working: L.ask_working, failed: L.ask_failed,
+      empty: L.void_nothing, note: L.void_note,
+      reason: { label: L.void_reason, missing: L.void_reason_missing },
+      load: function () {
+        return T.getJSON(url + "preview/").then(function (json) {
+          return { lead: fill(L.hand, { n: r.hand_number }) + " · " + sideName(r.side) + " · " + r.explanation,
+                   heading: L.void_changes, items: json.text };
+        });
+      },
+      act: function (reason) { return done(url, { reason: reason }, L.voided); }
+    });
+  }
+
+  /* A dialog's act: resolves once stored (the list refreshed), rejects with the line to show in the dialog. */
+  function done(url, body, saved) {
+    return post(url, body, true).then(function (result) {
+      if (!result.ok) { throw new Error(unsaved(L.not_saved, result)); }
+      setStatus(saved || L.saved, "saved");
+      refresh();
+    }, function () { throw new Error(L.offline); });
   }
 
   function act(url, body) {

@@ -137,7 +137,7 @@
       var err = el("p", { cls: "error", role: "alert" });
       var yes = el("button", { type: "button", cls: "primary approve", text: L.approve });
       var no = el("button", { type: "button", cls: "reject", text: L.reject });
-      yes.addEventListener("click", function () { yes.disabled = no.disabled = true; post("/api/rulings/" + a.id + "/approval/", { approved: true }, err).catch(function () { yes.disabled = no.disabled = false; }); });
+      yes.addEventListener("click", function () { approveAsked(a); });
       no.addEventListener("click", function () { yes.disabled = no.disabled = true; post("/api/rulings/" + a.id + "/approval/", { approved: false }, err).catch(function () { yes.disabled = no.disabled = false; }); });
       li.appendChild(el("div", { cls: "actions" }, [yes, " ", no]));
       li.appendChild(err);
@@ -146,6 +146,44 @@
     }
     return li;
   }
+  /* An approval on the desk is a match loss or a disqualification (the rulings that wait for a chief): it ends
+     the match, so it is asked first, naming what happens (the server's preview, nothing stored). */
+  function approveAsked(a) {
+    var url = "/api/rulings/" + a.id + "/approval/";
+    T.ask({
+      title: L.ask_approve, yes: L.ask_approve_yes, no: L.ask_cancel, working: L.ask_working, failed: L.ask_failed,
+      fallback: [L.approve_fallback],
+      load: function () {
+        return T.getJSON(url + "preview/").then(function (json) {
+          return { lead: fill(L.table, { n: a.table }) + " · " + fill(L.hand, { n: a.hand }) + " · " + a.offence,
+                   items: [json.text || L.approve_fallback] };
+        });
+      },
+      act: function () { return post(url, { approved: true }, null); }
+    });
+  }
+
+  /* The chief voids any ruling of a table: what the void changes first (later rulings counted again, a forfeit
+     undone), then the reason. */
+  function voidAsked(ruling, label) {
+    var url = "/api/rulings/" + ruling + "/void/";
+    T.ask({
+      title: L.ask_void, yes: L.ask_void_yes, no: L.ask_cancel, working: L.ask_working, failed: L.ask_failed,
+      empty: L.void_nothing, note: L.void_note,
+      reason: { label: L.void_reason, missing: L.void_reason_missing },
+      load: function () {
+        return T.getJSON(url + "preview/").then(function (json) {
+          return { lead: label, heading: L.void_changes, items: json.text };
+        });
+      },
+      act: function (reason) {
+        return post(url, { reason: reason }, null).then(function () {
+          document.getElementById("void-status").textContent = L.voided_one;
+        });
+      }
+    });
+  }
+
   function appealItem(a) {
     var li = el("li", { "data-appeal": a.id }, [
       el("strong", { text: fill(L.table, { n: a.table }) + " · " + fill(L.hand, { n: a.hand }) }), " ",
@@ -235,6 +273,18 @@
       if (keep) select.value = keep;
       result.closest("section").hidden = data.round.closed || !select.options.length;  // nothing to decide
     }
+    var voiding = document.getElementById("void-form");
+    if (voiding) {
+      var vs = voiding.elements.ruling, keepV = vs.value, voidable = [];
+      data.tables.forEach(function (t) {
+        t.rulings.forEach(function (r) {
+          voidable.push(el("option", { value: r.id, text: fill(L.table, { n: t.table }) + " · " + fill(L.hand, { n: r.hand }) + " · " + r.offence }));
+        });
+      });
+      vs.replaceChildren.apply(vs, voidable);
+      if (keepV) vs.value = keepV;
+      voiding.closest("section").hidden = !voidable.length;
+    }
     var appeal = document.getElementById("appeal-form");
     if (appeal) {
       var rs = appeal.elements.ruling, keepR = rs.value, options = [];
@@ -306,6 +356,16 @@
       var f = resultForm.elements;
       post("/api/matches/" + f.match.value + "/result/", { winner: f.winner.value, kind: f.kind.value, reason: f.reason.value },
         resultForm.querySelector("[data-error]")).then(function () { f.reason.value = ""; }, function () {});
+    });
+  }
+  var voidForm = document.getElementById("void-form");
+  if (voidForm) {
+    voidForm.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var select = voidForm.elements.ruling;
+      if (!select.value) return;
+      document.getElementById("void-status").textContent = "";
+      voidAsked(select.value, select.options[select.selectedIndex].text);
     });
   }
   var appealForm = document.getElementById("appeal-form");

@@ -42,7 +42,11 @@ def test_the_desk_approves_decides_and_closes(desk_round, live_server, page):
     page.screenshot(path=f"{SHOTS}/desk-1366.png", full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
 
-    approval.locator("button.approve").click()
+    approval.locator("button.approve").click()   # a match loss: asked first, naming the loser (issue #43)
+    dialog = page.locator("dialog.confirm-dialog")
+    dialog.locator("li:has-text('核准后')").wait_for()
+    assert "东西方" in dialog.inner_text() and not Approval.objects.exists()
+    dialog.locator("button.confirm-yes").click()
     page.wait_for_selector("#approvals-empty:not([hidden])")
     assert Approval.objects.get().approved
     page.wait_for_selector(f'#desk-tables tr[data-match-id="{tables[1].pk}"] .badge.s-finished')

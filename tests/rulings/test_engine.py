@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from common.errors import UserError
 from rulings.engine import Offence, PenaltyLedger, appeal_deadline, defender_points_delta, normalise_side
 from scoring.profiles import load_profile
 from tests.conftest import refused
@@ -306,6 +307,24 @@ def test_void_recomputes_repeat_steps_and_matches_a_fresh_replay():
     fresh = PenaltyLedger.replay(load_profile("union-games"),
                                  [e for i, e in enumerate(book.entries) if i not in book.voided])
     assert fresh.active == book.active
+
+
+def test_a_void_drops_a_choice_the_recounted_repeat_no_longer_offers():
+    """003 二.13: the 3rd signal puts the side out, the referee choosing this match or the event; once the 1st is
+    void the 3rd is the 2nd again (−50), a step with nothing to choose: the stored choice is left out, by the
+    ledger's void as by a fresh replay of the stored offences (issue #43: the chief voids any ruling)."""
+    book = ledger("union-games")
+    book.record("signal", "NS")
+    book.record("signal", "NS")
+    assert set(book.record("signal", "NS", choice="event").kinds) == {"disqualification"}
+    after = book.void(0)
+    assert after[0] is None and [s.points for s in after[1:]] == [50, 50]
+    assert not any("disqualification" in s.kinds for s in after[1:])
+    kept = [e for i, e in enumerate(book.entries) if i not in book.voided]
+    fresh = PenaltyLedger.replay(load_profile("union-games"), kept)
+    assert fresh.active == book.active and fresh.entries[1].choice is None
+    with pytest.raises(UserError):   # a new record with a choice the step does not offer is still refused
+        ledger("union-games").record("signal", "NS", choice="event")
 
 
 @pytest.mark.parametrize("index", [-1, 5, "0", True])

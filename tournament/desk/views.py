@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from rulings import appeal_route
+from rulings.asking import confirm_labels
 from rulings.presenters import offence_menu
 from tournament import access
 from tournament.desk import board, uplinks
@@ -61,7 +62,7 @@ def desk(request, event_slug, round_id):
     rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
     return render(request, "tournament/desk/desk.html", {
         "event": event, "round": rnd, "desk": data, "rights": _rights(request.user, event), "rounds": rounds,
-        "labels": _labels(), "offences": offence_menu(event.profile) if event.profile_id else [],
+        "labels": {**_labels(), **confirm_labels()}, "offences": offence_menu(event.profile) if event.profile_id else [],
     })
 
 
