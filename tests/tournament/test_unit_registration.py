@@ -113,6 +113,26 @@ def test_a_conflict_with_another_units_player_does_not_name_it(event, links):
     assert "一厂" not in problems[0].message.replace("一厂甲1", "")
 
 
+def test_a_pair_name_another_unit_uses_is_said_on_the_check(client, league, make_user):
+    """Issue 46 item 5: the unit's check accepted a pair whose name (its players' names) another unit's pair
+    already has; the organiser's approval then refused it (add_pair: the name is taken)."""
+    boss = make_user(roles.ORGANISER)
+    add_pair(league, PairData("二厂", PlayerData("A甲", "M"), PlayerData("A乙", "M")))   # namesakes elsewhere
+    link, key = reg.create_link(league, "一厂")
+    rows = link_rows(link, open_rows("B", "A"))
+    problems = reg.check(link, rows)
+    assert [(p.row, p.field) for p in problems] == [(1, "player1")]
+    assert "A甲/A乙" in problems[0].message and "二厂" not in problems[0].message
+    answer = client.post(reverse("unit_register_check", args=[key]), post_data(open_rows("B", "A")))
+    assert [p["row"] for p in answer.json()["problems"]] == [1]
+    with pytest.raises(ValueError):
+        reg.save(link, rows, submit=True)
+    # the unit's own pairs from its last approval do not count: submitting them again is no conflict
+    reg.save(link, link_rows(link, open_rows("B")), submit=True)
+    reg.approve(link, boss)
+    assert reg.check(link, link_rows(link, open_rows("B", "C"))) == []
+
+
 def test_the_checks_are_the_imports(event, links):
     link = links["一厂"][0]
     rows = team_rows("一厂")
