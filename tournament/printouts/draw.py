@@ -413,8 +413,8 @@ def _recorded(draw, names, matches):
     def compact(value):
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-    return DrawCheck((_seed_line(draw), f"{_('Parameters')}: {compact(draw.params)}",
-                      f"{_('Result')}: {compact(draw.result)}"))
+    parameters, result = _("Parameters"), _("Result")   # outside the f-strings: makemessages finds them
+    return DrawCheck((_seed_line(draw), f"{parameters}: {compact(draw.params)}", f"{result}: {compact(draw.result)}"))
 
 
 CHECKERS = {
