@@ -4,8 +4,8 @@ logic is in :mod:`tournament.entries.registration`.
 
 A link's page answers 404 for a key it does not know (or a revoked one) and counts the miss like a failed
 login (``infra.auth.record_failure``, per address); past ``LOGIN_FAILURE_LIMIT`` misses a wrong key from that
-address answers 429 (with ``Retry-After``) for ``LOGIN_LOCKOUT_SECONDS``, and every further miss starts the
-period again. A right key is always served: the units behind one address (a company's NAT) must not lose
+address answers 429 (with ``Retry-After``) for ``LOGIN_LOCKOUT_SECONDS``; misses go on counting meanwhile,
+and each ``LOGIN_FAILURE_LIMIT`` more lock the address again for the whole period. A right key is always served: the units behind one address (a company's NAT) must not lose
 their own pages to whoever guessed from it (issue 46 item 4). Guessing stays hopeless: a key is 192 random
 bits, and a guesser is told nothing but "wrong" and "slow down".
 """
