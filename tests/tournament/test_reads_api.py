@@ -66,7 +66,8 @@ def test_a_bad_filter_is_a_400_naming_it_in_chinese(demo, query, field):
 
 @pytest.mark.parametrize("query", ["changed_since=", "changed_since=yesterday", "changed_since=2026-12-01T08:00:00",
                                    "changed_since=2026-13-01T08:00:00%2B08:00",
-                                   "changed_since=2026-12-01T08:00:00%2B08:00&changed_since="])
+                                   "changed_since=2026-12-01T08:00:00%2B08:00&changed_since=",
+                                   "changed_since=２０２６-１２-０１T０８:００:００%2B08:00"])
 def test_a_changed_since_that_is_no_date_and_time_is_a_400_naming_it(demo, query):
     """Issue 46 item 6: the match list's changed_since, sent but not one date and time with its offset, is
     refused in the one error body, never read as "everything"."""

@@ -259,8 +259,8 @@ def _changed_since(params):
     if "changed_since" not in params:
         return None
     sent = params.getlist("changed_since")
-    try:  # a "+" not escaped in a query arrives as a space
-        at = parse_datetime(sent[0].strip().replace(" ", "+")) if len(sent) == 1 else None
+    try:  # a "+" not escaped in a query arrives as a space; ASCII only (Django's parser takes "２０２６" too)
+        at = parse_datetime(sent[0].strip().replace(" ", "+")) if len(sent) == 1 and sent[0].isascii() else None
     except ValueError:  # well formed but no such time (month 13)
         at = None
     if at is None or timezone.is_naive(at):
