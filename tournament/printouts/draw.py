@@ -370,13 +370,13 @@ def _tables_check(draw, names, matches):
 
 def _swiss_check(draw, names, matches):
     params = draw.params
-    scores, had_bye = params.get("scores") or {}, set(params.get("had_bye") or ())
+    scores = {str(k): v for k, v in (params.get("scores") or {}).items()}
+    had_bye = {str(pk) for pk in params.get("had_bye") or ()}
     rows = []
     for place, pk in enumerate(params["ranking"], start=1):
         entry = names.pair(pk)
-        score = scores.get(str(pk), scores.get(pk, ""))
-        rows.append((str(place), str(pk), entry.name, entry.unit, str(score),
-                     str(_("yes")) if pk in had_bye else ""))
+        rows.append((str(place), str(pk), entry.name, entry.unit, str(scores.get(str(pk), "")),
+                     str(_("yes")) if str(pk) in had_bye else ""))
     header = (_("Place"), _("Number"), _("Entry"), _("Unit"), _("Score"), _("Had a bye"))
     lines = (_seed_line(draw), _("Method: round %(round)s is paired from the standings below: as few rematches as "
                                  "possible, the bye (odd fields) to the lowest-placed entry that has not had one, "
@@ -384,6 +384,8 @@ def _swiss_check(draw, names, matches):
                                  "is still equal.") % {
         "round": params.get("round", "")},
         _("Pairs that have met before: %(count)s.") % {"count": len(params.get("played") or ())},
+        *([_("The standings' own lot (equal entries) was drawn with the seed %(seed)s.") % {
+            "seed": params["standings_seed"]}] if params.get("standings_seed") else []),
         _("Result: the tables in the table above."))
     return DrawCheck(lines, ((_("Standings the round was paired from"),
                               DrawTable(tuple(map(str, header)), tuple(rows), (0.08, 0.1, 0.34, 0.24, 0.1, 0.14))),))
