@@ -14,3 +14,19 @@ def lock_row(queryset, pk):
         column = queryset.model._meta.pk.attname
         queryset.model.objects.filter(pk=pk).update(**{column: F(column)})
     return queryset.select_for_update(of=("self",)).get(pk=pk)
+
+
+def lock_table(model):
+    """Serialise the writers of ``model``'s table until the transaction ends (call it inside ``atomic``), for
+    a check that no row can hold: "no such row yet" read after this stays true until this transaction ends.
+
+    PostgreSQL: ``LOCK TABLE ... IN SHARE ROW EXCLUSIVE MODE`` (readers go on; a second locker and every
+    writer wait). SQLite: a no-op UPDATE takes the database write lock at once (as :func:`lock_row`)."""
+    connection = transaction.get_connection()
+    table = connection.ops.quote_name(model._meta.db_table)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
+        else:
+            column = connection.ops.quote_name(model._meta.pk.column)
+            cursor.execute(f"UPDATE {table} SET {column} = {column} WHERE 1 = 0")

@@ -138,3 +138,16 @@ def test_a_new_tokens_key_is_never_kept_by_the_idempotency_store(client, organis
     assert again.status_code == 410 and again.json()["code"] == "secret_shown_once"
     assert key.encode() not in b"".join(bytes(r.body) for r in IdempotencyRecord.objects.all())
     assert ApiToken.objects.filter(name="导入").count() == 1
+
+
+def test_an_events_token_cannot_revoke_its_persons_site_wide_tokens(client, organiser, site_key):
+    """Issue 46 item 1: GET and POST on /api/tokens/ refuse an event's token; DELETE did not."""
+    slug = send(client, "post", "/api/events/", NEW, key=site_key).json()["slug"]
+    event = organiser.event_roles.get(event__slug=slug).event
+    _token, event_key = tokens.create_token(event, organiser.pk, "成绩脚本", by=organiser)
+    site_token = ApiToken.objects.get(event__isnull=True)
+    answer = send(client, "delete", f"/api/tokens/{site_token.pk}/", key=event_key)
+    assert answer.status_code == 403 and answer.json()["code"] == "forbidden"
+    site_token.refresh_from_db()
+    assert site_token.revoked_at is None
+    assert send(client, "get", "/api/tokens/", key=site_key).status_code == 200  # still works

@@ -1,12 +1,16 @@
 """Find me (issue 16): entries found by player, pair, team or unit name, in characters, full pinyin or pinyin
 initials; the entry's page (matches with table, seats, opponents, levels; group standing; rulings); the
 live JSON the public pages poll, which reads no table on a warm cache."""
+import re
+from pathlib import Path
+
 import pytest
 from django.core.cache import cache
 from django.db.models import Q
 from django.urls import reverse
 
 from common.names import unit_and_team
+from demo.event import seed_demo
 from rulings import services as rulings_services
 from tests.tournament.test_clock_fixtures import make_round, play, tables_of
 from tests.tournament.test_draws_support import make_event
@@ -122,6 +126,20 @@ def test_unit_and_team_writes_the_unit_once():
     assert unit_and_team("市教育局", " 市教育局 ") == "市教育局"
     assert unit_and_team("市教育局", "") == unit_and_team("市教育局", None) == "市教育局"
     assert unit_and_team("市教育局", "一队") == "市教育局 · 一队"
+
+
+def test_the_readmes_find_me_examples_find_entries_of_the_demo(client, db, settings):
+    """Issue 46 item 10: README's example (once ?q=zs) found nothing among the demo's names."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    line = next(row for row in readme.splitlines() if "/events/demo/find/?q=" in row)
+    queries = re.findall(r"\?q=(\w+)", line)
+    assert queries
+    event = seed_demo()[0]
+    for query in queries:
+        assert search.find_entries(event.pk, query), query
+        html = client.get(f"/events/{event.slug}/find/", {"q": query}).content.decode()
+        assert 'id="find-none"' not in html and f"/events/{event.slug}/entry/" in html, query
 
 
 def test_a_warm_find_page_reads_the_event_only(client, event, django_assert_num_queries):

@@ -64,6 +64,29 @@ def test_a_bad_filter_is_a_400_naming_it_in_chinese(demo, query, field):
     assert body["field"] == field and any("\u4e00" <= ch <= "\u9fff" for ch in body["detail"]), body
 
 
+@pytest.mark.parametrize("query", ["changed_since=", "changed_since=yesterday", "changed_since=2026-12-01T08:00:00",
+                                   "changed_since=2026-13-01T08:00:00%2B08:00",
+                                   "changed_since=2026-12-01T08:00:00%2B08:00&changed_since=",
+                                   "changed_since=２０２６-１２-０１T０８:００:００%2B08:00"])
+def test_a_changed_since_that_is_no_date_and_time_is_a_400_naming_it(demo, query):
+    """Issue 46 item 6: the match list's changed_since, sent but not one date and time with its offset, is
+    refused in the one error body, never read as "everything"."""
+    answer = APIClient().get(f"/api/events/{demo.slug}/matches/?{query}", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert answer.status_code == 400, (query, answer.status_code)
+    body = answer.json()
+    assert set(body) == {"code", "field", "detail"} and body["field"] == "changed_since"
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in body["detail"]), body
+
+
+def test_changed_since_reads_the_matches_written_after_it(demo):
+    match = Match.objects.filter(round__stage__event=demo).order_by("pk").first()
+    since = (match.changed_at - dt.timedelta(seconds=1)).isoformat()
+    rows = APIClient().get(f"/api/events/{demo.slug}/matches/", {"changed_since": since}).json()
+    assert match.pk in {row["id"] for row in rows}
+    later = (Match.objects.filter(round__stage__event=demo).latest("changed_at").changed_at).isoformat()
+    assert APIClient().get(f"/api/events/{demo.slug}/matches/", {"changed_since": later}).json() == []
+
+
 def test_one_match_says_its_stage_round_table_and_planned_start(demo):
     match = Match.objects.filter(round__stage__event=demo, ns__isnull=False).select_related(
         "round__stage", "ns").order_by("pk").first()

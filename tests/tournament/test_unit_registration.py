@@ -6,6 +6,7 @@ import io
 import itertools
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 from openpyxl import load_workbook
@@ -72,12 +73,21 @@ def test_the_link_is_a_hashed_random_key_and_a_wrong_or_revoked_one_is_404(clien
     assert client.post(reverse("unit_register_check", args=[key]), {}).status_code == 404
 
 
-def test_guessing_links_locks_the_address_out_like_failed_logins(client, settings, event, links):
+def test_guessing_links_is_slowed_like_failed_logins_but_never_the_right_key(client, settings, event, links):
+    """Issue 46 item 4: the lock on guesses also locked the real link from that address for 15 minutes, so a
+    unit behind the same NAT as a guesser could not open its own page. Only the guesses are slowed."""
     settings.LOGIN_FAILURE_LIMIT = 3
     _link, key = links["二厂"]
     for n in range(3):
         assert client.get(reverse("unit_register", args=[f"guess{n}"])).status_code == 404
-    assert client.get(reverse("unit_register", args=[key])).status_code == 429   # even a right key, for a while
+    slowed = client.get(reverse("unit_register", args=["guess3"]))
+    assert slowed.status_code == 429 and int(slowed["Retry-After"]) > 0
+    assert client.post(reverse("unit_register_check", args=["guess4"]), {}).status_code == 429
+    # the unit next door, same address: its own page and its check work at once
+    neighbour = Client()
+    assert neighbour.get(reverse("unit_register", args=[key])).status_code == 200
+    assert neighbour.post(reverse("unit_register_check", args=[key]), {}).status_code == 200
+    assert client.get(reverse("unit_register", args=["guess5"])).status_code == 429   # still slowed after it
 
 
 def test_every_link_sees_and_changes_only_its_own_unit(client, event, links):
@@ -111,6 +121,26 @@ def test_a_conflict_with_another_units_player_does_not_name_it(event, links):
     problems = reg.check(two, link_rows(two, rows))
     assert [(p.row, p.field) for p in problems] == [(1, "player1")]
     assert "一厂" not in problems[0].message.replace("一厂甲1", "")
+
+
+def test_a_pair_name_another_unit_uses_is_said_on_the_check(client, league, make_user):
+    """Issue 46 item 5: the unit's check accepted a pair whose name (its players' names) another unit's pair
+    already has; the organiser's approval then refused it (add_pair: the name is taken)."""
+    boss = make_user(roles.ORGANISER)
+    add_pair(league, PairData("二厂", PlayerData("A甲", "M"), PlayerData("A乙", "M")))   # namesakes elsewhere
+    link, key = reg.create_link(league, "一厂")
+    rows = link_rows(link, open_rows("B", "A"))
+    problems = reg.check(link, rows)
+    assert [(p.row, p.field) for p in problems] == [(1, "player1")]
+    assert "A甲/A乙" in problems[0].message and "二厂" not in problems[0].message
+    answer = client.post(reverse("unit_register_check", args=[key]), post_data(open_rows("B", "A")))
+    assert [p["row"] for p in answer.json()["problems"]] == [1]
+    with pytest.raises(ValueError):
+        reg.save(link, rows, submit=True)
+    # the unit's own pairs from its last approval do not count: submitting them again is no conflict
+    reg.save(link, link_rows(link, open_rows("B")), submit=True)
+    reg.approve(link, boss)
+    assert reg.check(link, link_rows(link, open_rows("B", "C"))) == []
 
 
 def test_the_checks_are_the_imports(event, links):

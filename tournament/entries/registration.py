@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, gettext_noop
@@ -64,6 +65,8 @@ CLOSED = gettext_noop("Registration has closed: the entries can be read but no l
                       "organiser to reopen your unit.")
 ELSEWHERE = gettext_noop("Player %(slot)s is already entered in this event by another unit or sign-up: ask the "
                          "organiser.")
+NAME_TAKEN = gettext_noop("The pair name “%(name)s” (its two players' names) is already taken in this event: "
+                          "ask the organiser.")
 BY_HAND = gettext_noop("Player %(slot)s is already in a pair the organiser entered for your unit: enter that "
                        "pair exactly as it is, or ask the organiser.")
 
@@ -195,6 +198,7 @@ def check(link: UnitLink, rows: list[dict]) -> list[Problem]:
     held = {pk for pair in by_hand for pk in (pair.player1_id, pair.player2_id)}
     own = set(link.unit.players.values_list("pk", flat=True)) - held
     hand_data = [entry_pairs.pair_data(pair) for pair in by_hand]
+    taken = _names_taken(link, by_hand)
     for index, row in enumerate(rows):
         if not _filled(row):
             continue
@@ -206,6 +210,8 @@ def check(link: UnitLink, rows: list[dict]) -> list[Problem]:
         exact = any(_same_players(data, other) for other in hand_data)   # the organiser's pair, as entered
         problems += _row_problems(link, index, data, cleaned, own | held if exact else own, asks_phone,
                                   [] if exact else hand_data)
+        if not exact and data.name in taken:   # the approval's add_pair would refuse it (check_name_and_seed)
+            problems.append(Problem(index, "player1", _(NAME_TAKEN) % {"name": data.name}))
         cleaned.append(data)
     rule = team_rule(link.event)
     if rule is not None and not problems:
@@ -217,6 +223,15 @@ def check(link: UnitLink, rows: list[dict]) -> list[Problem]:
     if not cleaned and not problems:
         problems.append(Problem(None, "", _("Enter at least one pair.")))
     return problems
+
+
+def _names_taken(link: UnitLink, by_hand: list[Pair]) -> set[str]:
+    """The pair names an approval of this link could not give a new pair: every pair's of the event (another
+    unit's, a withdrawn one's: a name stays taken) but those of the unit's active pairs the link's approvals
+    entered, which the approval keeps or replaces."""
+    mine = {pair.pk for pair in by_hand}
+    replaced = Q(unit=link.unit, status=Pair.Status.ACTIVE) & ~Q(pk__in=mine)
+    return set(link.event.pairs.exclude(replaced).values_list("name", flat=True))
 
 
 def _row_problems(link, index, data: PairData, earlier: list[PairData], own: set, asks_phone: bool,

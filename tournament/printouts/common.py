@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
+from common.names import display_name
 from common.numbers import whole
 from tournament.competition import rounds as closing
 from tournament.competition.stages import describe_source
@@ -138,6 +139,26 @@ def source_label(source):
     """Where a waiting side comes from, in the active language ("R1-M3 胜者", "A组第1名", "轮空")."""
 
     return describe_source(source or "")
+
+
+def players_unless_named(pair):
+    """The two partners, or "" when the entry's name already says them (a pair entered without a name is named
+    "王伟/王芳"): a printout names each pair once."""
+    if pair is None:
+        return ""
+    players = (pair.player1.name, pair.player2.name)
+    if all(name and name in pair.name for name in players):
+        return ""
+    return players_label(pair)
+
+
+def referee_names(match_ids) -> dict:
+    """``{match id: its referees' display names listed}`` (the referee grid's, ``Match.referees``), one query."""
+    through = Match.referees.through
+    found = {}
+    for link in through.objects.filter(match_id__in=list(match_ids)).select_related("user").order_by("pk"):
+        found.setdefault(link.match_id, []).append(display_name(link.user))
+    return {match_id: listed(names) for match_id, names in found.items()}
 
 
 def side_label(pair, source):

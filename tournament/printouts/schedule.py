@@ -11,8 +11,9 @@ from tournament.printouts.common import (
     local_time,
     matches_of,
     pick_round,
-    players_label,
+    players_unless_named,
     published_label,
+    referee_names,
     round_label,
     side_label,
 )
@@ -30,6 +31,7 @@ class ScheduleRow:
     ew: str
     ew_players: str
     status: str
+    referee: str = ""   # the referee grid's referee(s) of the table, by display name
 
 
 @dataclass(frozen=True)
@@ -54,27 +56,29 @@ def collect(event, options):
     by_round = {}
     for match in matches:
         by_round.setdefault(match.round, []).append(match)
+    referees = referee_names(m.pk for rows in by_round.values() for m in rows)
     rounds = tuple(
         ScheduleRound(
             heading=heading_for(event, rnd.stage, rnd if options.round is not None else None),
             title=" · ".join(part for part in (rnd.stage.label, round_label(rnd), published_label(rnd=rnd)) if part),
             start=local_time(rnd.scheduled_start),
-            rows=tuple(_row(m) for m in rows),
+            rows=tuple(_row(m, referees.get(m.pk, "")) for m in rows),
         )
         for rnd, rows in by_round.items()
     )
     return ScheduleData(heading=heading_for(event), rounds=rounds)
 
 
-def _row(match):
+def _row(match, referee=""):
     return ScheduleRow(
         table=str(match.table or ""),
         group=match.group.name if match.group_id else match.bracket_key,
         ns=side_label(match.ns, match.ns_source),
-        ns_players=players_label(match.ns),
+        ns_players=players_unless_named(match.ns),
         ew=side_label(match.ew, match.ew_source),
-        ew_players=players_label(match.ew),
+        ew_players=players_unless_named(match.ew),
         status=str(match.get_status_display()),
+        referee=referee,
     )
 
 
@@ -85,12 +89,12 @@ def render(data, progress=None):
     story = [text(_("Schedule"), sheet["title"])]
     if not data.rounds:
         story.append(text(_("No rounds have been scheduled yet."), sheet["body"]))
-    header = [_("Table"), _("Group / position"), _("North–South"), _("East–West"), _("Status")]
-    widths = [w * width for w in (0.07, 0.17, 0.31, 0.31, 0.14)]
+    header = [_("Table"), _("Group / position"), _("North–South"), _("East–West"), _("Referee"), _("Status")]
+    widths = [w * width for w in (0.07, 0.13, 0.28, 0.28, 0.12, 0.12)]
     for rnd in data.rounds:
         start = f"  {_('Start')}: {rnd.start}" if rnd.start else ""
-        rows = [[r.table, r.group, _two_lines(r.ns, r.ns_players), _two_lines(r.ew, r.ew_players), r.status]
-                for r in rnd.rows]
+        rows = [[r.table, r.group, _two_lines(r.ns, r.ns_players), _two_lines(r.ew, r.ew_players), r.referee,
+                 r.status] for r in rnd.rows]
         # a round starts on a new page rather than leave its title and first rows at a page's foot
         story.append(KeepTogether([HeadingMark(rnd.heading), text(rnd.title + start, sheet["subtitle"]),
                                    grid_table(header, rows, widths)]))

@@ -25,6 +25,7 @@ from tournament.printouts.common import (
     in_brackets,
     local_time,
     public_address,
+    referee_names,
     selected_matches,
     source_label,
 )
@@ -94,6 +95,7 @@ class ScoreSheet:
     hands: tuple
     console_url: str
     penalties: tuple = ()
+    referee: str = ""   # the referee grid's referee(s) of the table, by display name
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,9 @@ def collect(event, options):
     for hand in current:
         hands.setdefault(hand.match_id, []).append(hand_row(hand))
     penalties = penalties_in_force({m.pk for m in matches})
-    sheets = tuple(_sheet(event, m, hands.get(m.pk, ()), penalties.get(m.pk, ()), options.site_url) for m in matches)
+    referees = referee_names(m.pk for m in matches)
+    sheets = tuple(_sheet(event, m, hands.get(m.pk, ()), penalties.get(m.pk, ()), options.site_url,
+                          referees.get(m.pk, "")) for m in matches)
     heading = sheets[0].heading if sheets else heading_for(event)
     return ScoreSheetsData(heading=heading, sheets=sheets)
 
@@ -162,7 +166,7 @@ def _side(label, pair, source, seat_names):
     )
 
 
-def _sheet(event, match, hands, penalties=(), site_url=""):
+def _sheet(event, match, hands, penalties=(), site_url="", referee=""):
     rnd = match.round
     return ScoreSheet(
         match_id=match.pk,
@@ -175,6 +179,7 @@ def _sheet(event, match, hands, penalties=(), site_url=""):
         hands=tuple(hands),
         console_url=console_url(match.pk, site_url),
         penalties=tuple(penalties),
+        referee=referee,
     )
 
 
@@ -202,6 +207,8 @@ def draw_sheet(canvas, width, height, sheet):
         facts.append(f"{_('Group / position')}: {sheet.position}")
     if sheet.start:
         facts.append(f"{_('Start')}: {sheet.start}")
+    if sheet.referee:
+        facts.append(f"{_('Referee')}: {sheet.referee}")
     fit_text(canvas, "    ".join(facts), 0, top - 36, width - QR_SIZE - 6, 10)
     fit_text(canvas, sheet.console_url, width - QR_SIZE, top - QR_SIZE - 8, QR_SIZE, 6, align="centre")
     y = top - 54

@@ -188,11 +188,11 @@ class SiteTokenListCreate(APIView):
 
 
 class SiteTokenRevoke(APIView):
-    """Revoke one of your site-wide tokens."""
+    """Revoke one of your site-wide tokens (an event's token may not: it acts in its event only)."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: TokenSerializer, **error_responses(404)},
+    @extend_schema(responses={200: TokenSerializer, **error_responses(403, 404)},
                    operation_id="tokens_delete", summary="revoke a site-wide organiser token")
     def delete(self, request, pk):
-        return Response(TokenSerializer(tokens.revoke_token(None, pk, by=request.user)).data)
+        return Response(TokenSerializer(tokens.revoke_token(None, pk, by=_creator(request))).data)

@@ -3,7 +3,9 @@
 While the site has no active superuser, the page ``/setup/`` makes one for whoever gives the setup code.
 ``manage.py first_run`` (``make run`` runs it before serving) prints the page's address and the code; the
 code is kept in ``VAR_DIR/setup-code`` (readable by the server's account only) and deleted once the
-administrator exists, so nobody else on the venue's network can claim the site first.
+administrator exists, so nobody else on the venue's network can claim the site first. The page throttles
+its posts and locks an address out after wrong codes, as the login page does (``tournament.staff.views``);
+:func:`make_administrator` makes one administrator, however many right posts arrive at once.
 """
 import secrets
 
@@ -12,8 +14,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
+from common.errors import ConflictError, gettext_noop
+from infra.db import lock_table
+
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I: read off a screen and typed on a phone
 LENGTH = 8
+ALREADY = gettext_noop("The site already has its administrator.")
 
 
 def needed() -> bool:
@@ -62,7 +68,11 @@ def forget_code():
 @transaction.atomic
 def make_administrator(username: str, display: str, password: str):
     """The site administrator (a Django superuser with a password of their own); the code is deleted once
-    the account is committed."""
+    the account is committed. The users' table is locked and "no administrator yet" read again inside the
+    lock: of right posts arriving together one makes the administrator, the others are refused (409)."""
+    lock_table(get_user_model())
+    if not needed():
+        raise ConflictError(ALREADY, "code")
     user = get_user_model().objects.create_superuser(username=username, email="", password=password,
                                                      first_name=display)
     transaction.on_commit(forget_code)

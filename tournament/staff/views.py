@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth import login as auth_login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.forms.utils import ErrorDict
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,6 +16,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from common.errors import UserError
+from infra import auth
 from tournament import access
 from tournament.permissions import organiser_required
 from tournament.staff import first_run, services, tokens
@@ -150,14 +152,55 @@ def first_run_page(request):
     """A fresh install's first site administrator, for whoever gives the setup code (``first_run``); gone
     (404) once the site has one."""
     if not first_run.needed():
-        raise Http404(_("The site already has its administrator."))
-    form = FirstRunForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
+        raise Http404(_(first_run.ALREADY))
+    if request.method != "POST":
+        return render(request, "tournament/staff/first_run.html", {"form": FirstRunForm()})
+    refused = _setup_refused(request)
+    if refused is not None:
+        return refused
+    form = FirstRunForm(request.POST)
+    if form.is_valid():
+        try:
+            user = form.save()
+        except UserError as error:   # another post made the administrator meanwhile
+            form.add_error(None, str(error))
+            return render(request, "tournament/staff/first_run.html", {"form": form}, status=409)
         auth_login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
         messages.success(request, _("You are the site administrator. Next, make an account for each organiser."))
         return redirect("site_organisers")
+    if form.has_error("code", "setup_code"):
+        auth.record_failure(SETUP_NAME, auth.client_address(request))
     return render(request, "tournament/staff/first_run.html", {"form": form})
+
+
+#: The lockout's "login name" for wrong setup codes (a NUL: no account can have it).
+SETUP_NAME = "\x00first-run-setup"
+
+
+class SetupThrottle(auth.LoginThrottle):
+    """The set-up page's posts, by address, at the login page's rate (a count of their own)."""
+
+    cache_format = "throttle_setup_%(ident)s"
+
+
+def _setup_refused(request):
+    """A post of the set-up page from an address that posted too fast, or gave ``LOGIN_FAILURE_LIMIT`` wrong
+    codes (locked ``LOGIN_LOCKOUT_SECONDS``, as a login name): 429 before the code is read, or None."""
+    throttle = SetupThrottle()
+    if throttle.allow_request(request, None):
+        if not auth.locked(SETUP_NAME, auth.client_address(request)):
+            return None
+        seconds = settings.LOGIN_LOCKOUT_SECONDS
+        message = _("Too many wrong setup codes from this device: try again in %(minutes)s min.") % {
+            "minutes": max(1, seconds // 60)}
+    else:
+        seconds = int(throttle.wait() or 1)
+        message = _("Too many attempts from this device: try again in %(seconds)s s.") % {"seconds": seconds}
+    form = FirstRunForm(request.POST)
+    form._errors = ErrorDict({"code": form.error_class([message])})   # nothing validated, no code read
+    response = render(request, "tournament/staff/first_run.html", {"form": form}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
 
 
 def _superuser(request):

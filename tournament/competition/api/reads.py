@@ -247,17 +247,26 @@ class EventMatchList(APIView):
                 raise UserError(gettext_noop("Unknown match status: choose one of %(choices)s."), field="status",
                                 choices="/".join(Match.Status.values))
             found = found.filter(status=status)
-        since = params.get("changed_since")
-        if since:
-            try:
-                at = parse_datetime(since.replace(" ", "+"))  # a "+" not escaped in a query arrives as a space
-            except ValueError:  # well formed but no such time (month 13)
-                at = None
-            if at is None or timezone.is_naive(at):
-                raise UserError(gettext_noop("Enter a date and time with its offset (ISO 8601) for %(name)s."),
-                                field="changed_since", name="changed_since")
+        at = _changed_since(params)
+        if at is not None:
             found = found.filter(changed_at__gt=at)
         return Response(MatchReadSerializer(found, many=True).data)
+
+
+def _changed_since(params):
+    """The list's ``changed_since``: None when not sent; sent, one date and time with its offset, else a 400
+    naming it (sent empty or twice included: a poller that lost its cursor must not read "everything")."""
+    if "changed_since" not in params:
+        return None
+    sent = params.getlist("changed_since")
+    try:  # a "+" not escaped in a query arrives as a space; ASCII only (Django's parser takes "２０２６" too)
+        at = parse_datetime(sent[0].strip().replace(" ", "+")) if len(sent) == 1 and sent[0].isascii() else None
+    except ValueError:  # well formed but no such time (month 13)
+        at = None
+    if at is None or timezone.is_naive(at):
+        raise UserError(gettext_noop("Enter a date and time with its offset (ISO 8601) for %(name)s."),
+                        field="changed_since", name="changed_since")
+    return at
 
 
 # --------------------------------------------------------------------------- the feed of changes, for scoreboards

@@ -3,9 +3,13 @@ links page (window, links, cards, review, approval) with the list of units not y
 logic is in :mod:`tournament.entries.registration`.
 
 A link's page answers 404 for a key it does not know (or a revoked one) and counts the miss like a failed
-login (``infra.auth.record_failure``, per address); past ``LOGIN_FAILURE_LIMIT`` misses every link page
-answers 429 to that address for ``LOGIN_LOCKOUT_SECONDS``.
+login (``infra.auth.record_failure``, per address); past ``LOGIN_FAILURE_LIMIT`` misses a wrong key from that
+address answers 429 (with ``Retry-After``) for ``LOGIN_LOCKOUT_SECONDS``; misses go on counting meanwhile,
+and each ``LOGIN_FAILURE_LIMIT`` more lock the address again for the whole period. A right key is always served: the units behind one address (a company's NAT) must not lose
+their own pages to whoever guessed from it (issue 46 item 4). Guessing stays hopeless: a key is 192 random
+bits, and a guesser is told nothing but "wrong" and "slow down".
 """
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -31,14 +35,17 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _link_or_404(request, key):
-    address = auth.client_address(request)
-    if auth.locked(LINK_NAME, address):
-        return None, render(request, "tournament/entries/register_locked.html", status=429)
     link = reg.find_link(key)
-    if link is None:
-        auth.record_failure(LINK_NAME, address)
-        raise Http404
-    return link, None
+    if link is not None:   # the right key, whatever this address guessed before
+        return link, None
+    address = auth.client_address(request)
+    was_locked = auth.locked(LINK_NAME, address)
+    auth.record_failure(LINK_NAME, address)
+    if was_locked:
+        refused = render(request, "tournament/entries/register_locked.html", status=429)
+        refused["Retry-After"] = str(settings.LOGIN_LOCKOUT_SECONDS)
+        return None, refused
+    raise Http404
 
 
 def link_url(request, key: str) -> str:
