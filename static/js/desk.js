@@ -257,10 +257,13 @@
   }
 
   // --- polling -------------------------------------------------------------------------------------
-  var busy = false;
+  // A refresh asked for while one is under way (a decision saved during a poll) runs when it ends: the poll
+  // under way may have read the round before the decision.
+  var busy = false, again = false;
   function refresh() {
-    if (busy) return;
+    if (busy) { again = true; return; }
     busy = true;
+    again = false;
     var sent = Date.now();
     fetch(root.dataset.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
@@ -276,7 +279,7 @@
         document.getElementById("round-error").textContent = "";
       })
       .catch(function () { root.classList.add("offline"); document.getElementById("round-error").textContent = L.offline; })
-      .then(function () { busy = false; });
+      .then(function () { busy = false; if (again) refresh(); });
   }
 
   // --- actions --------------------------------------------------------------------------------------

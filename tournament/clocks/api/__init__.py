@@ -92,6 +92,8 @@ class LiveClockSerializer(serializers.Serializer):
     banner = serializers.CharField()
     hands_after = serializers.IntegerField(allow_null=True, required=False)
     tables = ClockTableSerializer(many=True)
+    byes = serializers.ListField(child=serializers.CharField(), help_text="the entries with a bye this round "
+                                 "(their names): a bye is no table, so it is not among the tables")
 
 
 class ClockActionSerializer(StrictInput):
