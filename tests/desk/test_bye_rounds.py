@@ -8,11 +8,16 @@ from django.urls import reverse
 
 from rulings.adjustments import match_state
 from scoring.services import record_hand
+from tests.conftest import refused
 from tests.tournament.test_draws_support import make_event
+from tests.tournament.test_printouts import pages_text
 from tournament import roles
 from tournament.clocks import services as clock_services
 from tournament.competition import draws, stages
 from tournament.models import Match, Round, Stage
+from tournament.printouts import scoresheets, seatcards, tablecards
+from tournament.printouts.common import PrintOptions
+from tournament.printouts.services import build_printout
 
 
 @pytest.fixture
@@ -80,3 +85,18 @@ def test_a_union_meet_with_byes_answers_every_read_while_hands_are_recorded(unio
             assert [row["table"] for row in clock["tables"]] == list(range(1, 8))   # no bye shown as a table
             assert clock["byes"] == [str(m.ns) for m in byes]                        # named as a bye
             assert [row["table"] for row in desk["tables"]] == list(range(1, 8))
+
+
+def test_a_bye_gets_no_score_sheet_table_card_or_seat_cards(union_meet):
+    """Issue 43 item 6: 8 score sheets for 7 tables, the eighth with empty 桌号 and 东西."""
+    rnd = first_round(union_meet)
+    bye = Match.objects.get(round=rnd, status=Match.Status.BYE)
+    options = PrintOptions(round=rnd.pk)
+    sheets = scoresheets.collect(union_meet, options).sheets
+    assert [sheet.table for sheet in sheets] == [str(n) for n in range(1, 8)]
+    assert len(pages_text(build_printout("scoresheets", union_meet, options))) == 7
+    assert [card.table for card in tablecards.collect(union_meet, options).cards] == [str(n) for n in range(1, 8)]
+    assert len(seatcards.collect(union_meet, options).pages) == 7
+    with refused("match") as caught:
+        scoresheets.collect(union_meet, PrintOptions(match=bye.pk))
+    assert "轮空" in str(caught.value)
