@@ -313,8 +313,9 @@ def live_clock(data, now=None) -> dict:
             "round_status": data.get("round_status", rounds.NOT_STARTED), "byes": data.get("byes", [])}
     if data.get("closed_at"):
         # the round's one status (tournament.competition.rounds.round_status): closed by the chief, the clock
-        # stops and every display shows the round's results
-        tables = [{**row, "remaining_seconds": 0.0, "ends_at": None} for row in _with_states(data, data["tables"])]
+        # stops and every display shows the round's results; no table's time is shown (none is "time up": the
+        # round may close with an hour left)
+        tables = [{**row, "remaining_seconds": None, "ends_at": None} for row in _with_states(data, data["tables"])]
         return {**base, "round_status": rounds.CLOSED, "status": CLOSED, "closed_at": data["closed_at"],
                 "tables": tables, "announced": False, "banner": "", "time_up": True, "remaining_seconds": None,
                 "ends_at": None, "announce_at": None, "length_seconds": None}

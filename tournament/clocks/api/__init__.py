@@ -53,7 +53,8 @@ class ClockTableSerializer(serializers.Serializer):
     last_hand = serializers.IntegerField(allow_null=True)
     hands_left = serializers.IntegerField(allow_null=True, help_text="null: no limit yet")
     extra_seconds = serializers.IntegerField()
-    remaining_seconds = serializers.FloatField(help_text="this table's own remaining time")
+    remaining_seconds = serializers.FloatField(allow_null=True, help_text="this table's own remaining time (null: "
+                                               "the round is closed, no time shown)")
     ends_at = serializers.DateTimeField(allow_null=True)
     state = serializers.ChoiceField(choices=["not_started", "playing", "finished"],
                                     help_text="what the table shows, never ahead of its round's status")
