@@ -117,6 +117,9 @@
   function renderTables() {
     var body = root.querySelector("#desk-tables tbody");
     body.replaceChildren.apply(body, data.tables.map(tableRow));
+    var byes = document.getElementById("desk-byes"), names = data.byes || [];   // a bye is no table: named once
+    byes.textContent = names.length ? fill(L.byes, { n: names.join("、") }) : "";
+    byes.hidden = !names.length;
   }
   function tickTimes() {
     data.tables.forEach(function (t) {

@@ -6,6 +6,7 @@ from contextlib import nullcontext
 
 import pytest
 
+from tests.conftest import login
 from tests.desk.test_bye_rounds import first_round, next_hand
 from tests.tournament.test_draws_support import make_event
 from tournament import roles
@@ -42,3 +43,23 @@ def test_the_hall_names_the_bye_and_shows_no_tile_for_it(transactional_db, live_
     page.wait_for_selector(f'[data-clock-tables] li[data-match-id="{first.pk}"] .levels:not(:empty)')
     assert not page.is_visible("[data-clock-offline]")
 
+
+
+@pytest.mark.browser
+def test_the_desk_lists_the_tables_and_names_the_bye(transactional_db, live_server, page, make_user):
+    SHOTS.mkdir(exist_ok=True)
+    event = make_event(15, 5, profile="union-games")
+    stages.create_stages_from_format(event)
+    draws.draw_groups(event.stages.get(kind=Stage.Kind.ROUND_ROBIN), seed="联赛2026", n_groups=4)
+    rnd = first_round(event)
+    chief = make_user(roles.CHIEF_REFEREE)
+    clock_services.start_clock(rnd, chief)
+    bye = Match.objects.select_related("ns").get(round=rnd, status=Match.Status.BYE)
+    next_hand(Match.objects.get(round=rnd, table=1), chief, lambda execute: nullcontext())
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, live_server, chief)
+    page.goto(f"{live_server.url}/manage/{event.slug}/rounds/{rnd.pk}/desk/")
+    page.wait_for_selector("#desk-byes:not([hidden])")
+    assert page.inner_text("#desk-byes") == f"轮空：{bye.ns}"
+    assert page.locator("#desk-tables tbody tr").count() == 7
+    page.screenshot(path=str(SHOTS / "desk-bye-390.png"), full_page=True)
