@@ -39,19 +39,28 @@ def state_payload(match, user, replayed=None, *, allowed=None):
         "policy_pending": state.policy_pending,
         "next_number": replayed.next_number,
         "hands": [_hand_state(number, rows.get(number), result)
-                  for number, result in _numbered(replayed.numbers, state.hand_data())],
+                  for number, result in _numbered(replayed.numbers, state.hand_data(), set(rows))],
         "actions": {"record": allowed and not match.is_over and state.winner is None,
                     "correct": allowed and bool(replayed.hands)},
     }
 
 
-def _numbered(numbers, results):
-    """Pair each hand's result (as data: ``MatchState.hand_data``) with its hand number (a forfeit result
-    belongs to the hand before it)."""
-    remaining, number = iter(numbers), 0
+def _numbered(numbers, results, played=()):
+    """Pair each hand's result (as data: ``MatchState.hand_data``) with its hand number.
+
+    A forfeit result belongs to the hand before it (the hand at whose end, or during which, it was given),
+    unless its number is a hand of its own that nobody played: a forfeit given before that hand began (a
+    lateness forfeit at hand 2 after hand 1 was played: issue 43, not listed under hand 1). ``played``: the
+    numbers of the hands played (recorded)."""
+    results = list(results)
+    numbers = list(numbers)
+    plays_left = sum(1 for result in results if result["kind"] != "forfeit")
+    at, number = 0, 0
     for result in results:
         if result["kind"] != "forfeit":
-            number = next(remaining)
+            number, at, plays_left = numbers[at], at + 1, plays_left - 1
+        elif at < len(numbers) and numbers[at] not in played and len(numbers) - at > plays_left:
+            number, at = numbers[at], at + 1   # its own number: no hand played or awarded there
         yield number, result
 
 

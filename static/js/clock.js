@@ -103,6 +103,13 @@
       list.appendChild(li);
     });
     turnPages(el, list, heading);
+    // A bye is no table: its entry is named once, below the tables ("轮空：…"), never as a tile.
+    var byes = el.querySelector("[data-clock-byes]");
+    if (byes) {
+      var names = feed.data.byes || [];
+      byes.textContent = names.length ? label(el, "byes", names.join("、")) : "";
+      byes.hidden = !names.length;
+    }
   }
 
   // The hall's tables that do not fit its screen turn over in pages, one every PAGE_SECONDS: the page is
@@ -162,18 +169,23 @@
     }
   }
 
+  // Only the latest poll of a feed counts: one sent before a refresh (the desk closing the round) may answer
+  // after it, with the round as it was; its answer is dropped and it schedules nothing (one chain of polls).
   function poll(feed) {
-    var t0 = Date.now();
+    var t0 = Date.now(), seq = feed.seq = (feed.seq || 0) + 1;
+    function latest() { return seq === feed.seq; }
     fetch(feed.url, { cache: "no-store", credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (data) {
+        if (!latest()) return;
         measure(feed, data, t0, Date.now());
         feed.data = data;
         feed.failures = 0;
         render(feed);
       })
-      .catch(function () { feed.failures += 1; if (feed.data) render(feed); })
+      .catch(function () { if (!latest()) return; feed.failures += 1; if (feed.data) render(feed); })
       .then(function () {
+        if (!latest()) return;
         var every = feed.period * (feed.failures ? Math.min(6, 1 + feed.failures) : 1);
         feed.timer = setTimeout(function () { poll(feed); }, every * (0.9 + Math.random() * 0.2));
       });

@@ -117,6 +117,9 @@
   function renderTables() {
     var body = root.querySelector("#desk-tables tbody");
     body.replaceChildren.apply(body, data.tables.map(tableRow));
+    var byes = document.getElementById("desk-byes"), names = data.byes || [];   // a bye is no table: named once
+    byes.textContent = names.length ? fill(L.byes, { n: names.join("、") }) : "";
+    byes.hidden = !names.length;
   }
   function tickTimes() {
     data.tables.forEach(function (t) {
@@ -307,10 +310,13 @@
   }
 
   // --- polling -------------------------------------------------------------------------------------
-  var busy = false;
+  // A refresh asked for while one is under way (a decision saved during a poll) runs when it ends: the poll
+  // under way may have read the round before the decision.
+  var busy = false, again = false;
   function refresh() {
-    if (busy) return;
+    if (busy) { again = true; return; }
     busy = true;
+    again = false;
     var sent = Date.now();
     fetch(root.dataset.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
@@ -326,7 +332,7 @@
         document.getElementById("round-error").textContent = "";
       })
       .catch(function () { root.classList.add("offline"); document.getElementById("round-error").textContent = L.offline; })
-      .then(function () { busy = false; });
+      .then(function () { busy = false; if (again) refresh(); });
   }
 
   // --- actions --------------------------------------------------------------------------------------

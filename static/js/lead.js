@@ -13,7 +13,7 @@
   var before = document.getElementById("lead-before");
   var taken = document.getElementById("lead-taken");
   var waitingNote = document.getElementById("lead-waiting");
-  var hand = null, asked = null, reported = null, made = null, shown = null;
+  var hand = null, asked = null, reported = null, made = null, over = null, shown = null;
 
   /* The numbers of this table's hands waiting in the offline queue. */
   function queued() {
@@ -25,7 +25,8 @@
 
   function show(data) {
     shown = data;
-    hand = data.hand_number; asked = !!data.asked; reported = !!data.reported; made = !!data.made;
+    hand = data.hand_number; asked = !!data.asked; reported = !!data.reported; made = !!data.made; over = !!data.over;
+    if (over) { form.hidden = true; return; }   // the match ended: no hand in play, no "第 n 副已开始出牌"
     var waiting = queued(), number = hand;
     waiting.forEach(function (n) { number = Math.max(number, n + 1); });
     box.checked = made && !waiting.length;
@@ -50,7 +51,9 @@
     return fetch(form.dataset.url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
-        if (data && (hand === null || data.hand_number !== hand || !!data.asked !== asked)) { show(data); }
+        if (data && (hand === null || data.hand_number !== hand || !!data.asked !== asked || !!data.over !== over)) {
+          show(data);
+        }
       })
       .catch(function () { /* the clock shows the connection state */ });
   }

@@ -4,6 +4,7 @@ a chief's result for a table that could not play, then closing with the appeal d
 import pathlib
 
 import pytest
+from playwright.sync_api import expect
 
 from rulings import services
 from rulings.models import AppealDecision, Approval
@@ -31,6 +32,7 @@ def test_the_desk_approves_decides_and_closes(desk_round, live_server, page):
     pathlib.Path(SHOTS).mkdir(exist_ok=True)
     rnd, tables, referee, chief = desk_round
     page.set_viewport_size({"width": 1366, "height": 768})
+    page.clock.install()   # the page's timers: paused below to show what follows the close without a poll
     login(page, live_server, chief)
     page.goto(f"{live_server.url}/manage/{rnd.stage.event.slug}/rounds/{rnd.pk}/desk/")
     page.wait_for_selector("#desk-tables tbody tr")
@@ -69,13 +71,16 @@ def test_the_desk_approves_decides_and_closes(desk_round, live_server, page):
     page.click("#result-form button[type=submit]")
     page.wait_for_selector(f'#desk-tables tr[data-match-id="{tables[2].pk}"] .badge.s-finished')
 
+    # the desk's clock follows the close at once, not at its next poll (every 5 s: "各桌均已结束：等待结束本轮"
+    # for seconds after closing). The page's timers stop here, so no poll runs: what changes comes of the close
+    # (issue 43: a wait of 3 s for it timed out under load; now nothing but the close can bring it).
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)   # seconds
     page.click("#close-round")
     page.click("#close-yes")
     page.wait_for_selector("#round-deadline:has-text('申诉截止还剩')")
-    # the desk's clock follows at once, not at its next poll (every 5 s): "各桌均已结束：等待结束本轮" for seconds
-    # after closing; 3 s leaves a loaded 2-core machine room (1 s timed out under the whole suite)
-    page.wait_for_selector("[data-clock-status]:has-text('本轮已结束')", timeout=3000)
+    page.wait_for_selector("[data-clock-status]:has-text('本轮已结束')")
     assert not page.is_visible("#close-round") and page.is_visible("#reopen-form")
+    page.clock.resume()
 
     page.select_option("#appeal-form select[name=side]", "EW")          # an appeal within the deadline
     page.fill("#appeal-form input[name=grounds]", "迟到时间计算有误")
@@ -96,3 +101,12 @@ def test_the_desk_approves_decides_and_closes(desk_round, live_server, page):
     page.wait_for_selector("#desk-tables tbody tr")
     page.screenshot(path=f"{SHOTS}/desk-phone.png", full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # reopened: the desk and its clock say one status at once (issue 43: "本轮已结束" beside "本轮进行中"); the
+    # page's timers stopped again, so only the reopening changes them
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)   # seconds
+    page.fill("#reopen-form input[name=reason]", "更正第1桌成绩")
+    page.click("#reopen-form button[type=submit]")
+    expect(page.locator("#round-state")).to_contain_text("本轮进行中")
+    expect(page.locator("[data-clock-status]")).not_to_contain_text("本轮已结束")
+    assert page.is_visible("#close-round")

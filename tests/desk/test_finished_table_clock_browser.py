@@ -1,6 +1,7 @@
 """A table decided by the chief in a closed round, on the referee's phone (390×844): the clock box under the
 table's title said "剩余0副" in red beside "本轮已结束，成绩已公布". A finished table shows no hands left."""
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import login
 from tournament.competition import results, rounds
@@ -18,5 +19,4 @@ def test_a_finished_table_shows_no_hands_left(transactional_db, live_server, pag
     with page.expect_response(lambda r: f"/api/rounds/{match.round_id}/clock/" in r.url):
         page.goto(f"{live_server.url}/tables/{match.pk}/")
     page.wait_for_selector("[data-clock-status]:has-text('本轮已结束')")
-    page.wait_for_timeout(200)
-    assert page.inner_text("[data-clock-hands]") == "", page.inner_text("[data-clock-hands]")
+    expect(page.locator("[data-clock-hands]")).to_have_text("")   # rendered with the status, no pause needed

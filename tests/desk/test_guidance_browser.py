@@ -34,7 +34,7 @@ def test_the_table_page_lines_follow_the_clock_and_the_round(transactional_db, l
     shot(page, "table-clock-not-started")
 
     cs.start_clock(rnd, chief)                      # the page's next poll hides the line
-    page.wait_for_selector("#guidance-clock", state="hidden", timeout=15000)
+    page.wait_for_selector("#guidance-clock", state="hidden")
     assert page.inner_text("[data-clock-status]") == "剩余时间"
 
     # the chief's console names the offences that wait for the chief (union-games 二.4, 二.13)

@@ -4,6 +4,7 @@ import datetime as dt
 import pathlib
 
 import pytest
+from playwright.sync_api import expect
 
 from infra import clock
 from rulings import services as rulings_services
@@ -37,9 +38,7 @@ def test_the_hall_shows_levels_finished_tables_and_results(transactional_db, liv
 
     with clock.frozen(clock.now() + dt.timedelta(minutes=95)):
         cs.fire_due(rnd.pk)
-        page.wait_for_function("document.querySelector('[data-clock-tables-title]').textContent === '本轮结果'",
-                               timeout=20000)
-        page.wait_for_timeout(500)
-        assert page.locator("[data-clock-tables] li").count() == 3
+        page.wait_for_function("document.querySelector('[data-clock-tables-title]').textContent === '本轮结果'")
+        expect(page.locator("[data-clock-tables] li")).to_have_count(3)
         page.screenshot(path=str(SHOTS / "hall-results-1920.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 1920

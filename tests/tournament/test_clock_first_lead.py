@@ -10,6 +10,7 @@ from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round
 from tournament.clocks import cache as display_cache
 from tournament.clocks import display, leads
 from tournament.clocks import services as cs
+from tournament.competition import results
 from tournament.models import HandAllowance
 
 
@@ -38,7 +39,8 @@ def test_only_the_hand_in_play_and_only_the_tables_referees(db, frozen_now, chie
     assert wrong.value.field == "hand_number"
     with pytest.raises(ForbiddenError):
         leads.report_lead(table, make_user("table_referee"), hand_number=1, made=False)
-    assert leads.lead_status(table) == {"hand_number": 1, "made": True, "reported": False, "asked": False}
+    assert leads.lead_status(table) == {"hand_number": 1, "made": True, "reported": False, "asked": False,
+                                                  "over": False}
 
 
 def test_the_api_reads_and_records_the_answer(db, frozen_now, chief):
@@ -47,9 +49,11 @@ def test_the_api_reads_and_records_the_answer(db, frozen_now, chief):
     api = APIClient()
     api.force_authenticate(chief)
     url = f"/api/matches/{table.pk}/lead/"
-    assert api.get(url).json() == {"hand_number": 1, "made": True, "reported": False, "asked": False}
+    assert api.get(url).json() == {"hand_number": 1, "made": True, "reported": False, "asked": False,
+                                                  "over": False}
     answer = api.post(url, {"hand_number": 1, "made": False}, format="json")
-    assert answer.status_code == 201 and answer.json() == {"hand_number": 1, "made": False, "reported": True, "asked": False}
+    assert answer.status_code == 201 and answer.json() == {"hand_number": 1, "made": False, "reported": True, "asked": False,
+                                                                             "over": False}
     assert api.post(url, {"hand_number": 3, "made": False}, format="json").json()["field"] == "hand_number"
 
 
@@ -65,3 +69,17 @@ def test_an_answer_drops_the_rounds_display(db, frozen_now, chief, django_captur
         leads.report_lead(table, chief, hand_number=2, made=False)
     assert cache.get(display_cache.display_key(rnd.pk)) is None
     assert cache.get(display_cache.whole_key(rnd.pk)) is not None   # rebuilt whole: not a table's change only
+
+
+def test_a_match_over_has_no_hand_in_play_to_report(db, frozen_now, chief):
+    """Issue 43 item 15: "第 5 副已开始出牌" stayed on the table's page after its match ended."""
+    rnd = make_round("shenzhen-community", tables=1)
+    (table,) = tables_of(rnd)
+    play(table, chief)
+    results.decide_match(table, chief, winner="NS", kind="decided", reason="时间到")
+    table.refresh_from_db()
+    status = leads.lead_status(table)
+    assert status["over"] is True and status["asked"] is False
+    with pytest.raises(UserError) as refused:
+        leads.report_lead(table, chief, hand_number=2, made=True)
+    assert refused.value.field == "hand_number" and "已结束" in str(refused.value)

@@ -36,7 +36,7 @@ def test_the_table_page_asks_at_the_announcement_and_takes_the_answer(transactio
     cs.fire_due(rnd.pk)                                                   # the announcement, nobody answered
     assert cs.hands_left(table) == 4
     ask = page.locator("#lead-ask")
-    ask.wait_for(state="visible", timeout=10000)
+    ask.wait_for(state="visible")
     assert page.locator("#lead-made").is_hidden()
     assert page.inner_text("#lead-taken") == zh("No answer yet: taken as led, this hand does not count.")
     assert "2" in ask.locator(".lead-ask-hand").inner_text()

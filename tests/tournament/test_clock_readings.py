@@ -98,7 +98,8 @@ def test_the_answer_given_after_the_announcement_is_taken(make_user, frozen_now,
     assert leads.lead_status(table)["asked"] is False                   # nothing asked before the announcement
     _announce(rnd, frozen_now)
     status = leads.lead_status(table)
-    assert status == {"hand_number": 2, "made": True, "reported": False, "asked": True}
+    assert status == {"hand_number": 2, "made": True, "reported": False, "asked": True,
+                      "over": False}
     assert cs.hands_left(table) == 4
     frozen_now.advance(seconds=20)
     leads.report_lead(table, chief, hand_number=2, made=False)           # the answer given then

@@ -3,7 +3,9 @@
 Kept apart from the display builder so the writers (clock, results) can invalidate it without
 importing what builds it.
 
-    invalidate(round_id)        the round changed (its clock, a closure, a bye): rebuilt whole
+    invalidate(round_id)        the round changed (its clock, a closure, a bye): rebuilt whole, and no copy
+                                built before (the stale copy, a rebuild still running) is served again
+    generation(round_id)        how many times the round changed: a copy carries the one it was built at
     tables_changed(round_id)    only its tables' results moved (a hand, a ruling: ``results.settle``): the
                                 rebuild reads again the tables changed since the last one
 """
@@ -19,8 +21,27 @@ def whole_key(round_id) -> str:
     return f"clock:display:{round_id}:whole"
 
 
+def generation_key(round_id) -> str:
+    return f"clock:display:{round_id}:generation"
+
+
+def generation(round_id) -> int:
+    """The round's generation: moved by every :func:`invalidate` (a change of the round itself)."""
+    return cache.get(generation_key(round_id)) or 0
+
+
 def invalidate(round_id) -> None:
-    """Drop the cached display data of a round, to be rebuilt whole (after clock events, firings, closing)."""
+    """Drop the cached display data of a round, to be rebuilt whole (after clock events, firings, closing).
+
+    The round's generation moves on first: a copy built before (kept as the stale copy served during a
+    rebuild, or stored by a rebuild that read the database before this change) is never served again, so the
+    desk, the clock read and the hall display follow a closure, a reopening or a clock action at once."""
+    key = generation_key(round_id)
+    cache.add(key, 0, None)
+    try:
+        cache.incr(key)
+    except ValueError:   # evicted between the two calls
+        cache.set(key, 1, None)
     cache.set(whole_key(round_id), 1, None)
     cache.delete(display_key(round_id))
 

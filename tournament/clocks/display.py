@@ -21,7 +21,7 @@ from scoring.models import Hand
 from scoring.profile_store import shared_version
 from tournament.clocks import allowances
 from tournament.clocks import arithmetic as clocks
-from tournament.clocks.cache import display_key, whole_key
+from tournament.clocks.cache import display_key, generation_key, whole_key
 from tournament.clocks.records import clock_rule, mark, marks_of, round_with_event
 from tournament.competition import rounds
 from tournament.competition.stages import describe_source
@@ -34,14 +34,31 @@ IN_FLIGHT = dt.timedelta(seconds=10)   # a table write's changed_at precedes its
 RECORDED_CACHE_SECONDS = 3600       # a table's hands recorded, keyed by its last change: never stale, only evicted
 
 
+def table_order(row) -> tuple:
+    """The order of a round's rows (a display row or a Match): by table, a row without a table number last
+    (never compared with a number: a bye has none), then by match."""
+    table = row["table"] if isinstance(row, dict) else row.table
+    match_id = row["match_id"] if isinstance(row, dict) else row.pk
+    return (table is None, table or 0, match_id)
+
+
 def _round_matches(round_id, changed_since=None) -> list:
-    """The round's matches in table order (those changed since ``changed_since``), with their pairs, hand
-    allowance and kept state's version (not its data: :func:`_hands_recorded` reads the tables it must)."""
-    matches = Match.objects.filter(round_id=round_id)
+    """The round's tables in table order (those changed since ``changed_since``), with their pairs, hand
+    allowance and kept state's version (not its data: :func:`_hands_recorded` reads the tables it must).
+
+    A bye is no table (no opponent, no table number, no clock): it is left out, named in ``byes``
+    (:func:`_byes`)."""
+    matches = Match.objects.filter(round_id=round_id).exclude(status=Match.Status.BYE)
     if changed_since is not None:
         matches = matches.filter(changed_at__gte=changed_since)
-    return list(matches.select_related("ns", "ew", "hand_allowance", "engine_snapshot")
-                .defer("engine_snapshot__data").order_by("table", "id"))
+    return sorted(matches.select_related("ns", "ew", "hand_allowance", "engine_snapshot")
+                  .defer("engine_snapshot__data"), key=table_order)
+
+
+def _byes(round_id) -> list:
+    """The entries that have a bye in the round (their names, in the order of their matches)."""
+    byes = Match.objects.filter(round_id=round_id, status=Match.Status.BYE).select_related("ns", "ew").order_by("id")
+    return [str(m.ns or m.ew) for m in byes if m.ns_id or m.ew_id]
 
 
 def _table_rows(matches, marks):
@@ -155,26 +172,35 @@ def display_data(round_id) -> dict | None:
     """Everything the displays of a round share, from the cache. None: no such round.
 
     On a miss one poll rebuilds it (a short cache lock) while the others keep serving the previous
-    copy, so hundreds of displays polling right after a recorded hand do not all rebuild at once. After a
+    copy, so hundreds of displays polling right after a recorded hand do not all rebuild at once. A copy
+    built before a change of the round itself (its clock, its closure: ``cache.invalidate`` moves the round's
+    generation) is never served: the poll then rebuilds, so no display says "closed" after a reopening, or
+    the round's clock still running after its closure, while the others rebuild. After a
     write that moved only tables (:func:`tournament.clocks.cache.tables_changed`) the rebuild reads those
     tables again and keeps the other rows of the previous copy (:func:`build_display_data`).
     """
     key = display_key(round_id)
-    data = cache.get(key)
-    if data is not None:
+    found = cache.get_many([key, generation_key(round_id)])
+    data, generation = found.get(key), found.get(generation_key(round_id)) or 0
+    if data is not None and data.get("generation", 0) == generation:
         return data
-    if not cache.add(f"{key}:rebuilding", 1, 10):
+    rebuilding = cache.add(f"{key}:rebuilding", 1, 10)
+    if not rebuilding:
         stale = cache.get(f"{key}:stale")
-        if stale is not None:
+        if stale is not None and stale.get("generation", 0) == generation:   # only tables moved since: served
             return stale
     try:
         whole = cache.get(whole_key(round_id)) is not None
         cache.delete(whole_key(round_id))   # taken before reading: a round change from now on sets it again
-        data = build_display_data(round_id, previous=None if whole else cache.get(f"{key}:stale"))
+        stale = cache.get(f"{key}:stale")
+        previous = None if whole or stale is None or stale.get("generation", 0) != generation else stale
+        data = build_display_data(round_id, previous=previous)
         if data is not None:
+            data["generation"] = generation   # read before the database: a change since makes it stale
             cache.set_many({key: data, f"{key}:stale": data}, DISPLAY_CACHE_SECONDS)
     finally:
-        cache.delete(f"{key}:rebuilding")
+        if rebuilding:
+            cache.delete(f"{key}:rebuilding")
     return data
 
 
@@ -206,12 +232,14 @@ def build_display_data(round_id, previous=None) -> dict | None:
         tables = _table_rows(matches, marks)
         begun = matches
         whole_at = now.isoformat()
+        byes = _byes(round_id)
     else:
         changed = _round_matches(round_id, changed_since=dt.datetime.fromisoformat(previous["as_of"]) - IN_FLIGHT)
         fresh = {row["match_id"]: row for row in _table_rows(changed, marks)}
         kept = [row for row in previous["tables"] if row["match_id"] not in fresh]
-        tables = sorted([*kept, *fresh.values()], key=lambda row: (row["table"], row["match_id"]))
+        tables = sorted([*kept, *fresh.values()], key=table_order)
         begun = [*changed, *([_Begun()] if previous["round_status"] == rounds.IN_PROGRESS else [])]
+        byes = previous["byes"] if "byes" in previous else _byes(round_id)   # a round's byes change with its draw only
     status = rounds.round_status(rnd, clock_started=clock_started, matches=begun)
     return {
         "as_of": now.isoformat(),
@@ -228,6 +256,7 @@ def build_display_data(round_id, previous=None) -> dict | None:
         "marks": [(m.kind, m.at, m.seconds, m.table) for m in marks],
         "firings": firings,
         "tables": tables,
+        "byes": byes,
     }
 
 
@@ -281,11 +310,12 @@ def live_clock(data, now=None) -> dict:
     countdown."""
     now = now or clock.now()
     base = {"server_now": _iso(now), "round": data["round"], "rule_error": data["rule_error"],
-            "round_status": data.get("round_status", rounds.NOT_STARTED)}
+            "round_status": data.get("round_status", rounds.NOT_STARTED), "byes": data.get("byes", [])}
     if data.get("closed_at"):
         # the round's one status (tournament.competition.rounds.round_status): closed by the chief, the clock
-        # stops and every display shows the round's results
-        tables = [{**row, "remaining_seconds": 0.0, "ends_at": None} for row in _with_states(data, data["tables"])]
+        # stops and every display shows the round's results; no table's time is shown (none is "time up": the
+        # round may close with an hour left)
+        tables = [{**row, "remaining_seconds": None, "ends_at": None} for row in _with_states(data, data["tables"])]
         return {**base, "round_status": rounds.CLOSED, "status": CLOSED, "closed_at": data["closed_at"],
                 "tables": tables, "announced": False, "banner": "", "time_up": True, "remaining_seconds": None,
                 "ends_at": None, "announce_at": None, "length_seconds": None}

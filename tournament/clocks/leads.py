@@ -31,7 +31,8 @@ def lead_made(match, hand_number) -> bool:
 
 def lead_status(match) -> dict:
     """{"hand_number": the hand in play, "made": bool, "reported": whether the referee said so, "asked": the
-    announcement reached the table with this hand in play and the answer decides whether it counts}.
+    announcement reached the table with this hand in play and the answer decides whether it counts, "over":
+    the match is over, so no hand is in play and nothing is asked}.
 
     The answer given after the announcement, while that hand is still in play, is the one taken (000 第十五条;
     ``tournament.clocks.allowances.in_force``)."""
@@ -39,8 +40,9 @@ def lead_status(match) -> dict:
     report = _latest(match, number)
     asked = HandAllowance.objects.filter(match_id=match.pk, reason=HandAllowance.Reason.ANNOUNCE,
                                          hand_in_play=number, in_play_by_rule=False).exists()
+    over = match.is_over
     return {"hand_number": number, "made": True if report is None else report.lead_made,
-            "reported": report is not None, "asked": asked}
+            "reported": report is not None, "asked": asked and not over, "over": over}
 
 
 def report_lead(match, user, *, hand_number, made) -> LeadReport:
@@ -49,6 +51,8 @@ def report_lead(match, user, *, hand_number, made) -> LeadReport:
         refuse_if_round_closed(user, match)   # the table's own referee after the round closed: a 409 saying so
         raise ForbiddenError(gettext_noop("Only this table's referees and the chief referees may report this."),
                              error_code="not_assigned")
+    if match.is_over:
+        raise UserError(gettext_noop("The match is over: no hand is in play."), field="hand_number")
     in_play = hands_recorded(match) + 1
     if hand_number != in_play:
         raise UserError(gettext_noop("The hand in play is hand %(expected)s, not hand %(number)s."),

@@ -185,6 +185,7 @@ def desk_data(rnd, user) -> dict:
         "clock": {key: live.get(key) for key in ("status", "remaining_seconds", "ends_at", "time_up", "banner",
                                                  "announced")},
         "tables": tables,
+        "byes": live.get("byes", []),   # a bye is no table: its entries named below the tables
         "approvals": [dict(a, mine=a["proposer_id"] == user.pk) for a in approvals],
         "choices": choices,
         "appeals": [a for a in appeals if a["waiting_instance"] == 1],

@@ -50,7 +50,7 @@ def _labels():
         "winner": _("Winner: %(who)s"), "extra": _("+%(n)s min"),
         "retrying": _("No answer from the server yet: sending the same request again (attempt %(n)s)…"),
         "unsure": _("Not confirmed as saved: %(detail)s. Try again: it will not be applied twice."),
-        "result_stands": _("Decide so, the result standing"),
+        "result_stands": _("Decide so, the result standing"), "byes": _("Bye: %(n)s"),
     }
 
 

@@ -298,6 +298,8 @@ class Match(models.Model):
         ]
 
     def __str__(self):
+        if self.status == self.Status.BYE:   # no table, no opponent: never "桌 None"
+            return f"{self.round} · {self.Status.BYE.label}: {self.ns or self.ew or self.ns_source or self.ew_source}"
         return f"{self.round} · {_('table')} {self.table}: {self.ns or self.ns_source} – {self.ew or self.ew_source}"
 
     def save(self, *args, update_fields=None, **kwargs):

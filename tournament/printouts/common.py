@@ -195,6 +195,12 @@ def matches_of(event):
     )
 
 
+def at_tables(matches) -> list:
+    """The matches played at a table: a bye (no opponent, no table number) has no score sheet, table card or
+    seat card."""
+    return [m for m in matches if m.status != Match.Status.BYE and m.table is not None]
+
+
 def require_round_or_match(options):
     """Score sheets and result sheets need --round or --match."""
     if options.round is None and options.match is None:

@@ -20,6 +20,7 @@ from rulings.presenters import matches_log
 from scoring.models import Hand
 from tournament.printouts.common import (
     Printout,
+    at_tables,
     entry_label,
     heading_for,
     in_brackets,
@@ -111,7 +112,10 @@ def console_url(match_id, site_url=""):
 
 def collect(event, options):
     """The sheets of the round (or the one match) asked for, with the hands and rulings recorded so far."""
-    matches = selected_matches(event, options)
+    chosen = selected_matches(event, options)
+    matches = at_tables(chosen)   # a bye is played at no table: no sheet
+    if chosen and not matches and options.match is not None:
+        raise UserError(gettext_noop("A bye is played at no table: it has no score sheet."), field="match")
     hands = {}
     current = Hand.objects.filter(match__in=matches, superseded_by__isnull=True).order_by("match_id", "number")
     for hand in current:

@@ -15,6 +15,7 @@ from reportlab.platypus import PageBreak
 from common.errors import UserError, gettext_noop
 from tournament.printouts.common import (
     Printout,
+    at_tables,
     entry_label,
     heading_for,
     in_brackets,
@@ -62,7 +63,7 @@ def collect(event, options):
     if options.round is None:
         raise UserError(gettext_noop("Choose a round."), field="round")
     rnd = pick_round(event, options.round)
-    matches = [m for m in matches_of(event).filter(round=rnd) if m.table is not None]
+    matches = at_tables(matches_of(event).filter(round=rnd))   # a bye: no table card, no seat cards
     cards = tuple(_card(event, m, options.site_url) for m in sorted(matches, key=lambda m: (m.table, m.pk)))
     return CardsData(heading=heading_for(event, rnd.stage, rnd), cards=cards)
 

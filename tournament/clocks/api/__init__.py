@@ -55,7 +55,8 @@ class ClockTableSerializer(serializers.Serializer):
     last_hand = serializers.IntegerField(allow_null=True)
     hands_left = serializers.IntegerField(allow_null=True, help_text="null: no limit yet")
     extra_seconds = serializers.IntegerField()
-    remaining_seconds = serializers.FloatField(help_text="this table's own remaining time")
+    remaining_seconds = serializers.FloatField(allow_null=True, help_text="this table's own remaining time (null: "
+                                               "the round is closed, no time shown)")
     ends_at = serializers.DateTimeField(allow_null=True)
     state = serializers.ChoiceField(choices=["not_started", "playing", "finished"],
                                     help_text="what the table shows, never ahead of its round's status")
@@ -94,6 +95,8 @@ class LiveClockSerializer(serializers.Serializer):
     banner = serializers.CharField()
     hands_after = serializers.IntegerField(allow_null=True, required=False)
     tables = ClockTableSerializer(many=True)
+    byes = serializers.ListField(child=serializers.CharField(), help_text="the entries with a bye this round "
+                                 "(their names): a bye is no table, so it is not among the tables")
 
 
 class ClockActionSerializer(StrictInput):

@@ -25,6 +25,7 @@ class LeadOutSerializer(serializers.Serializer):
     reported = serializers.BooleanField(help_text="false: nobody reported yet (taken as made)")
     asked = serializers.BooleanField(help_text="the announcement reached this table with this hand in play: the "
                                                "answer given now decides whether it counts (000 第十五条)")
+    over = serializers.BooleanField(help_text="the match is over: no hand is in play, nothing to report")
 
 
 class MatchLeadView(APIView):
