@@ -15,7 +15,7 @@ from tournament import roles
 from tournament.clocks import services as clock_services
 from tournament.competition import draws, stages
 from tournament.models import Match, Round, Stage
-from tournament.printouts import scoresheets, seatcards, tablecards
+from tournament.printouts import results, scoresheets, seatcards, tablecards
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.services import build_printout
 
@@ -88,7 +88,7 @@ def test_a_union_meet_with_byes_answers_every_read_while_hands_are_recorded(unio
 
 
 def test_a_bye_gets_no_score_sheet_table_card_or_seat_cards(union_meet):
-    """Issue 43 item 6: 8 score sheets for 7 tables, the eighth with empty 桌号 and 东西."""
+    """Issue 43 item 6: 8 score sheets for 7 tables, the eighth with empty 桌号 and 东西 (the result sheets too)."""
     rnd = first_round(union_meet)
     bye = Match.objects.get(round=rnd, status=Match.Status.BYE)
     options = PrintOptions(round=rnd.pk)
@@ -99,4 +99,8 @@ def test_a_bye_gets_no_score_sheet_table_card_or_seat_cards(union_meet):
     assert len(seatcards.collect(union_meet, options).pages) == 7
     with refused("match") as caught:
         scoresheets.collect(union_meet, PrintOptions(match=bye.pk))
+    assert "轮空" in str(caught.value)
+    assert [sheet.table for sheet in results.collect(union_meet, options).sheets] == [str(n) for n in range(1, 8)]
+    with refused("match") as caught:
+        results.collect(union_meet, PrintOptions(match=bye.pk))
     assert "轮空" in str(caught.value)

@@ -18,6 +18,7 @@ from scoring.profile_store import shared_version
 from tournament.competition.knockout import note_words
 from tournament.printouts.common import (
     Printout,
+    at_tables,
     heading_for,
     in_brackets,
     local_time,
@@ -63,7 +64,10 @@ class ResultsData:
 def collect(event, options):
     """The result sheets of the match or round asked for: each hand as the table page shows it, replayed with
     the rulings in force (a lateness recorded hands later changes hand 1's points and the levels after it)."""
-    matches = selected_matches(event, options)
+    chosen = selected_matches(event, options)
+    matches = at_tables(chosen)   # a bye is played at no table: no hands, no result sheet
+    if chosen and not matches and options.match is not None:
+        raise UserError(gettext_noop("A bye is played at no table: it has no result sheet."), field="match")
     sheets = tuple(_sheet(event, m, _hands(m)) for m in matches)
     return ResultsData(heading=sheets[0].heading if sheets else heading_for(event), sheets=sheets)
 
