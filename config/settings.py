@@ -216,7 +216,7 @@ TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0"))
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "infra.api_schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        "infra.auth.CsrfSessionAuthentication",   # DRF's, its CSRF refusal in the user's language
         "tournament.staff.authentication.ApiTokenAuthentication",
         "infra.auth.SwitchableBasicAuthentication",
     ],

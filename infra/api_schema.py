@@ -9,7 +9,12 @@ whether or not its view says so, all through the one error body of ``infra.api_e
 - 403 everywhere: a known user without the right (a write the role may not do);
 - 404 on every operation whose address names an object (it does not exist, or is not visible to you);
 - 400 and 409 on every write (bad input; a conflict: somebody changed it first);
-- 429 when the view is throttled.
+- 429 when the view is throttled;
+- 410 on the writes whose answer shows a secret once (a view's ``shows_secret = True``): a retry is not replayed;
+- 503 everywhere (``infra.middleware.DatabaseUnavailableMiddleware``: the database briefly unreachable).
+
+Every read answers with an ``ETag`` and 304 (``infra.etags``) but a view whose answers are never stored
+(``no_store = True``: the clock, the feed), which states neither.
 
 Security per operation: drf-spectacular marks an operation public (``{}`` among its security
 requirements) only for ``AllowAny`` and ``IsAuthenticatedOrReadOnly``. A permission class of ours that lets
@@ -121,7 +126,7 @@ class AutoSchema(SpectacularAutoSchema):
         parameters = list(super().get_override_parameters())
         if self.method not in permissions.SAFE_METHODS and self.path.startswith("/api/"):
             parameters += [IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY]
-        elif self.method == "GET" and self.path.startswith("/api/"):
+        elif self._conditional():
             parameters += [IF_NONE_MATCH, ETAG]
         return parameters
 
@@ -156,8 +161,14 @@ class AutoSchema(SpectacularAutoSchema):
             schema[VARIANTS] = [dict(variant) for variant in variants]
         return schema
 
+    def _conditional(self):
+        """Whether the operation answers with an ETag and 304 (every API read but a ``no_store`` view's)."""
+        return self.method == "GET" and self.path.startswith("/api/") and not getattr(self.view, "no_store", False)
+
     def _error_codes(self):
-        codes = {401, 403}
+        codes = {401, 403, 503}
+        if self.method not in permissions.SAFE_METHODS and getattr(self.view, "shows_secret", False):
+            codes.add(410)
         if "{" in self.path:
             codes.add(404)
         if self.method not in permissions.SAFE_METHODS:
@@ -170,7 +181,7 @@ class AutoSchema(SpectacularAutoSchema):
         responses = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
-        if self.method == "GET" and self.path.startswith("/api/"):
+        if self._conditional():
             responses["304"] = {"description": "Not modified: the ETag sent in If-None-Match is still the answer"}
         for code in sorted(self._error_codes()):
             if str(code) not in responses:

@@ -312,10 +312,23 @@ class SwitchableBasicScheme(BasicScheme):
                                "DJANGO_API_BASIC_AUTH is set); programs use an API token (apiToken)."}
 
 
+class CsrfSessionAuthentication(authentication.SessionAuthentication):
+    """The session, as DRF's, its CSRF refusal in the interface's language (DRF's detail is Django's English
+    reason, e.g. "CSRF Failed: CSRF token missing.")."""
+
+    def enforce_csrf(self, request):
+        try:
+            super().enforce_csrf(request)
+        except exceptions.PermissionDenied:
+            raise exceptions.PermissionDenied(_(
+                "This request failed the site's security check (CSRF): reload the page and try again; a program "
+                "sends the csrftoken cookie's value in the X-CSRFToken header, or uses an API token.")) from None
+
+
 class CsrfSessionScheme(SessionScheme):
     """The session (the site's own pages) in the OpenAPI description, with what its writes need."""
 
-    target_class = "rest_framework.authentication.SessionAuthentication"
+    target_class = "infra.auth.CsrfSessionAuthentication"
     priority = 1
 
     def get_security_definition(self, auto_schema):

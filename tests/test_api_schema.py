@@ -158,7 +158,7 @@ def test_credentials_asked_for_and_throttling_are_documented_where_they_apply():
     throttled = SchemaGenerator(patterns=[url_path("api/throttled/", _Throttled.as_view())]).get_schema(
         request=None, public=True)
     # 304: every read answers If-None-Match (issue 29 item 7)
-    assert {"200", "304", "401", "403", "429"} == set(throttled["paths"]["/api/throttled/"]["get"]["responses"])
+    assert {"200", "304", "401", "403", "429", "503"} == set(throttled["paths"]["/api/throttled/"]["get"]["responses"])
 
 
 def test_every_write_documents_the_idempotency_key_and_its_replay(schema):

@@ -60,6 +60,7 @@ class StaffListCreate(APIView):
     """An event's staff."""
 
     permission_classes = [IsAuthenticated]
+    shows_secret = True  # a new password or key is shown once (410 on a retry)
     serializer_class = StaffSerializer
 
     @extend_schema(responses={200: StaffSerializer(many=True), **error_responses(403, 404)},
@@ -133,6 +134,7 @@ class EventTokenListCreate(APIView):
     """The event's API tokens (its organisers only); a new one acts as a person on the staff in this event only."""
 
     permission_classes = [IsAuthenticated]
+    shows_secret = True  # a new password or key is shown once (410 on a retry)
 
     @extend_schema(responses={200: TokenSerializer(many=True), **error_responses(403, 404)},
                    operation_id="events_tokens_list", summary="the event's API tokens")
@@ -172,6 +174,7 @@ class SiteTokenListCreate(APIView):
     organiser). Only an account that may create events has them; an event's token cannot make one."""
 
     permission_classes = [IsAuthenticated]
+    shows_secret = True  # a new password or key is shown once (410 on a retry)
 
     @extend_schema(responses={200: TokenSerializer(many=True), **error_responses(403)},
                    operation_id="tokens_list", summary="your site-wide organiser tokens")

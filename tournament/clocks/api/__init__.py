@@ -146,6 +146,7 @@ class RoundClockView(APIView):
 
     permission_classes = [AllowAny]
     serializer_class = LiveClockSerializer
+    no_store = True  # live: never stored, so no ETag (the schema says neither)
 
     @extend_schema(responses={200: LiveClockSerializer, **error_responses(404)}, auth=[])
     def get(self, request, round_id):
