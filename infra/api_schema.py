@@ -19,6 +19,10 @@ Every read answers with an ``ETag`` and 304 (``infra.etags``) but a view whose a
 Security per operation: drf-spectacular marks an operation public (``{}`` among its security
 requirements) only for ``AllowAny`` and ``IsAuthenticatedOrReadOnly``. A permission class of ours that lets
 anonymous visitors read (what they may see: published events) says so with ``anonymous_read = True``.
+Such a public read is then described with no security requirement at all (#46 item 7: a client generator
+reads ``[{}, {"apiToken": []}]`` as "a token is needed", so a plain client could not read a published event):
+the credentials it also takes (the staff's, to read what is not published) are named in
+``x-optional-security`` and in its description.
 
 What a request may hold (issue 26: the server accepts exactly what this description says): every writable
 text field states that it holds no NUL, and one that may not be blank states ``minLength: 1`` and a pattern
@@ -121,6 +125,11 @@ ETAG = OpenApiParameter(
     description="this answer's tag: send it back as If-None-Match")
 
 
+PUBLIC_NOTE = ("**Public read**: a published event's answer needs no credentials (a plain client). The event's "
+               "staff may send theirs (an API token, the session) to read what is not published yet; credentials "
+               "sent and wrong are refused (401).")
+
+
 class AutoSchema(SpectacularAutoSchema):
     def get_override_parameters(self):
         parameters = list(super().get_override_parameters())
@@ -188,6 +197,13 @@ class AutoSchema(SpectacularAutoSchema):
                 responses[str(code)] = self._get_response_for_code(describe_error(code), str(code),
                                                                    direction=direction)
         return dict(sorted(responses.items()))
+
+    def get_operation(self, *args, **kwargs):
+        operation = super().get_operation(*args, **kwargs)
+        if operation and {} in operation.get("security", []):
+            operation["x-optional-security"] = [name for need in operation.pop("security") for name in need]
+            operation["description"] = f"{operation.get('description', '')}\n\n{PUBLIC_NOTE}".strip()
+        return operation
 
     def get_auth(self):
         auths = super().get_auth()
