@@ -28,6 +28,9 @@ def key_owner(request):
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return str(user.pk), None
+    forced = getattr(request, "_force_auth_user", None)   # DRF's test client (force_authenticate)
+    if forced is not None and forced.is_authenticated:
+        return str(forced.pk), None
     refusal = None
     wrapped = Request(request)
     for authenticator in api_settings.DEFAULT_AUTHENTICATION_CLASSES:
