@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "infra.middleware.ChineseFirstMiddleware",
+    "infra.langmark.ChineseNamesMarkedMiddleware",  # outside LocaleMiddleware: reads its Content-Language
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
