@@ -13,9 +13,10 @@ PORT ?= 8000
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): requirements.txt requirements-test.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+# From the lock (exact versions, every file's sha256; pip itself among them): two machines install the same
+# code. The ranges are requirements*.txt; tools/lock regenerates the locks from them (README, "Installing").
+$(STAMP): requirements-test.lock | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-test.lock
 	touch $(STAMP)
 
 # The var folder (DJANGO_VAR_DIR, else ./var) is made by the settings themselves.

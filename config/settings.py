@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "infra.middleware.ChineseFirstMiddleware",
+    "infra.langmark.ChineseNamesMarkedMiddleware",  # outside LocaleMiddleware: reads its Content-Language
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -218,7 +219,7 @@ TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0"))
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "infra.api_schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        "infra.auth.CsrfSessionAuthentication",   # DRF's, its CSRF refusal in the user's language
         "tournament.staff.authentication.ApiTokenAuthentication",
         "infra.auth.SwitchableBasicAuthentication",
     ],

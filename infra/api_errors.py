@@ -27,8 +27,12 @@ _DESCRIPTIONS = {
     403: "a known user without the right to do this",
     404: "no such object, or not visible to you",
     409: "conflict: somebody changed it first, or its state no longer allows this",
+    410: "`secret_shown_once`: a retry (the same Idempotency-Key) of a write whose answer showed a secret once "
+         "(a new token's key, a password): it is not kept; revoke what was made and make another",
     422: "the `Idempotency-Key` was used before for another request (method, address or body)",
     429: "too many requests: retry after `Retry-After` seconds",
+    503: "`unavailable`: the database cannot be reached briefly; nothing was done: retry after `Retry-After` "
+         "seconds (with the same Idempotency-Key)",
 }
 
 

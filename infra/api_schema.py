@@ -9,11 +9,20 @@ whether or not its view says so, all through the one error body of ``infra.api_e
 - 403 everywhere: a known user without the right (a write the role may not do);
 - 404 on every operation whose address names an object (it does not exist, or is not visible to you);
 - 400 and 409 on every write (bad input; a conflict: somebody changed it first);
-- 429 when the view is throttled.
+- 429 when the view is throttled;
+- 410 on the writes whose answer shows a secret once (a view's ``shows_secret = True``): a retry is not replayed;
+- 503 everywhere (``infra.middleware.DatabaseUnavailableMiddleware``: the database briefly unreachable).
+
+Every read answers with an ``ETag`` and 304 (``infra.etags``) but a view whose answers are never stored
+(``no_store = True``: the clock, the feed), which states neither.
 
 Security per operation: drf-spectacular marks an operation public (``{}`` among its security
 requirements) only for ``AllowAny`` and ``IsAuthenticatedOrReadOnly``. A permission class of ours that lets
 anonymous visitors read (what they may see: published events) says so with ``anonymous_read = True``.
+Such a public read is then described with no security requirement at all (#46 item 7: a client generator
+reads ``[{}, {"apiToken": []}]`` as "a token is needed", so a plain client could not read a published event):
+the credentials it also takes (the staff's, to read what is not published) are named in
+``x-optional-security`` and in its description.
 
 What a request may hold (issue 26: the server accepts exactly what this description says): every writable
 text field states that it holds no NUL, and one that may not be blank states ``minLength: 1`` and a pattern
@@ -116,12 +125,17 @@ ETAG = OpenApiParameter(
     description="this answer's tag: send it back as If-None-Match")
 
 
+PUBLIC_NOTE = ("**Public read**: a published event's answer needs no credentials (a plain client). The event's "
+               "staff may send theirs (an API token, the session) to read what is not published yet; credentials "
+               "sent and wrong are refused (401).")
+
+
 class AutoSchema(SpectacularAutoSchema):
     def get_override_parameters(self):
         parameters = list(super().get_override_parameters())
         if self.method not in permissions.SAFE_METHODS and self.path.startswith("/api/"):
             parameters += [IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY]
-        elif self.method == "GET" and self.path.startswith("/api/"):
+        elif self._conditional():
             parameters += [IF_NONE_MATCH, ETAG]
         return parameters
 
@@ -156,8 +170,14 @@ class AutoSchema(SpectacularAutoSchema):
             schema[VARIANTS] = [dict(variant) for variant in variants]
         return schema
 
+    def _conditional(self):
+        """Whether the operation answers with an ETag and 304 (every API read but a ``no_store`` view's)."""
+        return self.method == "GET" and self.path.startswith("/api/") and not getattr(self.view, "no_store", False)
+
     def _error_codes(self):
-        codes = {401, 403}
+        codes = {401, 403, 503}
+        if self.method not in permissions.SAFE_METHODS and getattr(self.view, "shows_secret", False):
+            codes.add(410)
         if "{" in self.path:
             codes.add(404)
         if self.method not in permissions.SAFE_METHODS:
@@ -170,13 +190,20 @@ class AutoSchema(SpectacularAutoSchema):
         responses = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
-        if self.method == "GET" and self.path.startswith("/api/"):
+        if self._conditional():
             responses["304"] = {"description": "Not modified: the ETag sent in If-None-Match is still the answer"}
         for code in sorted(self._error_codes()):
             if str(code) not in responses:
                 responses[str(code)] = self._get_response_for_code(describe_error(code), str(code),
                                                                    direction=direction)
         return dict(sorted(responses.items()))
+
+    def get_operation(self, *args, **kwargs):
+        operation = super().get_operation(*args, **kwargs)
+        if operation and {} in operation.get("security", []):
+            operation["x-optional-security"] = [name for need in operation.pop("security") for name in need]
+            operation["description"] = f"{operation.get('description', '')}\n\n{PUBLIC_NOTE}".strip()
+        return operation
 
     def get_auth(self):
         auths = super().get_auth()

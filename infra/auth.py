@@ -190,6 +190,24 @@ class LockoutModelBackend(ModelBackend):
         return user
 
 
+def program_login(request, username: str, password: str):
+    """A program's login with a name and password (``POST /api/login/``): the login page's rules, the
+    lockout (a locked name is refused without a password check; each failure counted) and no one-time
+    password (it is replaced on the login page first). The user, else ``AuthenticationFailed`` with the reason."""
+    if "\x00" in username or "\x00" in password:
+        raise exceptions.AuthenticationFailed(_("The login name or password holds a character that is not allowed."))
+    if locked(username, client_address(request)):
+        raise exceptions.AuthenticationFailed(lockout_message())
+    user = authenticate(request, one_time_password_ok=True,
+                        **{get_user_model().USERNAME_FIELD: username, "password": password})
+    if user is None or not user.is_active:
+        raise exceptions.AuthenticationFailed(_("Wrong login name or password."))
+    if passwords.has_one_time_password(user):
+        raise exceptions.AuthenticationFailed(_("This account still has its one-time password: log in on the "
+                                                "site and set a new password first."))
+    return user
+
+
 class LockoutAuthenticationForm(AuthenticationForm):
     """The login form: says so when the name is locked out, instead of "wrong password"; takes a one-time
     password (the view then asks for a new one before logging in)."""
@@ -312,10 +330,23 @@ class SwitchableBasicScheme(BasicScheme):
                                "DJANGO_API_BASIC_AUTH is set); programs use an API token (apiToken)."}
 
 
+class CsrfSessionAuthentication(authentication.SessionAuthentication):
+    """The session, as DRF's, its CSRF refusal in the interface's language (DRF's detail is Django's English
+    reason, e.g. "CSRF Failed: CSRF token missing.")."""
+
+    def enforce_csrf(self, request):
+        try:
+            super().enforce_csrf(request)
+        except exceptions.PermissionDenied:
+            raise exceptions.PermissionDenied(_(
+                "This request failed the site's security check (CSRF): reload the page and try again; a program "
+                "sends the csrftoken cookie's value in the X-CSRFToken header, or uses an API token.")) from None
+
+
 class CsrfSessionScheme(SessionScheme):
     """The session (the site's own pages) in the OpenAPI description, with what its writes need."""
 
-    target_class = "rest_framework.authentication.SessionAuthentication"
+    target_class = "infra.auth.CsrfSessionAuthentication"
     priority = 1
 
     def get_security_definition(self, auto_schema):

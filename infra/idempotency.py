@@ -4,7 +4,9 @@ A client (a referee's phone on a flaky venue network) sends ``Idempotency-Key: <
 PATCH or DELETE under ``/api/``. The first request runs and its answer is stored; a retry with the same
 key gets the stored answer (``Idempotent-Replay: true``) and changes nothing. The same key with another
 request (method, path or body) is refused with 422. A key is its owner's alone: a retry by another user
-(or another API client) runs as a request of its own and never sees the first one's answer.
+(or another API client) runs as a request of its own and never sees the first one's answer. Only an
+authenticated writer's key is kept (:func:`infra.writers.key_owner`: an account, an API token, each in its own
+namespace); a request with no credentials or failing ones stores nothing, throttled by address first.
 
 One transaction holds the whole request: the key's record is inserted first (the claim), the view runs,
 and the answer is stored on the record, so a write is never committed without its answer and a retry
@@ -24,6 +26,7 @@ from django.utils.translation import gettext as _
 from . import clock
 from .api_errors import error_body
 from .models import IdempotencyRecord
+from .writers import key_owner
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -42,7 +45,10 @@ class IdempotencyKeyMiddleware:
         if len(key) > 200:
             return JsonResponse(error_body("Idempotency-Key", _("The Idempotency-Key is too long (at most 200 "
                                                                 "characters)."), code="invalid"), status=400)
-        claim = IdempotencyRecord(key=key, owner=owner_of(request), method=request.method, path=request.path,
+        owner, refusal = key_owner(request)
+        if owner is None:   # no authenticated writer: nothing kept, refused or throttled before anything runs
+            return refusal or self.get_response(request)
+        claim = IdempotencyRecord(key=key, owner=owner, method=request.method, path=request.path,
                                   fingerprint=fingerprint_of(request))
         try:
             return self.run(request, claim)
@@ -82,16 +88,6 @@ def asks_retry(response):
 def fingerprint_of(request):
     """What makes two requests the same: the method, the path and the body."""
     return hashlib.sha256(request.method.encode() + b" " + request.path.encode() + b"\n" + request.body).hexdigest()
-
-
-def owner_of(request):
-    """Whose key it is: the session's user, else a hash of the Authorization header (token and Basic
-    clients are authenticated later, by DRF), else "" for anonymous requests."""
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        return str(user.pk)
-    credentials = request.META.get("HTTP_AUTHORIZATION", "")
-    return "auth:" + hashlib.sha256(credentials.encode()).hexdigest()[:32] if credentials else ""
 
 
 def secret(response):

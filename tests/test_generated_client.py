@@ -2,7 +2,8 @@
 the installed package) passes mypy, and drives an integrator's flow on the demo event: authenticate with a
 token, list rounds and matches, record three hands and a ruling with Idempotency-Keys (a retry not doubled),
 read levels and standings (round robin, Swiss, units), close a round as the chief, read the results and the
-offence codes as JSON, get 304 for an If-None-Match."""
+offence codes as JSON, get 304 for an If-None-Match. A scoreboard reads a published event with a plain Client,
+no credentials, type-checked with mypy --strict (#46 item 7)."""
 import importlib
 import json
 import subprocess
@@ -20,6 +21,7 @@ from demo.swiss import seed_swiss_event, seed_union_event
 from rulings.models import Ruling
 from scoring.models import Hand
 from tests.conftest import connection_kept
+from tests.tournament.test_clock_fixtures import make_round
 from tournament.staff import tokens
 
 BIN = Path(sys.executable).parent
@@ -162,3 +164,51 @@ def test_an_integrators_flow_with_the_generated_client(generated, db, settings):
         unchanged = op["events_rounds_list"].sync_detailed(event.slug, client=chief_client, if_none_match=tag)
         assert unchanged.status_code == 304 and unchanged.content == b""
 
+
+
+READER = '''"""A scoreboard: a published event's rounds and matches, read with no credentials (a plain Client)."""
+from tractor_client.api.events import events_matches_list, events_retrieve, events_rounds_list
+from tractor_client.api.matches import matches_retrieve
+from tractor_client.client import Client
+from tractor_client.models import Event, MatchRead
+
+
+def scoreboard(client: Client, slug: str) -> tuple[str, list[int], list[str]]:
+    event = events_retrieve.sync(slug, client=client)
+    if not isinstance(event, Event):
+        raise LookupError(slug)
+    rounds = events_rounds_list.sync(slug, client=client)
+    matches = events_matches_list.sync(slug, client=client)
+    if not isinstance(rounds, list) or not isinstance(matches, list):
+        raise LookupError(slug)
+    levels: list[str] = []
+    for listed in matches:
+        match = matches_retrieve.sync(listed.id, client=client)
+        if isinstance(match, MatchRead):
+            levels.append(f"{match.table}: {match.ns_level}-{match.ew_level}")
+    return event.name, [r.id for r in rounds], levels
+'''
+
+
+def test_a_plain_client_reads_a_published_event_with_no_credentials(generated, db):
+    """#46 item 7: public reads were generated for an AuthenticatedClient only (their security held `{}` beside
+    the schemes): a plain Client failed mypy, and an empty token is refused. Now a scoreboard's code, typed
+    with `mypy --strict`, reads a published event with no credentials at all."""
+    (generated / "scoreboard.py").write_text(READER)
+    typed = subprocess.run([BIN / "mypy", "--strict", "--no-incremental", "scoreboard.py"], cwd=generated,
+                           timeout=300, capture_output=True, text=True)
+    assert typed.returncode == 0, typed.stdout
+    rnd = make_round(tables=2)
+    client_module, scoreboard = _import(generated, "client"), _import_file(generated, "scoreboard")
+    anonymous = client_module.Client(base_url="http://testserver", raise_on_unexpected_status=True,
+                                     httpx_args={"transport": httpx.WSGITransport(app=WSGIHandler())})
+    with connection_kept():
+        name, round_ids, levels = scoreboard.scoreboard(anonymous, rnd.stage.event.slug)
+    assert (name, round_ids) == (rnd.stage.event.name, [rnd.pk])
+    assert levels == ["1: -", "2: -"]   # no hand played yet: no levels
+
+
+def _import_file(generated, name):
+    if str(generated) not in sys.path:
+        sys.path.insert(0, str(generated))
+    return importlib.import_module(name)

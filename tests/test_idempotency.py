@@ -21,11 +21,27 @@ def counting_view():
     return view
 
 
+@pytest.fixture(autouse=True)
+def writer(request):
+    """The authenticated writer of the requests ``post`` makes (only a writer's keys are kept)."""
+    if "django_db" not in request.keywords:
+        yield None
+        return
+    from django.contrib.auth.models import User
+
+    WRITER[:] = [User.objects.create_user("writer")]
+    yield WRITER[0]
+    WRITER[:] = []
+
+
+WRITER = []
+
+
 def post(body, key="k-1", path="/api/things/"):
     from django.contrib.auth.models import AnonymousUser
 
     request = RequestFactory().post(path, data=body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
-    request.user = AnonymousUser()
+    request.user = WRITER[0] if WRITER else AnonymousUser()
     return request
 
 
@@ -66,11 +82,22 @@ def test_requests_without_key_or_outside_api_pass_through(counting_view):
 
 
 @pytest.mark.django_db
-def test_keys_of_different_basic_auth_clients_do_not_mix(counting_view):
+def test_keys_of_different_basic_auth_clients_do_not_mix(counting_view, settings):
+    from base64 import b64encode
+
+    from django.contrib.auth.models import AnonymousUser, User
+
+    from tests.conftest import TEST_PASSWORD
+
+    settings.API_BASIC_AUTH = True
+    for name in ("a", "c"):
+        User.objects.create_user(name, password=TEST_PASSWORD)
     middleware = IdempotencyKeyMiddleware(counting_view)
     first, second, anonymous = post(b"{}"), post(b"{}"), post(b"{}")
-    first.META["HTTP_AUTHORIZATION"] = "Basic YTpi"
-    second.META["HTTP_AUTHORIZATION"] = "Basic Yzpk"
+    for request, name in ((first, "a"), (second, "c"), (anonymous, None)):
+        request.user = AnonymousUser()
+        if name:
+            request.META["HTTP_AUTHORIZATION"] = "Basic " + b64encode(f"{name}:{TEST_PASSWORD}".encode()).decode()
     assert json.loads(middleware(first).content) == {"n": 1}
     assert json.loads(middleware(second).content) == {"n": 2}  # same key, another client: runs
     assert json.loads(middleware(anonymous).content) == {"n": 3}  # nobody reads another's answer

@@ -108,14 +108,16 @@ def test_append_only_refusals_read_in_one_language(table):
 
 
 @pytest.mark.django_db
-def test_the_idempotency_refusal_has_the_api_shape():
+def test_the_idempotency_refusal_has_the_api_shape(make_user):
+    writer = make_user()   # only an authenticated writer's key is kept (#46 item 3)
+
     def view(request):
         return JsonResponse({}, status=201)
 
     def post(body):
         request = RequestFactory().post("/api/things/", data=body, content_type="application/json",
                                         HTTP_IDEMPOTENCY_KEY="k-1")
-        request.user = AnonymousUser()
+        request.user = writer
         return request
 
     middleware = IdempotencyKeyMiddleware(view)

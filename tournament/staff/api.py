@@ -2,22 +2,23 @@
 added and nothing else of the account changes; a new person gets an account and a one-time password
 returned once, replaced at its first login), remove a role; the event's API tokens (list, make, revoke:
 the staff page's, through :mod:`tournament.staff.tokens`), and an organiser's own site-wide tokens (for a
-program that creates events)."""
+program that creates events); a program's first token from a login name and password (``POST /api/login/``)."""
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from infra.api_errors import error_responses
+from infra.auth import LoginThrottle, program_login
 from infra.idempotency import secret
 from infra.inputs import StrictInput
 from tournament import access
 from tournament.access import visible_events
-from tournament.models import EventRole
+from tournament.models import Event, EventRole
 from tournament.staff import services, tokens
 
 
@@ -60,6 +61,7 @@ class StaffListCreate(APIView):
     """An event's staff."""
 
     permission_classes = [IsAuthenticated]
+    shows_secret = True  # a new password or key is shown once (410 on a retry)
     serializer_class = StaffSerializer
 
     @extend_schema(responses={200: StaffSerializer(many=True), **error_responses(403, 404)},
@@ -133,6 +135,7 @@ class EventTokenListCreate(APIView):
     """The event's API tokens (its organisers only); a new one acts as a person on the staff in this event only."""
 
     permission_classes = [IsAuthenticated]
+    shows_secret = True  # a new password or key is shown once (410 on a retry)
 
     @extend_schema(responses={200: TokenSerializer(many=True), **error_responses(403, 404)},
                    operation_id="events_tokens_list", summary="the event's API tokens")
@@ -172,6 +175,7 @@ class SiteTokenListCreate(APIView):
     organiser). Only an account that may create events has them; an event's token cannot make one."""
 
     permission_classes = [IsAuthenticated]
+    shows_secret = True  # a new password or key is shown once (410 on a retry)
 
     @extend_schema(responses={200: TokenSerializer(many=True), **error_responses(403)},
                    operation_id="tokens_list", summary="your site-wide organiser tokens")
@@ -196,3 +200,45 @@ class SiteTokenRevoke(APIView):
                    operation_id="tokens_delete", summary="revoke a site-wide organiser token")
     def delete(self, request, pk):
         return Response(TokenSerializer(tokens.revoke_token(None, pk, by=_creator(request))).data)
+
+
+# --------------------------------------------------------------------------- a program's first token (#46 item 8)
+class LoginInputSerializer(StrictInput):
+    closed = True  # a key it does not name is refused
+    username = serializers.CharField(max_length=150, help_text="the account's login name (登录名)")
+    password = serializers.CharField(max_length=128, trim_whitespace=False, style={"input_type": "password"},
+                                     help_text="its password (not a one-time password: set your own on the site first)")
+    name = serializers.CharField(max_length=tokens.MAX_NAME, help_text="what the token is for (e.g. 3号桌平板)")
+    event = serializers.SlugField(required=False, max_length=100,
+                                  help_text="the slug of the event the token acts in: an event's token, for a person "
+                                            "on its staff. Without it: a site-wide organiser token, for an account "
+                                            "that may create events")
+
+
+class LoginTokenCreate(APIView):
+    """A program's first API token, from a login name and password (no page to scrape): the login page's
+    throttle (per address) and lockout, refused for an account with a one-time password. With ``event``: a
+    token of that event for a person on its staff (acts as them in that event only); without: a site-wide
+    organiser token, for an account that may create events. The key is shown once; an Idempotency-Key is
+    not kept for it (no credentials sent): a retry logs in again and makes another token."""
+
+    authentication_classes = []   # the credentials are the body's; nothing else is read
+    permission_classes = [AllowAny]
+    throttle_classes = [LoginThrottle]   # no shows_secret: an anonymous write's key is never kept (no 410)
+
+    @extend_schema(request=LoginInputSerializer, responses={201: NewTokenSerializer, **error_responses(400, 401, 403)},
+                   operation_id="login_token_create", summary="log in: a program's API token", auth=[])
+    def post(self, request):
+        serializer = LoginInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        user = program_login(request, data["username"], data["password"])
+        if data.get("event"):
+            event = Event.objects.filter(slug=data["event"], staff__user=user).first()
+            if event is None:
+                raise PermissionDenied(_("This account holds no role in that event (or there is no such event)."))
+            return _created(*tokens.create_token(event, user.pk, data["name"], by=user))
+        if not access.may_create_events(user):
+            raise PermissionDenied(_("This account may not create events: name the event the token is for "
+                                     "(event), one where it holds a role."))
+        return _created(*tokens.create_token(None, user.pk, data["name"], by=user))

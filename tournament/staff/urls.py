@@ -23,5 +23,6 @@ urlpatterns = [
     path("api/events/<slug:slug>/tokens/", api.EventTokenListCreate.as_view(), name="api_event_tokens"),
     path("api/events/<slug:slug>/tokens/<int:pk>/", api.EventTokenRevoke.as_view(), name="api_event_token"),
     path("api/tokens/", api.SiteTokenListCreate.as_view(), name="api_site_tokens"),
+    path("api/login/", api.LoginTokenCreate.as_view(), name="api_login"),
     path("api/tokens/<int:pk>/", api.SiteTokenRevoke.as_view(), name="api_site_token"),
 ]

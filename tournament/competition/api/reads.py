@@ -309,10 +309,12 @@ class EventFeed(APIView):
     ends and says ``retry``: a browser's EventSource reconnects by itself, so no worker is held open."""
 
     permission_classes = [AllowAny]
-    renderer_classes = [JSONRenderer, EventStreamRenderer]
+    renderer_classes = [JSONRenderer, EventStreamRenderer]   # JSON for its refusals
+    no_store = True  # never stored, so no ETag (the schema says neither)
 
     @extend_schema(
-        parameters=[OpenApiParameter("Last-Event-ID", OpenApiTypes.STR, location=OpenApiParameter.HEADER,
+        parameters=[OpenApiParameter("format", exclude=True),   # the answer is server-sent events, always
+                    OpenApiParameter("Last-Event-ID", OpenApiTypes.STR, location=OpenApiParameter.HEADER,
                                      description="the id of the last event received (EventSource sends it)"),
                     OpenApiParameter("last_event_id", OpenApiTypes.STR,
                                      description="the same, for a client that cannot set the header")],
