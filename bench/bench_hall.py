@@ -22,7 +22,7 @@ back to back (measured here too), else each at most 3x the bare view's p99 at th
 same run (the ratio is printed either way); after the writes stop, a poll with the last ETag answers 304.
 Exits 1 on a miss.
 
-    .venv/bin/python bench/bench_hall.py [--spectators 2000] [--pages 200] [--seconds 30] [--pollers 48]
+    .venv/bin/python bench/bench_hall.py [--spectators 2000] [--pages 200] [--seconds 30] [--pollers 48] [--nginx]
 """
 import argparse
 import http.client
@@ -40,6 +40,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from bench import load  # noqa: E402
 from bench.bench_hands_api import hand_body  # noqa: E402
+from tools import nginx_front  # noqa: E402
 
 POLL_EVERY = 10.0
 WRITE_EVERY = 5.0
@@ -162,16 +163,16 @@ class Table(load.Writer):
             Table.numbers[self.match_id] = Table.numbers.get(self.match_id, 1) + 1
 
 
-def phase(server, tables, round_id, match_ids, args, bare):
+def phase(port, tables, round_id, match_ids, args, bare):
     """One phase's readers and writers together; their figures."""
-    readers = Readers(server.port, spectators=args.spectators, pages=args.pages, seconds=args.seconds,
+    readers = Readers(port, spectators=args.spectators, pages=args.pages, seconds=args.seconds,
                       pollers=args.pollers, bare=bare, round_id=round_id, match_ids=match_ids,
                       whole_round=args.whole_round)
     writes = {}
 
     def write():
         writes["lat"], _elapsed, writes["errors"] = load.run_load(
-            server.port, [Table(t, bare) for t in tables], 0, pace=WRITE_EVERY, duration=args.seconds)
+            port, [Table(t, bare) for t in tables], 0, pace=WRITE_EVERY, duration=args.seconds)
 
     writer = threading.Thread(target=write)
     began = time.perf_counter()
@@ -199,6 +200,9 @@ def main():
     parser.add_argument("--tables", type=int, default=64,
                         help="tables in the round the spectators follow (64 of them write): 128 / 512 / 2,048 "
                              "for an event of 256 / 1,024 / 4,096 pairs")
+    parser.add_argument("--nginx", action="store_true",
+                        help="every request through config/nginx.conf's nginx (its micro-cache) in front, the bare "
+                             "view's too")
     parser.add_argument("--whole-round", type=float, default=0.25,
                         help="the share of spectators on the round's schedule (the others on their entry page)")
     args = parser.parse_args()
@@ -220,12 +224,20 @@ def main():
         lat, elapsed, errors = load.run_load(server.port, [load.BareWriter(t) for t in tables], 10**9, limit=3.0)
         bare_rps = load.figures(lat, elapsed)["rps"]
         match_ids = list(Match.objects.filter(round_id=round_id).order_by("table").values_list("pk", flat=True))
-        bare = phase(server, tables, round_id, match_ids, args, bare=True)
-        warm_product(server.port, tables, round_id)
-        real = phase(server, tables, round_id, match_ids, args, bare=False)
-        quiet = quiet_poll(server.port, real)
+        proxy, port = (nginx_front.start(REPO / "var" / "bench-hall-nginx", server.port, workers=os.cpu_count() or 1)
+                       if args.nginx else (None, server.port))
+        try:
+            bare = phase(port, tables, round_id, match_ids, args, bare=True)
+            warm_product(port, tables, round_id)
+            real = phase(port, tables, round_id, match_ids, args, bare=False)
+            quiet = quiet_poll(port, real)
+        finally:
+            if proxy is not None:
+                proxy.terminate()
+                proxy.wait(timeout=30)
     offered = (real["reads"] + real["writes"]) / real["elapsed"]
-    print(f"gunicorn {args.workers} gthread workers + PostgreSQL + Redis; bare view back to back {bare_rps:.0f} req/s")
+    print(f"gunicorn {args.workers} gthread workers + PostgreSQL + Redis{', nginx in front (config/nginx.conf)' if args.nginx else ''}; "
+          f"bare view back to back {bare_rps:.0f} req/s")
     print(f"a round of {max(64, args.tables)} tables; offered per phase: {args.spectators} spectators polling every "
           f"{POLL_EVERY:.0f} s ({args.whole_round:.0%} the whole round, the others their table), {args.pages} page opens, "
           f"64 tables writing every {WRITE_EVERY:.0f} s: {offered:.0f} req/s for {args.seconds:.0f} s")

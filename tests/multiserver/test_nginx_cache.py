@@ -3,13 +3,11 @@ package, which ``.ci/run`` installs) before gunicorn: anonymous visitors' public
 kept a second or two and served from the cache; a signed-in visitor's page is never kept nor served from it, and
 no visitor's token or cookie reaches another.
 
-The file is used as it is but for what a test machine must change (checked to match exactly once each): the
-upstream servers (one gunicorn here), the listening address (no TLS), the cache folder, the redirect server."""
+The file is used as it is but for what a test machine must change (``tools.nginx_front``: the upstream servers,
+the listening address, the cache folder, the redirect server)."""
 import http.cookiejar
 import os
 import re
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -20,74 +18,40 @@ import pytest
 
 from tests.conftest import REPO, TEST_PASSWORD, subprocess_env, wait_for
 from tests.tournament.test_clock_fixtures import make_round
+from tools import nginx_front
 from tournament import roles
 from tournament.models import EventRole
-
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 pytestmark = pytest.mark.worker
 
 
 @pytest.fixture(autouse=True)
 def _needs_nginx():
-    if os.path.exists(NGINX):
+    if os.path.exists(nginx_front.NGINX):
         return
     if os.environ.get("CI"):
         pytest.fail("the nginx test needs Debian's nginx: .ci/run installs it")
     pytest.skip("nginx not installed (apt-get install nginx)")
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def replaced(text, pattern, new):
-    out, count = re.subn(pattern, new, text, flags=re.M | re.S)
-    assert count == 1, f"config/nginx.conf changed shape: {pattern!r} matched {count} times"
-    return out
-
-
-def nginx_conf(root, app_port, port):
-    """config/nginx.conf with this machine's servers, address and folders, inside a whole nginx.conf."""
-    text = (REPO / "config" / "nginx.conf").read_text(encoding="utf-8")
-    text = replaced(text, r"/var/cache/nginx/tractor", str(root / "cache"))
-    text = replaced(text, r"    server 10\.0\.0\.11:8000[^\n]*\n    server 10\.0\.0\.12:8000[^\n]*\n",
-                    f"    server 127.0.0.1:{app_port};\n")
-    text = replaced(text, r"server \{\n    listen 80;.*?\n\}\n", "")
-    text = replaced(text, r"    listen 443 ssl;\n", f"    listen 127.0.0.1:{port};\n")
-    text = replaced(text, r"    ssl_certificate [^\n]*\n    ssl_certificate_key [^\n]*\n", "")
-    temp = "\n".join(f"{kind}_temp_path {root / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi",
-                                                                      "scgi"))
-    user = "user root;" if os.geteuid() == 0 else ""
-    return (f"{user}\ndaemon off;\npid {root / 'nginx.pid'};\nerror_log {root / 'error.log'} warn;\n"
-            f"events {{ worker_connections 256; }}\n"
-            f"http {{\naccess_log off;\n{temp}\n{text}\n}}\n")
-
-
 @pytest.fixture
 def front(transactional_db, tmp_path):
     """gunicorn (config/gunicorn.py) on the test database, nginx with config/nginx.conf in front: nginx's port."""
-    app_port, port = free_port(), free_port()
+    app_port = nginx_front.free_port()
     env = {**subprocess_env(), "GUNICORN_WORKERS": "2"}
     app = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.py",
                             "--bind", f"127.0.0.1:{app_port}"], cwd=REPO, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    (tmp_path / "cache").mkdir()
-    conf = tmp_path / "nginx.conf"
-    conf.write_text(nginx_conf(tmp_path, app_port, port), encoding="utf-8")
-    check = subprocess.run([NGINX, "-t", "-c", str(conf), "-p", str(tmp_path)], capture_output=True, text=True)
-    assert check.returncode == 0, check.stderr
-    proxy = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+    proxy = None
     try:
+        proxy, port = nginx_front.start(tmp_path, app_port)
         assert wait_for(lambda: status_of(Visitor(port), "/accounts/login/") == 200, timeout=60), "no answer"
         yield port
     finally:
         for proc in (proxy, app):
-            proc.terminate()
-            proc.wait(timeout=20)
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=20)
 
 
 class Visitor:
