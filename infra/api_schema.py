@@ -14,7 +14,7 @@ whether or not its view says so, all through the one error body of ``infra.api_e
 - 503 everywhere (``infra.middleware.DatabaseUnavailableMiddleware``: the database briefly unreachable).
 
 Every read answers with an ``ETag`` and 304 (``infra.etags``) but a view whose answers are never stored
-(``no_store = True``: the clock, the feed), which states neither.
+(``no_store = True``: the feed), which states neither.
 
 Security per operation: drf-spectacular marks an operation public (``{}`` among its security
 requirements) only for ``AllowAny`` and ``IsAuthenticatedOrReadOnly``. A permission class of ours that lets

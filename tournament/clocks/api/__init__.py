@@ -154,7 +154,6 @@ class RoundClockView(APIView):
     # only a signed-in reader's runaway rate is; the answer is a cacheable public read (a second) with an ETag.
     throttle_classes = [UserThrottle]
     serializer_class = LiveClockSerializer
-    no_store = True  # live: never stored, so no ETag (the schema says neither)
 
     @extend_schema(responses={200: LiveClockSerializer, **error_responses(404)}, auth=[])
     def get(self, request, round_id):
