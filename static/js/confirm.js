@@ -148,6 +148,23 @@
     });
   }
 
+  /* The void of a ruling (the console's and the desk's alike): what it changes in the later rulings and the
+     result (the server's preview, nothing stored), then the reason; act(reason) voids. words: the page's. */
+  function askVoid(url, lead, words, act) {
+    ask({
+      title: words.ask_void, yes: words.ask_void_yes, no: words.ask_cancel, working: words.ask_working,
+      failed: words.ask_failed, empty: words.void_nothing, note: words.void_note,
+      reason: { label: words.void_reason, missing: words.void_reason_missing },
+      load: function () {
+        return getJSON(url + "preview/").then(function (json) {
+          return { lead: lead, heading: words.void_changes, items: json.text };
+        });
+      },
+      act: act
+    });
+  }
+
   T.ask = ask;
+  T.askVoid = askVoid;
   T.getJSON = getJSON;
 })();

@@ -395,18 +395,8 @@
      (the server's preview, nothing stored) and asks the reason. */
   function voidAsked(r) {
     var url = root.dataset.voidUrl.replace("/0/", "/" + r.id + "/");
-    T.ask({
-      title: L.ask_void, yes: L.ask_void_yes, no: L.ask_cancel, working: L.ask_working, failed: L.ask_failed,
-      empty: L.void_nothing, note: L.void_note,
-      reason: { label: L.void_reason, missing: L.void_reason_missing },
-      load: function () {
-        return T.getJSON(url + "preview/").then(function (json) {
-          return { lead: fill(L.hand, { n: r.hand_number }) + " · " + sideName(r.side) + " · " + r.explanation,
-                   heading: L.void_changes, items: json.text };
-        });
-      },
-      act: function (reason) { return done(url, { reason: reason }, L.voided); }
-    });
+    T.askVoid(url, fill(L.hand, { n: r.hand_number }) + " · " + sideName(r.side) + " · " + r.explanation, L,
+              function (reason) { return done(url, { reason: reason }, L.voided); });
   }
 
   /* A dialog's act: resolves once stored (the list refreshed), rejects with the line to show in the dialog. */

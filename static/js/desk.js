@@ -170,22 +170,13 @@
      undone), then the reason. */
   function voidAsked(ruling, label) {
     var url = "/api/rulings/" + ruling + "/void/";
-    T.ask({
-      title: L.ask_void, yes: L.ask_void_yes, no: L.ask_cancel, working: L.ask_working, failed: L.ask_failed,
-      empty: L.void_nothing, note: L.void_note,
-      reason: { label: L.void_reason, missing: L.void_reason_missing },
-      load: function () {
-        return T.getJSON(url + "preview/").then(function (json) {
-          return { lead: label, heading: L.void_changes, items: json.text };
-        });
-      },
-      act: function (reason) {
-        return post(url, { reason: reason }, null).then(function () {
-          document.getElementById("void-status").textContent = L.voided_one;
-        });
-      }
+    T.askVoid(url, label, L, function (reason) {
+      return post(url, { reason: reason }, null).then(function () {
+        document.getElementById("void-status").textContent = L.voided_one;
+      });
     });
   }
+
 
   function appealItem(a) {
     var li = el("li", { "data-appeal": a.id }, [
