@@ -76,3 +76,27 @@ def test_the_desk_table_links_are_at_least_24_px_square(transactional_db, live_s
     assert all(width >= 24 and height >= 24 for _t, width, height in boxes), boxes
     page.locator("#desk-tables td.t-links").first.scroll_into_view_if_needed()
     page.screenshot(path=f"{SHOTS}/desk-links-390.png")
+
+
+@pytest.mark.browser
+def test_names_a_script_adds_to_an_english_page_are_marked_too(transactional_db, live_server, page, make_user):
+    """#46 item 11: the desk's rows are built by desk.js after the page loads; on an English page the Chinese
+    pair names in them carry lang="zh-Hans" (static/js/site.js marks what a script adds)."""
+    rnd = make_round(tables=2)
+    chief = make_user("chief_referee")
+    login(page, live_server, chief)
+    page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}])
+    page.goto(f"{live_server.url}/manage/{rnd.stage.event.slug}/rounds/{rnd.pk}/desk/")
+    page.wait_for_selector("#desk-tables tbody tr")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    unmarked = page.evaluate("""() => {
+        const walker = document.createTreeWalker(document.querySelector('#desk-tables tbody'), NodeFilter.SHOW_TEXT);
+        const out = [];
+        while (walker.nextNode()) {
+            const t = walker.currentNode;
+            if (/[\\u4e00-\\u9fff]/.test(t.nodeValue) && !t.parentElement.closest('[lang=zh-Hans]')) out.push(t.nodeValue);
+        }
+        return out;
+    }""")
+    names = page.eval_on_selector_all("#desk-tables tbody [lang=zh-Hans]", "spans => spans.map(s => s.textContent)")
+    assert unmarked == [] and any("桌甲队" in name for name in names), (unmarked, names)
