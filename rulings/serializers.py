@@ -100,9 +100,17 @@ class ImpactSerializer(serializers.Serializer):
     text = serializers.CharField(allow_blank=True)
 
 
+class RefereeChoiceSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="what a ruling's `choice` takes")
+    label = serializers.CharField(help_text="the option as the rules name it (in the active language)")
+
+
 class SanctionPreviewSerializer(serializers.Serializer):
     sanction = SanctionSerializer()
     impact = ImpactSerializer()
+    choices = RefereeChoiceSerializer(many=True, help_text="the options the referee may choose for this offence "
+                                                           "now (empty: send no `choice`); e.g. only from the "
+                                                           "third time for some offences")
 
 
 # The referees' own words are for the event's staff (rulings.presenters.sees_private): everybody else gets the
