@@ -15,6 +15,7 @@ from common.seats import SEAT_SIDE
 from infra import clock
 from infra.db import lock_row
 from rulings.adjustments import TableState, match_replay, needs_seat
+from rulings.closing import MATCH_OVER, ended_for
 from rulings.engine import PenaltyLedger, in_force_text, normalise_side, offending_seat
 from rulings.ledger import (
     AMENDED,
@@ -144,6 +145,7 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
             existing = _with_key(locked, idempotency_key)
             if existing is not None:  # a retry: the stored ruling, presented in full
                 return entry_of(locked, existing)
+            _refuse_after_end(locked, user, inputs["code"])
             kept = snapshots.kept(locked)
             if kept is not None:
                 return _create_on_kept(locked, user, inputs, hand_number, declarer, note, idempotency_key, kept)
@@ -158,6 +160,12 @@ def _lock_for_record(match, user):
     with the event and ``user``'s assignment the permission check needs."""
     queryset = Match.objects.select_related("round", "hand_allowance", "engine_snapshot")
     return access.remember_access(user, snapshots.read(access.with_access(queryset, user), match.pk))
+
+
+def _refuse_after_end(match, user, code):
+    """A new ruling at a match that ended: a chief referee's only (``rulings.closing.ended_for``); a 409."""
+    if ended_for(user, match, code):
+        raise Conflict(MATCH_OVER, field="match")
 
 
 def _with_key(match, idempotency_key):
