@@ -20,12 +20,14 @@ class OffenceSerializer(StrictInput):
     cards = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
     choice = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=40)
     role = serializers.ChoiceField(choices=ROLES, required=False, allow_null=True, allow_blank=True)
+    declarer = serializers.ChoiceField(choices=list(SEATS), required=False, allow_null=True, allow_blank=True,
+                                       help_text="declarer seat, only while the table has none yet (the preview "
+                                                 "refuses a sanction that moves the stage or the levels without it, "
+                                                 "as the record does)")
 
 
 class RecordSerializer(OffenceSerializer):
     hand_number = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=999)
-    declarer = serializers.ChoiceField(choices=list(SEATS), required=False, allow_null=True, allow_blank=True,
-                                       help_text="declarer seat, only while the table has none yet")
     note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 

@@ -128,6 +128,8 @@
     if (wanted.indexOf("minutes") >= 0 && field("seconds").value !== "") { body.seconds = parseInt(field("seconds").value, 10); }
     if (wanted.indexOf("cards") >= 0 && field("cards").value !== "") { body.cards = parseInt(field("cards").value, 10); }
     if (wanted.indexOf("role") >= 0 && radioValue("role")) { body.role = radioValue("role"); }
+    // the seat while the table has none: the preview refuses a sanction needing it without it, as the record does
+    if (field("declarer") && field("declarer").value) { body.declarer = field("declarer").value; }
     return body;
   }
 
@@ -281,7 +283,6 @@
     if (!current) { return; }
     var body = payload();
     body.note = field("note").value;
-    if (field("declarer") && field("declarer").value) { body.declarer = field("declarer").value; }
     confirmButton.disabled = true;
     var queue = window.OfflineQueue;
     if (queue && queue.queueing()) {   // no connection, or entries still waiting: kept, in order

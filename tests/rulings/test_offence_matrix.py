@@ -39,7 +39,7 @@ def walk(client, match, steps, words):
         match.refresh_from_db()
         if match.is_over:    # the ladder's last step ended the match (a table referee's next ruling is refused)
             break
-        body = {"code": step.code, "side": "NS"}
+        body = {"code": step.code, "side": "NS", "declarer": "N"}   # the console's seat while the table has none
         body.update({k: v for k, v in (("choice", step.choice), ("minutes", step.minutes), ("cards", step.cards),
                                        ("role", step.role)) if v is not None})
         answer = _post(client, f"/api/matches/{match.pk}/rulings/preview/", body)
@@ -57,7 +57,7 @@ def walk(client, match, steps, words):
         text = " ".join([shown["sanction"]["explanation"], shown["impact"]["text"],
                          *(c["label"] for c in shown["choices"])])
         assert not _shows_internal(text, words), text
-        recorded = _post(client, f"/api/matches/{match.pk}/rulings/", {**body, "declarer": "N"})
+        recorded = _post(client, f"/api/matches/{match.pk}/rulings/", body)
         assert recorded.status_code == 201, (body, recorded.json())
         ruling = Ruling.objects.get(pk=recorded.json()["id"])
         assert ruling.sanction == shown["sanction"], (body, ruling.sanction, shown["sanction"])
@@ -103,3 +103,21 @@ def test_the_union_signal_is_fifty_points_twice_then_out(client, make_match, mak
     assert third.choice == "match" and "match_forfeit" in third.sanction["kinds"] and third.sanction["automatic"]
     match.refresh_from_db()
     assert match.status == Match.Status.FORFEIT and match.winner_id == match.ew_id
+
+
+@pytest.mark.django_db
+def test_the_preview_asks_for_the_declarer_seat_as_the_record_does(client, make_match, make_user):
+    """A sanction that needs the declarer's seat (union 一.19 wrong bury: levels by the defenders' score) at a
+    table with no hand recorded: the preview refused it without the seat while the record did, so the console's
+    确认 was enabled for a ruling the server then refused. Now the preview asks for the seat too."""
+    match = make_match("union-games")
+    referee = make_user("table_referee")
+    match.referees.add(referee)
+    client.force_login(referee)
+    body = {"code": "wrong_bury", "side": "NS"}
+    refused = _post(client, f"/api/matches/{match.pk}/rulings/preview/", body)
+    assert refused.status_code == 400 and refused.json()["field"] == "declarer"
+    assert refused.json()["detail"] == "本副尚无庄家记录，请填写本副庄家座位。"
+    shown = _post(client, f"/api/matches/{match.pk}/rulings/preview/", {**body, "declarer": "N"}).json()
+    recorded = _post(client, f"/api/matches/{match.pk}/rulings/", {**body, "declarer": "N"})
+    assert recorded.status_code == 201 and Ruling.objects.get().sanction == shown["sanction"]
