@@ -130,6 +130,7 @@ def _entry_data(entry, private, ends=None):
                                    ruling.profile),
         "proposer": display_name(ruling.recorded_by),
         "sanction": current, "sanction_as_shown": ruling.sanction,
+        "option_labels": option_labels(ruling.profile, ruling.code, (current or ruling.sanction).get("options")),
         "void": _act(void.voided_by, void.voided_at, void.reason if private else "") if void else None,
         "approval": ({**_act(approval.decided_by, approval.decided_at, approval.note if private else ""),
                       "approved": approval.approved} if approval else None),
@@ -301,19 +302,29 @@ def _options(node):
     return [], None
 
 
-def _referee_labels(node, found):
-    """Every referee-chosen option of the node, wherever it sits (steps, bands, roles): {id: label}."""
+def _referee_labels(node, found, chooser="referee"):
+    """Every option of the node ``chooser`` chooses (None: anybody), wherever it sits (steps, bands, roles):
+    {id: label}."""
     if "options" in node:
         for key, sub in node["options"].items():
-            if node.get("chooser", "referee") == "referee":
+            if chooser is None or node.get("chooser", "referee") == chooser:
                 found.setdefault(str(key), in_language(sub, "label"))
-            _referee_labels(sub, found)
+            _referee_labels(sub, found, chooser)
     for key in ("steps", "bands"):
         for sub in node.get(key, ()):
-            _referee_labels(sub, found)
+            _referee_labels(sub, found, chooser)
     for sub in node.get("by_role", {}).values():
-        _referee_labels(sub, found)
+        _referee_labels(sub, found, chooser)
     return found
+
+
+def option_labels(profile, code, options) -> dict:
+    """{option id: its label in the active language} for a ruling's ``options`` (the other side's choice): the
+    console's buttons name the options as the rules do, never by their ids (issue 43)."""
+    if not options:
+        return {}
+    labels = _referee_labels(ledger_for(profile).table["offences"].get(code, {}), {}, None)
+    return {str(key): labels.get(str(key), str(key)) for key in options}
 
 
 def referee_choices(profile, sanction) -> list[dict]:

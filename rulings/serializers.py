@@ -228,6 +228,8 @@ class RulingOutSerializer(serializers.Serializer):
     explanation = serializers.CharField()
     sanction = SanctionSerializer(allow_null=True)
     sanction_as_shown = SanctionSerializer()
+    option_labels = serializers.DictField(child=serializers.CharField(), help_text="each of the sanction's `options` "
+                                          "(the other side's choice) as the rules name it, in the active language")
     void = RulingActSerializer(allow_null=True)
     approval = ApprovalOutSerializer(allow_null=True)
     choice_made = ChoiceOutSerializer(allow_null=True)

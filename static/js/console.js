@@ -380,7 +380,8 @@
         // the round is closed: the list only (the page says why)
       } else if (sanction.pending_choice) {
         sanction.options.forEach(function (option) {
-          row.appendChild(pendingButton(fill(L.chooses, { side: sideName(sanction.beneficiary), option: option }), function () {
+          var named = (r.option_labels || {})[option] || option;   // the rules' words, not the option's id
+          row.appendChild(pendingButton(fill(L.chooses, { side: sideName(sanction.beneficiary), option: named }), function () {
             act(root.dataset.choiceUrl.replace("/0/", "/" + r.id + "/"), { side: sanction.beneficiary, option: option });
           }));
         });

@@ -40,6 +40,25 @@ def variants():
                 yield slug, {name: rid}
 
 
+def internal_words(profile) -> set:
+    """What the console must never show of ``profile``: its key, its offences' codes, its options' ids (those
+    with letters: 40 is also a number of points)."""
+    table = ledger_for(profile).table
+    ids = set()
+
+    def options(node):
+        for key, sub in node.get("options", {}).items():
+            ids.add(str(key))
+            options(sub)
+        for sub in [*node.get("steps", ()), *node.get("bands", ()), *node.get("by_role", {}).values()]:
+            options(sub)
+
+    for node in table["offences"].values():
+        options(node)
+    words = {profile.slug, profile.slug.split("--")[0], *table["offences"], *ids}
+    return {w for w in words if any(c.isalpha() for c in w)}
+
+
 def variant_id(variant) -> str:
     slug, picks = variant
     return slug + "".join(f"[{k}={v}]" for k, v in picks.items())

@@ -9,7 +9,6 @@ import re
 
 import pytest
 
-from rulings.ledger import ledger_for
 from rulings.models import Ruling
 from tests.rulings import offence_walks
 from tournament.events import rule_choices
@@ -23,9 +22,8 @@ def _post(client, url, body):
 
 
 def _internal_words(match):
-    """What must never be shown: the profile's keys and its offences' codes (as whole words)."""
-    profile = match.profile
-    return {profile.slug, profile.slug.split("--")[0], *ledger_for(profile).table["offences"]}
+    """What must never be shown: the profile's keys, its offences' codes, its options' ids (as whole words)."""
+    return offence_walks.internal_words(match.profile)
 
 
 def _shows_internal(text, words):
@@ -61,6 +59,8 @@ def walk(client, match, steps, words):
         assert recorded.status_code == 201, (body, recorded.json())
         ruling = Ruling.objects.get(pk=recorded.json()["id"])
         assert ruling.sanction == shown["sanction"], (body, ruling.sanction, shown["sanction"])
+        labels = recorded.json()["option_labels"]   # the other side's options, as the console's buttons name them
+        assert set(labels) == set(ruling.sanction["options"]) and not _shows_internal(" ".join(labels.values()), words)
         done.append(ruling)
     return done
 

@@ -83,6 +83,9 @@ def step_through(page, match, step, words):
     assert bool(said["approval"]) == ruling.sanction["needs_approval"]
     assert ruling.choice == (chosen[0] if chosen else ""), (step, chosen, ruling.choice)
     assert offered.count() == 0 or chosen
+    page.wait_for_selector(f"#ruling-list li[data-id='{ruling.pk}']")   # the list (and what waits) read again
+    pending = page.inner_text("#pending") if page.is_visible("#pending") else ""
+    assert not [w for w in words if re.search(rf"(?<![A-Za-z_]){re.escape(w)}(?![A-Za-z_])", pending)], pending
     return ruling
 
 
@@ -111,7 +114,7 @@ def test_every_offence_of_every_profile_is_recorded_from_the_console(transaction
             rule_choices.set_choices(first.round.stage.event, organiser, picks)
         tables = Tables(page, live_server.url, make_match, referee, first)
         profile = tables.round.stage.event.profile
-        words = {slug, profile.slug, *ledger_for(profile).table["offences"]}
+        words = offence_walks.internal_words(profile)
         codes = offence_walks.changed_codes(slug, picks)
         plan = offence_walks.walks(profile, codes, every_path=False)
         if picks and codes is None:   # an escalation's reading: the second warning in a row shows it (the fast
