@@ -18,7 +18,7 @@ from rulings import appeals, previews, services
 from rulings import permissions as perms
 from rulings.ledger import entry_of, sanction_dict
 from rulings.models import Appeal, Ruling
-from rulings.presenters import entry_data, event_appeals, event_log, match_log, ruling_text
+from rulings.presenters import entry_data, event_appeals, event_log, match_log, referee_choices, ruling_text
 from rulings.serializers import (
     AppealInSerializer,
     AppealOutSerializer,
@@ -108,7 +108,7 @@ class PreviewView(_MatchView):
         sanction, impact = previews.preview_with_impact(match, **data)
         shown = sanction_dict(sanction)
         shown["explanation"] = ruling_text(shown["explanation"], match.profile)   # in the console's language
-        return Response({"sanction": shown, "impact": impact})
+        return Response({"sanction": shown, "impact": impact, "choices": referee_choices(match.profile, sanction)})
 
 
 class MatchRulingsView(_MatchView):

@@ -99,6 +99,22 @@ def closed_round_text(match):
                         "table. An appeal can still be filed on the console until %(deadline)s."), params
 
 
+MATCH_OVER = gettext_noop("This match is over: only a chief referee may record a new ruling here.")
+
+
+def ended_for(user, match, code=None) -> bool:
+    """Has ``match`` ended (by its hands, a ruling, the chief's decision) for ``user``'s new ruling (of offence
+    ``code``; None: any)? A finished match takes a new ruling from a chief referee only, as its hands are
+    corrected by a chief only (``scoring.services``); its table's referee is refused with :data:`MATCH_OVER`
+    (issue 43, minor 9). One exception: at a match a forfeit ended, the other side's lateness (000 第十七条（一）:
+    both sides late, both forfeit, nobody wins)."""
+    if match.status not in (Match.Status.FINISHED, Match.Status.FORFEIT):
+        return False
+    if code == "late" and match.status == Match.Status.FORFEIT:
+        return False
+    return not access.may(user, access.APPROVE, match=match)
+
+
 def refuse_if_round_closed(user, match):
     """The table's referee (who may still file appeals there) after the round closed: a 409 saying so."""
     if not access.may(user, access.FILE_APPEAL, match=match):

@@ -315,9 +315,8 @@ class _Resolver:
         for key, option in options.items():
             if str(wanted) == key or str(wanted) in map(str, option.get("aliases", [])):
                 return key
-        raise UserError(gettext_noop("%(value)r is not a sanction to choose for %(code)s under %(slug)s; "
-                                     "choose %(allowed)s."), field="choice", value=wanted,
-                        code=self.offence.code, slug=self.slug, allowed="/".join(options))
+        raise UserError(gettext_noop("%(value)r is not a sanction to choose for this offence; choose %(allowed)s."),
+                        field="choice", value=wanted, allowed="/".join(options))
 
     def _step(self, node, path):
         path.used_steps = True
@@ -327,8 +326,7 @@ class _Resolver:
     def _band(self, node, path):
         seconds = self.offence.late_seconds
         if seconds is None:
-            raise UserError(gettext_noop("%(code)s needs the number of minutes."), field="minutes",
-                            code=self.offence.code)
+            raise UserError(gettext_noop("This offence needs the number of minutes."), field="minutes")
         path.used_minutes = True
         bands = node["bands"]
         for index, band in enumerate(bands):
@@ -343,10 +341,12 @@ class _Resolver:
         if role is None and len(roles) == 1:
             return next(iter(roles.values()))
         path.used_role = True
+        if role is None:
+            raise UserError(gettext_noop("The sanction for this offence depends on whether the offenders are "
+                                         "declarers or defenders: give the offenders' role."), field="role")
         if role not in roles:
-            raise UserError(gettext_noop("The sanction for %(code)s depends on whether the offenders are "
-                                         "declarers or defenders: enter %(allowed)s, not %(value)r."),
-                            field="role", code=self.offence.code, allowed="/".join(roles), value=role)
+            raise UserError(gettext_noop("These rules give no sanction for this offence by the side in that role."),
+                            field="role")
         return roles[role]
 
 
@@ -357,7 +357,7 @@ def _outcome_points(outcome, offence):
         return outcome.get("points", 0)
     cards = offence.cards
     if cards is None:
-        raise UserError(gettext_noop("%(code)s needs the number of cards."), field="cards", code=offence.code)
+        raise UserError(gettext_noop("This offence needs the number of cards."), field="cards")
     if cards < 1:
         raise UserError(gettext_noop("Enter at least 1 card, not %(value)s."), field="cards", value=cards)
     return outcome["per_card"] * cards
@@ -591,8 +591,8 @@ class PenaltyLedger:
         path = _Path(clause=node["clause"], notes=[])
         outcome = _Resolver(offence, occurrence, self.slug).resolve(node, path)
         if offence.choice is not None and path.chosen is None and not path.options:
-            raise UserError(gettext_noop("%(code)s has no sanction to choose under profile %(slug)s."),
-                            field="choice", code=offence.code, slug=self.slug)
+            raise UserError(gettext_noop("This offence has no sanction to choose now: send no choice."),
+                            field="choice")
         points = _outcome_points(outcome, offence)
         effect = _effect(outcome, offence.side)
         kinds = _kinds(outcome, points, effect, path.pending)

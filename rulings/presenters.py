@@ -130,6 +130,7 @@ def _entry_data(entry, private, ends=None):
                                    ruling.profile),
         "proposer": display_name(ruling.recorded_by),
         "sanction": current, "sanction_as_shown": ruling.sanction,
+        "option_labels": option_labels(ruling.profile, ruling.code, (current or ruling.sanction).get("options")),
         "void": _act(void.voided_by, void.voided_at, void.reason if private else "") if void else None,
         "approval": ({**_act(approval.decided_by, approval.decided_at, approval.note if private else ""),
                       "approved": approval.approved} if approval else None),
@@ -301,6 +302,41 @@ def _options(node):
     return [], None
 
 
+def _referee_labels(node, found, chooser="referee"):
+    """Every option of the node ``chooser`` chooses (None: anybody), wherever it sits (steps, bands, roles):
+    {id: label}."""
+    if "options" in node:
+        for key, sub in node["options"].items():
+            if chooser is None or node.get("chooser", "referee") == chooser:
+                found.setdefault(str(key), in_language(sub, "label"))
+            _referee_labels(sub, found, chooser)
+    for key in ("steps", "bands"):
+        for sub in node.get(key, ()):
+            _referee_labels(sub, found, chooser)
+    for sub in node.get("by_role", {}).values():
+        _referee_labels(sub, found, chooser)
+    return found
+
+
+def option_labels(profile, code, options) -> dict:
+    """{option id: its label in the active language} for a ruling's ``options`` (the other side's choice): the
+    console's buttons name the options as the rules do, never by their ids (issue 43)."""
+    if not options:
+        return {}
+    labels = _referee_labels(ledger_for(profile).table["offences"].get(code, {}), {}, None)
+    return {str(key): labels.get(str(key), str(key)) for key in options}
+
+
+def referee_choices(profile, sanction) -> list[dict]:
+    """The options the referee may choose for this offence now (``sanction``: the engine's answer without a
+    choice, or with one), as [{id, label}] in the active language: empty when the sanction offers none (the
+    union's 传递违规信息 offers its two at the third time only, 003 二.13)."""
+    if not sanction.referee_options:
+        return []
+    labels = _referee_labels(ledger_for(profile).table["offences"][sanction.code], {})
+    return [{"id": key, "label": labels.get(key, key)} for key in sanction.referee_options]
+
+
 def offence_order(offences) -> list[str]:
     """The codes of a sanction table's offences in the console's order: the common ones first, then the
     table's own by code (the same on every database: PostgreSQL's JSON keeps no key order)."""
@@ -311,7 +347,10 @@ def offence_menu(profile):
     """The profile's offences for the console: name, and what each asks for (minutes, cards, role).
 
     ``needs`` maps a referee option id (or "" for any) to the inputs it needs, so the console asks
-    for minutes, cards and the role only when the outcome depends on them.
+    for minutes, cards and the role only when the outcome depends on them. ``always``: the referee's
+    ``options`` apply to every such offence (a choice at the top of its table); else they apply only in some
+    cases (a repeat, a band, a role) and the console offers them when the preview names them
+    (:func:`referee_choices`).
     """
     ledger = ledger_for(profile)
     offences = ledger.table["offences"]
@@ -324,6 +363,7 @@ def offence_menu(profile):
         options, default = _options(node)
         needs = {"": sorted(common)}
         needs.update({key: sorted(common | flags) for key, flags in found.items()})
+        always = bool(options) and "options" in node and node.get("chooser", "referee") == "referee"
         menu.append({"code": code, "name": offence_name(node), "options": options, "default": default,
-                     "needs": needs, "common": code in COMMON_FIRST})
+                     "always": always, "needs": needs, "common": code in COMMON_FIRST})
     return menu

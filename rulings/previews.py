@@ -23,7 +23,7 @@ from rulings.ledger import (
 )
 from rulings.models import Approval, Ruling, RulingVoid
 from rulings.presenters import decided_text, ruling_text
-from rulings.services import engine_call, offender_role_in, sanction_inputs
+from rulings.services import engine_call, offender_role_in, sanction_inputs, with_declarer
 from tournament.competition import results
 from tournament.models import Match, PairRemoval
 
@@ -31,8 +31,10 @@ SIDE_NAMES = {"NS": gettext_noop("North-South"), "EW": gettext_noop("East-West")
 
 
 def preview_with_impact(match, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None,
-                        hand_number=None):
-    """(the sanction, the impact dict) of recording this offence now; nothing is stored.
+                        hand_number=None, declarer=None):
+    """(the sanction, the impact dict) of recording this offence now; nothing is stored. ``declarer``: the seat
+    the referee gives while the table has none; a sanction that needs one is refused without it, as the record
+    refuses it (``rulings.services``), so the console's 确认 stays disabled until it is given.
 
     The impact: ``hand_number`` (the hand the ruling goes to), ``hand_in_play``, ``earlier_hand``
     (True when that hand is already recorded), ``levels_before`` and ``levels_after`` (the current
@@ -43,7 +45,7 @@ def preview_with_impact(match, code, side, *, minutes=None, cards=None, choice=N
     ledger, entries = replay_rulings(match, match_rulings(match, for_replay=True))
     sanction = engine_call(ledger.record, **inputs)
     before = match_replay(match, entries)
-    state = TableState.of(before.state)
+    state = with_declarer(TableState.of(before.state), declarer, sanction)   # the record's own check
     number = 1 if sanction.effect.applies_to == "first_hand" else (hand_number or state.hand_number)
     offender = normalise_side(inputs["side"])
     ruling = Ruling(match=match, hand_number=number, code=code, side=offender, role=inputs["role"] or "",

@@ -20,12 +20,14 @@ class OffenceSerializer(StrictInput):
     cards = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
     choice = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=40)
     role = serializers.ChoiceField(choices=ROLES, required=False, allow_null=True, allow_blank=True)
+    declarer = serializers.ChoiceField(choices=list(SEATS), required=False, allow_null=True, allow_blank=True,
+                                       help_text="declarer seat, only while the table has none yet (the preview "
+                                                 "refuses a sanction that moves the stage or the levels without it, "
+                                                 "as the record does)")
 
 
 class RecordSerializer(OffenceSerializer):
     hand_number = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=999)
-    declarer = serializers.ChoiceField(choices=list(SEATS), required=False, allow_null=True, allow_blank=True,
-                                       help_text="declarer seat, only while the table has none yet")
     note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
@@ -100,9 +102,17 @@ class ImpactSerializer(serializers.Serializer):
     text = serializers.CharField(allow_blank=True)
 
 
+class RefereeChoiceSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="what a ruling's `choice` takes")
+    label = serializers.CharField(help_text="the option as the rules name it (in the active language)")
+
+
 class SanctionPreviewSerializer(serializers.Serializer):
     sanction = SanctionSerializer()
     impact = ImpactSerializer()
+    choices = RefereeChoiceSerializer(many=True, help_text="the options the referee may choose for this offence "
+                                                           "now (empty: send no `choice`); e.g. only from the "
+                                                           "third time for some offences")
 
 
 # The referees' own words are for the event's staff (rulings.presenters.sees_private): everybody else gets the
@@ -218,6 +228,8 @@ class RulingOutSerializer(serializers.Serializer):
     explanation = serializers.CharField()
     sanction = SanctionSerializer(allow_null=True)
     sanction_as_shown = SanctionSerializer()
+    option_labels = serializers.DictField(child=serializers.CharField(), help_text="each of the sanction's `options` "
+                                          "(the other side's choice) as the rules name it, in the active language")
     void = RulingActSerializer(allow_null=True)
     approval = ApprovalOutSerializer(allow_null=True)
     choice_made = ChoiceOutSerializer(allow_null=True)

@@ -15,6 +15,7 @@ from common.seats import SEAT_SIDE
 from infra import clock
 from infra.db import lock_row
 from rulings.adjustments import TableState, match_replay, needs_seat
+from rulings.closing import MATCH_OVER, ended_for
 from rulings.engine import PenaltyLedger, in_force_text, normalise_side, offending_seat
 from rulings.ledger import (
     AMENDED,
@@ -145,6 +146,7 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
             existing = _with_key(locked, idempotency_key)
             if existing is not None:  # a retry: the stored ruling, presented in full
                 return entry_of(locked, existing)
+            _refuse_after_end(locked, user, inputs["code"])
             kept = snapshots.kept(locked)
             if kept is not None:
                 return _create_on_kept(locked, user, inputs, hand_number, declarer, note, idempotency_key, kept)
@@ -159,6 +161,12 @@ def _lock_for_record(match, user):
     with the event and ``user``'s assignment the permission check needs."""
     queryset = Match.objects.select_related("round", "hand_allowance", "engine_snapshot")
     return access.remember_access(user, snapshots.read(access.with_access(queryset, user), match.pk))
+
+
+def _refuse_after_end(match, user, code):
+    """A new ruling at a match that ended: a chief referee's only (``rulings.closing.ended_for``); a 409."""
+    if ended_for(user, match, code):
+        raise Conflict(MATCH_OVER, field="match")
 
 
 def _with_key(match, idempotency_key):
@@ -227,7 +235,7 @@ def _create_on_kept(match, user, inputs, hand_number, declarer, note, idempotenc
 def _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, sanction, before, sequence):
     """Check the hand number against the table state ``before`` and store the Ruling (and the chief's
     approval when the chief decides it at once); returns (its Entry, decided)."""
-    state = _with_declarer(TableState.of(before.state), declarer, sanction)
+    state = with_declarer(TableState.of(before.state), declarer, sanction)
     if sanction.effect.applies_to == "first_hand":
         hand_number = 1
     hand_number = _check_hand_number(hand_number or state.hand_number, state.hand_number)
@@ -304,7 +312,7 @@ def _automatic_forfeit(snapshot) -> bool:
     return bool(kinds & {"match_forfeit", "disqualification"}) and not snapshot.get("needs_approval")
 
 
-def _with_declarer(state, declarer, sanction):
+def with_declarer(state, declarer, sanction):
     """The table state, with the declarer seat the referee gave when the table has none yet."""
     if state.declarer is not None:
         return state

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from infra import clock
 from rulings import presenters, public_log
 from rulings.asking import confirm_labels
-from rulings.closing import closed_round_text
+from rulings.closing import MATCH_OVER, closed_round_text, ended_for
 from rulings.exports import penalty_log_workbook
 from rulings.ledger import match_entries
 from rulings.presenters import entries_data, match_info, offence_menu
@@ -64,9 +64,11 @@ def console(request, match_id):
     if not may_record and not may_appeal:
         raise PermissionDenied(_("Only this table's referee this round or a chief referee may use its console."))
     entries = match_entries(match)
+    ended = may_record and ended_for(request.user, match)   # a new ruling is the chief's now (issue 43)
+    offences = offence_menu(match.profile) if may_record else []
     data = {
         "match": match_info(match),
-        "offences": offence_menu(match.profile) if may_record else [],
+        "offences": [o for o in offences if not ended_for(request.user, match, o["code"])] if ended else offences,
         "rulings": entries_data(match, entries, request.user),
         "chief": access.may(request.user, access.APPROVE, match=match),
         "read_only": not may_record,
@@ -76,7 +78,8 @@ def console(request, match_id):
     deadline = life["appeal_deadline"]
     return render(request, "rulings/console.html", {
         "match": match, "console": data, "entries": entries, "labels": {**_labels(), **confirm_labels()}, "life": life,
-        "may_record": may_record, "closed_reason": _(closed[0]) % closed[1] if closed else "",
+        "may_record": may_record, "ended_reason": _(MATCH_OVER) if ended else "",
+        "closed_reason": _(closed[0]) % closed[1] if closed else "",
         "may_appeal": may_appeal and (deadline is None or clock.now() <= deadline)})
 
 

@@ -88,6 +88,8 @@ STATE_RULES = {
     ("POST /api/matches/{match_id}/rulings/", "code"): "an offence of the event's rule profile",
     ("POST /api/matches/{match_id}/rulings/", "hand_number"): "a hand of the match",
     ("POST /api/matches/{match_id}/rulings/preview/", "code"): "an offence of the event's rule profile",
+    ("POST /api/matches/{match_id}/rulings/", "declarer"): "a seat while the table has none, for a sanction needing it",
+    ("POST /api/matches/{match_id}/rulings/preview/", "declarer"): "the same, as the record asks it (issue 43)",
     ("POST /api/matches/{match_id}/rulings/void-last/", "ruling"): "a ruling left to void",
     ("POST /api/rulings/{id}/choice/", "ruling"): "a ruling waiting for a choice",
     ("POST /api/rulings/{id}/choice/", "option"): "one of the ruling's options",

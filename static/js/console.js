@@ -30,6 +30,8 @@
   var ATTEMPTS = 4;          // automatic tries of one request (network failure, 5xx) before asking the referee
   var previewTimer = null;
   var lastSignature = "";    // the inputs last previewed
+  var offered = [];          // the ids of the referee's options shown (sent as ``choice`` only when some are)
+  var learnedFor = null;     // options a preview named (they apply only in some cases): the inputs they were for
   var STATE_CLASS = { void: "void", reversed: "reversed", amended: "reversed", lapsed: "void", pending: "pending" };
 
   /* The shared helpers (static/js/common.js): a label filled in, a new Idempotency-Key, the CSRF
@@ -121,11 +123,13 @@
   function payload() {
     var wanted = needs();
     var body = { code: current.code, side: radioValue("side") };
-    if (current.options.length) { body.choice = selectedOption(); }
+    if (offered.length) { body.choice = selectedOption(); }
     if (wanted.indexOf("minutes") >= 0 && field("minutes").value !== "") { body.minutes = parseInt(field("minutes").value, 10); }
     if (wanted.indexOf("minutes") >= 0 && field("seconds").value !== "") { body.seconds = parseInt(field("seconds").value, 10); }
     if (wanted.indexOf("cards") >= 0 && field("cards").value !== "") { body.cards = parseInt(field("cards").value, 10); }
     if (wanted.indexOf("role") >= 0 && radioValue("role")) { body.role = radioValue("role"); }
+    // the seat while the table has none: the preview refuses a sanction needing it without it, as the record does
+    if (field("declarer") && field("declarer").value) { body.declarer = field("declarer").value; }
     return body;
   }
 
@@ -138,15 +142,18 @@
     return "";
   }
 
-  function renderOptions() {
+  /* The referee's options: the offence's own when they always apply (current.always), else those the
+   * last preview named for these inputs (e.g. the union's signalling: only the third time, 003 2.13). */
+  function renderOptions(options, checked) {
     var list = document.getElementById("option-list");
     list.textContent = "";
-    document.getElementById("option-field").hidden = !current.options.length;
-    current.options.forEach(function (option) {
+    offered = options.map(function (option) { return option.id; });
+    document.getElementById("option-field").hidden = !options.length;
+    options.forEach(function (option) {
       var label = document.createElement("label");
       var input = document.createElement("input");
       input.type = "radio"; input.name = "choice"; input.value = option.id;
-      input.checked = option.id === current.default;
+      input.checked = option.id === checked;
       label.appendChild(input);
       label.appendChild(document.createTextNode(" " + option.label));
       list.appendChild(label);
@@ -160,7 +167,8 @@
       b.setAttribute("aria-pressed", b.dataset.code === code ? "true" : "false");
     });
     document.getElementById("form-title").textContent = current.name;
-    renderOptions();
+    learnedFor = null;
+    renderOptions(current.always ? current.options : [], current.default);
     showFields();
     previewBox.textContent = L.choose_side;
     previewBox.className = "preview";
@@ -177,8 +185,25 @@
     root.querySelectorAll("button.offence").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
   }
 
+  /* The inputs but the option: options a preview named are dropped when these change (another side may
+   * be at its first offence, where there is nothing to choose). */
+  function baseSignature() {
+    var body = payload();
+    delete body.choice;
+    return JSON.stringify(body);
+  }
+
+  function sameIds(options) {
+    return options.length === offered.length && options.every(function (o, i) { return o.id === offered[i]; });
+  }
+
   function schedulePreview() {
     showFields();
+    if (current && learnedFor !== null && baseSignature() !== learnedFor) {
+      learnedFor = null;
+      renderOptions([], null);
+      showFields();
+    }
     var signature = current ? JSON.stringify(payload()) : "";
     if (signature === lastSignature) { return; }  // e.g. the "change" after "input": nothing new
     lastSignature = signature;
@@ -196,9 +221,19 @@
     var queue = window.OfflineQueue;
     if (queue && queue.queueing()) { offlinePreview(); return; }   // the server computes it once sent
     previewBox.textContent = L.previewing;
+    var sent = JSON.stringify(body);
     post(root.dataset.previewUrl, body, false).then(function (result) {
-      if (!current) { return; }
+      if (!current || sent !== lastSignature) { return; }   // the inputs changed meanwhile: their own preview follows
       if (result.ok) {
+        var choices = result.json.choices || [];
+        if (!current.always && !sameIds(choices)) {   // the sanction offers options for these inputs (or no more)
+          renderOptions(choices, result.json.sanction.choice);
+          learnedFor = choices.length ? baseSignature() : null;
+          showFields();
+          lastSignature = JSON.stringify(payload());   // the preview is that of the option it applied
+          missing = ready(payload());
+          if (missing) { previewBox.textContent = missing; previewBox.className = "preview"; return; }
+        }
         previewBox.textContent = fill(result.json.sanction.needs_approval ? L.preview_approval : L.preview,
                                       { explanation: result.json.sanction.explanation });
         if (result.json.impact && result.json.impact.text) {
@@ -248,7 +283,6 @@
     if (!current) { return; }
     var body = payload();
     body.note = field("note").value;
-    if (field("declarer") && field("declarer").value) { body.declarer = field("declarer").value; }
     confirmButton.disabled = true;
     var queue = window.OfflineQueue;
     if (queue && queue.queueing()) {   // no connection, or entries still waiting: kept, in order
@@ -353,7 +387,8 @@
         // the round is closed: the list only (the page says why)
       } else if (sanction.pending_choice) {
         sanction.options.forEach(function (option) {
-          row.appendChild(pendingButton(fill(L.chooses, { side: sideName(sanction.beneficiary), option: option }), function () {
+          var named = (r.option_labels || {})[option] || option;   // the rules' words, not the option's id
+          row.appendChild(pendingButton(fill(L.chooses, { side: sideName(sanction.beneficiary), option: named }), function () {
             act(root.dataset.choiceUrl.replace("/0/", "/" + r.id + "/"), { side: sanction.beneficiary, option: option });
           }));
         });
