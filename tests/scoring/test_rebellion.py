@@ -151,6 +151,23 @@ def test_the_api_records_a_rebellion_and_lists_it(company):
     assert history[-1]["outcome"] == "rebel" and history[-1]["called_by"] == "W"
 
 
+
+def test_a_rebellion_travels_with_the_event_file(company):
+    """The event file (``tournament.transfer``) carries the entry: the imported match replays the same."""
+    from tournament.transfer import codec
+    from tournament.transfer.services import export_event, import_event
+
+    match, referee = company
+    _to_seven_four(match, referee)
+    services.record_hand(match, referee, number=4, outcome="rebel", called_by="W", declarer="E")
+    services.record_hand(match, referee, number=5, trump="H", defender_points=30)
+    event = match.round.stage.event
+    moved = import_event(codec.dumps(export_event(event)), slug=f"{event.slug}-moved").event
+    entry = Hand.objects.get(match__round__stage__event=moved, number=4)
+    assert (entry.outcome, entry.called_by, entry.bid_winner, entry.next_declarer) == ("rebel", "W", "E", "E")
+    assert check_event(moved)[1] == []
+
+
 @pytest.mark.browser
 def test_the_table_page_records_a_rebellion_at_390px(transactional_db, live_server, page, make_user, tmp_path):
     from demo.hands import scratch_match
