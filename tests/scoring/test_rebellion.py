@@ -180,6 +180,10 @@ def test_the_table_page_records_a_rebellion_at_390px(transactional_db, live_serv
     page.goto(f"{live_server.url}/tables/{match.pk}/")
     form = page.locator("#rebel-form")
     assert form.is_visible() and "造反" in form.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    form.locator("button[type=submit]").click()                 # nothing chosen: said by the fields, not sent
+    assert page.locator("#error-rebel-called_by").is_visible() and page.locator("#error-rebel-declarer").is_visible()
+    assert Hand.objects.filter(match=match).count() == 3
     assert page.locator("#rebel-form select[name=called_by] option[value=N]").count() == 0   # the attackers only
     form.locator("select[name=called_by]").select_option("W")
     form.locator("select[name=declarer]").select_option("E")
