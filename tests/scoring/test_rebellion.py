@@ -152,6 +152,23 @@ def test_the_api_records_a_rebellion_and_lists_it(company):
 
 
 
+def test_the_allowance_in_force_moves_past_a_rebellion(company):
+    """Announced with hand 3 in play and 2 more after it (last hand 4): the 造反 recorded as entry 4 is no hand,
+    so the table may still play entry 5 (redeals counted or not: the profile has none)."""
+    from types import SimpleNamespace
+
+    from tournament.clocks.allowances import in_force
+    from tournament.models import HandAllowance
+
+    match, referee = company
+    _to_seven_four(match, referee)
+    state = services.record_hand(match, referee, number=4, outcome="rebel", called_by="W", declarer="E").replay.state
+    for redeals_count in (True, None, False):
+        allowance = SimpleNamespace(reason=HandAllowance.Reason.ANNOUNCE, hand_in_play=3, last_hand=4,
+                                    in_play_counted=True, in_play_by_rule=True, redeals_count=redeals_count)
+        assert in_force(allowance, state, match).last_hand == 5
+
+
 def test_a_rebellion_travels_with_the_event_file(company):
     """The event file (``tournament.transfer``) carries the entry: the imported match replays the same."""
     from tournament.transfer import codec

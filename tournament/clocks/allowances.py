@@ -56,5 +56,6 @@ def in_force(allowance, state, match) -> InForce | None:
     if allowance.redeals_count is False or _rebellion(match):
         hands = state().hands if callable(state) else state.hands
         last = clocks.last_hand_in_force(last, allowance.hand_in_play, [hand.kind for hand in hands],
-                                         redeals_count=False, in_play_counted=bool(counted))
+                                         redeals_count=allowance.redeals_count is not False,
+                                         in_play_counted=bool(counted))
     return InForce(allowance.reason, allowance.hand_in_play, last, asks)
