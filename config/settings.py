@@ -282,6 +282,7 @@ SPECTACULAR_SETTINGS = {
         "PairRemovalKindEnum": ["suspended", "disqualified"],
         "SideEnum": ["NS", "EW"],
         "SideOrSeatEnum": ["NS", "EW", "N", "W", "S", "E"],
+        "SeatEnum": "scoring.models.SEAT_CHOICES",
         "StaffRoleEnum": "tournament.models.staff.EventRole.Role",
         "RulingRoleEnum": ["declarers", "defenders"],
     },

@@ -57,10 +57,15 @@ class HandInputSerializer(StrictInput):
 
     number = serializers.IntegerField(min_value=1, max_value=MOST_HANDS, help_text="the hand's number: the next one (or the last, to correct)")
     declarer = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_null=True, default=None,
-                                       help_text="the declarer's seat; needed for the first hand only")
+                                       help_text="the declarer's seat; needed for the first hand only (and for a "
+                                                 "rebellion: the seat that won the new bidding)")
     outcome = serializers.ChoiceField(choices=Hand.Outcome.choices, required=False, default=Hand.Outcome.PLAYED,
                                       help_text='"redeal": nobody declared trump (shenzhen 第五条), no score; '
+                                                '"rebel": an attacker called 造反 (company league 二.7), the deal '
+                                                "redone and the stage bid for anew (called_by, declarer); "
                                                 "trump and points are then not sent")
+    called_by = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_null=True, default=None,
+                                        help_text="a rebellion: the attacker's seat who called it")
     trump = serializers.ChoiceField(choices=Hand.Trump.choices, required=False)
     defender_points = serializers.IntegerField(required=False, min_value=-MOST_POINTS, max_value=MOST_POINTS)
     bottom_points = serializers.IntegerField(required=False, default=0, min_value=-MOST_POINTS, max_value=MOST_POINTS)
@@ -74,11 +79,18 @@ class HandInputSerializer(StrictInput):
         {"title": "played", "properties": {"outcome": {"enum": [Hand.Outcome.PLAYED.value]}},
          "required": ["trump", "defender_points"]},
         {"title": "redeal", "properties": {"outcome": {"enum": [Hand.Outcome.REDEAL.value]}}, "required": ["outcome"]},
+        {"title": "rebel", "properties": {"outcome": {"enum": [Hand.Outcome.REBEL.value]}},
+         "required": ["outcome", "called_by", "declarer"]},
     ]
 
     def validate(self, attrs):
-        """A played hand needs its trump and points (a redeal has neither)."""
-        if attrs.get("outcome") != Hand.Outcome.REDEAL:
+        """A played hand needs its trump and points (a redeal has neither); a rebellion its two seats."""
+        outcome = attrs.get("outcome")
+        if outcome == Hand.Outcome.REBEL:
+            missing = [name for name in ("called_by", "declarer") if not attrs.get(name)]
+            if missing:
+                raise serializers.ValidationError({missing[0]: self.fields[missing[0]].error_messages["required"]})
+        elif outcome != Hand.Outcome.REDEAL:
             missing = [name for name in ("trump", "defender_points") if name not in attrs]
             if missing:
                 raise serializers.ValidationError({missing[0]: self.fields[missing[0]].error_messages["required"]})
@@ -106,6 +118,7 @@ class HandSerializer(serializers.ModelSerializer):
         model = Hand
         fields = ["id", "number", "version", "current", "declarer_seat", "trump", "trump_label",
                   "defender_points", "bottom_points", "last_trick", "reclaim", "penalty_points", "outcome",
+                  "called_by", "bid_winner",
                   "level_played", "final_points", "declarer_keeps", "ns_level", "ew_level", "next_declarer",
                   "match_won", "explanation", "recorded_by", "recorded_at", "superseded_by"]
 
@@ -125,7 +138,7 @@ class HandStateSerializer(serializers.Serializer):
 
     number = serializers.IntegerField()
     kind = serializers.CharField(help_text='"hand", "award" (decided by a ruling), "redeal" (nobody declared '
-                                           'trump) or "forfeit"')
+                                           'trump), "rebel" (造反: next_declarer won the new bidding) or "forfeit"')
     declarer_seat = serializers.CharField(allow_null=True)
     trump = serializers.CharField(allow_null=True)
     trump_label = serializers.CharField(allow_null=True)

@@ -13,6 +13,7 @@ Extensions for the sanction engine and the Django layer:
     state.award(*, stage, gainer=None, levels=0, next_declarer=None, drop_to=None, reason="",
                 first_declarer=None)
     state.redeal(*, reason="")   (no trump declared by the end of the deal: 000 第五条)
+    state.rebel(*, caller_side, winner_seat, reason="")   (造反: the deal redone, the stage bid for: 004 二.7)
     final_points(profile, *, defender_points, bottom_points=0, last_trick=None, penalty_points=0)
     state.forfeit_match(*, winner, reason=""); state.policy_pending
 
@@ -135,7 +136,9 @@ class HandResult:
 
     ``kind`` is "hand" for a scored hand, "award" for an outcome decided by a sanction
     (``defender_points`` is None then), "redeal" for a deal without trump declared (000 第五条;
-    no points, levels unchanged) and "forfeit" for a match decided by a sanction.
+    no points, levels unchanged), "rebel" for a deal the attackers called 造反 on (004 二.7; no points,
+    levels unchanged, ``next_declarer`` the seat that won the new bidding) and "forfeit" for a match
+    decided by a sanction.
     """
     declarer_keeps: bool
     declarer_level: str
@@ -712,6 +715,40 @@ class MatchState:
         d, f = self._lv[side], self._lv[1 - side]
         r = HandResult(keep, lad[d], lad[f], None, nxt, False, lines, seat, lad[d], lad[f], kind="redeal")
         return MatchState(p, self._lv, nxt, None, (r, self._hist), self._count + 1, self._waived, None, self._base)
+
+    def rebel(self, *, caller_side, winner_seat, reason="") -> "MatchState":
+        """造反 (004 二.7): 进攻方一人手中不足15分（含15分）时，可造反。确认造反后，应重新起牌，……双方抢庄.
+
+        A player of the side off stage (``caller_side``, "NS" or "EW") called it (the referee attests the
+        points: nobody else sees the hand); the deal is redone and both sides bid for the stage: whoever
+        declares trump first (``winner_seat``) declares the next deal at their own side's level. Records an
+        entry with no score (kind "rebel"): levels unchanged, a pending 落实政策 lapses. The rotation
+        contract of :meth:`play` stays: this transition is the only way the declarer leaves the rotation.
+        Refused where the profile's ``rotation.rebellion`` is false, before the first hand (its bidding
+        decides anyway) and for the declaring side.
+        """
+        self._check_open()
+        p, lad, seat = self.profile, self.profile.ladder, self.declarer
+        if not p.rebellion:
+            raise UserError(gettext_noop("Under these rules the attackers cannot call a rebellion."),
+                            field="outcome")
+        if seat is None:
+            raise UserError(gettext_noop("No declarer yet: the first hand's bidding decides the stage."),
+                            field="declarer")
+        if caller_side not in _SIDE_INDEX:
+            raise UserError(gettext_noop("Enter NS or EW, not %(value)r."), field="called_by", value=caller_side)
+        side = _SIDE_OF[seat]
+        if _SIDE_INDEX[caller_side] == side:
+            raise UserError(gettext_noop("Only the attacking side may call a rebellion."), field="called_by")
+        _check_seat(winner_seat, "declarer")
+        keep = _SIDE_OF[winner_seat] == side
+        lines = [reason] if reason else []
+        lines.append(f"{caller_side}造反：重新起牌，双方抢庄")
+        lines.append(f"下一副由{winner_seat}坐庄")
+        d, f = self._lv[side], self._lv[1 - side]
+        r = HandResult(keep, lad[d], lad[f], None, winner_seat, False, lines, seat, lad[d], lad[f], kind="rebel")
+        return MatchState(p, self._lv, winner_seat, None, (r, self._hist), self._count + 1, self._waived, None,
+                          self._base)
 
     def _check_open(self):
         if self.winner is not None:

@@ -101,6 +101,8 @@ _KINDS = tuple(LineKind(chinese, message) for chinese, message in (
                   "%(before)s)")),
     ("少升的{lost}级不由{side}退回（必打退级只适用于得分）",
      gettext_noop("The %(lost)s levels not gained do not come off %(side)s (only a score gives levels back)")),
+    ("{side}造反：重新起牌，双方抢庄",
+     gettext_noop("%(side)s called a rebellion: the cards are dealt again and both sides bid for the stage")),
     ("至抓牌结束没有牌手亮主：庄家方继续坐庄，重洗重抓",
      gettext_noop("No one declared trump by the end of the deal: the declarers keep the deal; the cards are "
                   "dealt again")),

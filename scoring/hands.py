@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from common.errors import UserError, gettext_noop
+from common.seats import SEAT_SIDE
 from scoring.engine import LastTrick, MatchState
 from scoring.models import Hand
 from scoring.profile_store import engine_profile
@@ -73,6 +74,8 @@ def _play(state, hand_inputs, adjustment):
         state = state.award(**award)
     elif hand_inputs is not None and get("outcome") == Hand.Outcome.REDEAL:
         state = state.redeal()
+    elif hand_inputs is not None and get("outcome") == Hand.Outcome.REBEL:   # 004 二.7 造反
+        state = state.rebel(caller_side=SEAT_SIDE.get(get("called_by")), winner_seat=get("bid_winner"))
     elif hand_inputs is not None:
         state = state.play(
             defender_points=get("defender_points"),

@@ -145,7 +145,10 @@ class Hand(AppendOnlyModel):
     """One hand played at a table, as recorded by a referee; never edited.
 
     A correction is a new version (``supersedes`` the previous one, ``version`` + 1). ``outcome`` "redeal":
-    nobody declared trump (000 第五条), no trump and no points, replayed with ``MatchState.redeal``. The inputs are
+    nobody declared trump (000 第五条), no trump and no points, replayed with ``MatchState.redeal``. ``outcome``
+    "rebel": an attacker called 造反 (004 二.7), ``called_by`` the caller's seat, ``bid_winner`` the seat that won
+    the new bidding (it declares the next hand), no trump and no points, replayed with ``MatchState.rebel``;
+    like a redeal it scores nothing and never counts among the hands after an announcement. The inputs are
     what the referee saw; the result fields (levels after the hand, next declarer, explanation) are
     the engine's answer when the hand was stored, computed from all current hands of the match and
     the rulings then known. The authoritative current state is always a replay
@@ -162,6 +165,7 @@ class Hand(AppendOnlyModel):
     class Outcome(models.TextChoices):
         PLAYED = "played", _("Played")
         REDEAL = "redeal", _("No trump declared: redealt")  # 000 第五条: 庄家下台，重洗重抓，下家坐庄
+        REBEL = "rebel", _("Rebellion: redealt, the stage bid for anew")  # 004 二.7 造反
 
     match = models.ForeignKey("tournament.Match", on_delete=models.PROTECT, related_name="hands",
                               verbose_name=_("match"))
@@ -177,6 +181,11 @@ class Hand(AppendOnlyModel):
     bottom_points = models.SmallIntegerField(_("bottom points"), default=0)
     last_trick = models.JSONField(_("last trick"), null=True, blank=True)
     reclaim = models.BooleanField(_("return to the level (policy)"), default=False)
+    # a rebellion (004 二.7): who called it and who won the new bidding (blank otherwise)
+    called_by = models.CharField(_("rebellion called by"), max_length=1, choices=SEAT_CHOICES, blank=True,
+                                 default="")
+    bid_winner = models.CharField(_("new bidding won by"), max_length=1, choices=SEAT_CHOICES, blank=True,
+                                  default="")
     penalty_points = models.SmallIntegerField(_("penalty points applied"), default=0)
     # what the engine answered
     level_played = models.CharField(_("level played"), max_length=8)

@@ -89,7 +89,10 @@ SCHEMA = ("map", {
     }),
     "rank_captures": ("list", _RANK_CAPTURE),
     "rotation": ("map", {"declarers_win": ("enum", ROTATIONS), "declarers_lose": ("enum", ROTATIONS),
-                         "no_trump_declared": ("null", ("enum", ROTATIONS))}),
+                         "no_trump_declared": ("null", ("enum", ROTATIONS)),
+                         # rebellion: the attackers may call 造反 (004 二.7): the deal is redone and both
+                         # sides bid for the stage anew (MatchState.rebel)
+                         "rebellion": "bool"}),
     "timing": ("map", {
         "match_minutes": ("null", "int"),
         # redeals_count: does a redeal (000 第五条, nobody declared trump) count among the hands after it?
@@ -122,7 +125,8 @@ OPTIONAL_SECTIONS = {
 #: did before they existed (key path → value). Files must still give them.
 LATER_KEYS = {"cards": {"decks": 2, "bottom": 8}, "scoring.at_takeover": "takeover",
               "must_play.awards": {"leave_current": False, "give_back": True},
-              "rotation.no_trump_declared": None, "scoring.clamp_scope": "before_bottom",
+              "rotation.no_trump_declared": None, "rotation.rebellion": False,
+              "scoring.clamp_scope": "before_bottom",
               "timing.announce.redeals_count": True, "standings.forfeit_rule": "largest_margin"}
 
 

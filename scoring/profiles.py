@@ -122,6 +122,7 @@ class Profile:
     rotation_win: str
     rotation_lose: str
     rotation_no_trump: str | None  # who declares after a deal where nobody declared trump (None: not a hand)
+    rebellion: bool                # the attackers may call 造反 (004 二.7): the stage is bid for anew
     match_minutes: int | None
     announce: Announce | None
     time_up: tuple
@@ -243,7 +244,7 @@ def profile_from_dict(data: Any, source: str = "<dict>", choices: dict | None = 
         tractor_per_pair=b["tractor_per_pair"], trump_only=b["trump_only"],
         reverse_subtract=b["reverse_capture"] == "subtract", rank_captures=captures,
         rotation_win=d["rotation"]["declarers_win"], rotation_lose=d["rotation"]["declarers_lose"],
-        rotation_no_trump=d["rotation"]["no_trump_declared"],
+        rotation_no_trump=d["rotation"]["no_trump_declared"], rebellion=d["rotation"]["rebellion"],
         match_minutes=t["match_minutes"], announce=Announce(**t["announce"]) if t["announce"] else None,
         time_up=tuple(t["time_up"]), standings=d["standings"],
         tie_break=tuple(d["standings"]["tie_break"]), format=d["format"],

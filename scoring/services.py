@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from common.errors import ConflictError, ForbiddenError, NotFoundError, UserError, gettext_noop
+from common.seats import SEAT_SIDE
 from infra import clock
 from rulings.adjustments import adjustments_for
 from rulings.closing import refuse_if_round_closed
@@ -104,9 +105,20 @@ def _redeal_inputs():
             "reclaim": False, "outcome": Hand.Outcome.REDEAL}
 
 
-def _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim):
+def _rebel_inputs(called_by, declarer):
+    """造反 (004 二.7): ``called_by`` the attacker's seat, ``declarer`` the seat that won the new bidding; no
+    trump, no points (the engine checks the seats against the match)."""
+    for name, seat in (("called_by", called_by), ("declarer", declarer)):
+        if seat not in SEAT_SIDE:
+            raise UserError(gettext_noop("Choose a seat: N, E, S or W."), field=name)
+    return {**_redeal_inputs(), "outcome": Hand.Outcome.REBEL, "called_by": called_by, "bid_winner": declarer}
+
+
+def _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim, called_by=None):
     if outcome == Hand.Outcome.REDEAL:
         return _redeal_inputs()
+    if outcome == Hand.Outcome.REBEL:
+        return _rebel_inputs(called_by, declarer)
     if outcome not in (None, Hand.Outcome.PLAYED):
         raise UserError(gettext_noop("Unknown outcome: choose one of %(choices)s."), field="outcome",
                         choices="/".join(Hand.Outcome.values))
@@ -123,6 +135,7 @@ def _store(match, user, number, inputs, state, adjustment, supersedes=None):
         declarer_seat=result.declarer_seat or inputs["declarer_seat"] or "",
         trump=inputs["trump"], defender_points=inputs["defender_points"],
         outcome=inputs.get("outcome", Hand.Outcome.PLAYED),
+        called_by=inputs.get("called_by") or "", bid_winner=inputs.get("bid_winner") or "",
         bottom_points=inputs["bottom_points"], last_trick=inputs["last_trick"], reclaim=inputs["reclaim"],
         penalty_points=adjustment.get("penalty_points", 0),
         level_played=result.declarer_level_before, final_points=result.defender_points,
@@ -222,14 +235,16 @@ def _replay_and_write(match, user, number, inputs, *, correcting) -> HandWritten
 
 
 def record_hand(match, user, *, number, trump=None, defender_points=None, declarer=None, bottom_points=0,
-                last_trick=None, reclaim=False, outcome=Hand.Outcome.PLAYED) -> HandWritten:
+                last_trick=None, reclaim=False, outcome=Hand.Outcome.PLAYED, called_by=None) -> HandWritten:
     """Record the next hand of ``match`` and settle the match's result.
 
     Raises HandRefused (user not allowed), HandConflict (``number`` already recorded, match over) or
     UserError naming the field (out of sequence, bad input: the engine's messages). ``outcome`` "redeal":
-    nobody declared trump (000 第五条), recorded with no score; the other inputs are not read.
+    nobody declared trump (000 第五条), recorded with no score; the other inputs are not read. ``outcome``
+    "rebel": 造反 (004 二.7), ``called_by`` the attacker's seat who called it and ``declarer`` the seat that
+    won the new bidding; no score, and like a redeal it does not count as a hand after an announcement.
     """
-    inputs = _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim)
+    inputs = _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim, called_by)
     try:
         return _write(match, user, number, inputs, correcting=False)
     except IntegrityError as exc:
@@ -237,14 +252,14 @@ def record_hand(match, user, *, number, trump=None, defender_points=None, declar
 
 
 def correct_last_hand(match, user, *, number, trump=None, defender_points=None, declarer=None, bottom_points=0,
-                      last_trick=None, reclaim=False, outcome=Hand.Outcome.PLAYED) -> HandWritten:
+                      last_trick=None, reclaim=False, outcome=Hand.Outcome.PLAYED, called_by=None) -> HandWritten:
     """Store a new version of the last hand (``number`` must be it) and settle the match's result again.
 
     Refused for a match ended by walkover, forfeit or bye, and once the round's results are published.
     A correction may reopen a match the corrected hand had won, or give it to the other side: the
     result service then moves the bracket (or refuses, naming the next match already begun).
     """
-    inputs = _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim)
+    inputs = _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim, called_by)
     try:
         return _write(match, user, number, inputs, correcting=True)
     except IntegrityError as exc:

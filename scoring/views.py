@@ -75,6 +75,10 @@ def table(request, match_id):
         "points_total": profile.points_total, "bottom_max": profile.bottom_max,  # the inputs' max
         # 000 第五条: a deal nobody declared trump in is redealt (not before the first hand)
         "redeal": profile.rotation_no_trump is not None and bool(state["declarer"]) and bool(state["hands"]),
+        # 004 二.7 造反: an attacker may call it once a hand names the declarer (the profile's rotation.rebellion)
+        "rebellion": profile.rebellion and bool(state["declarer"]) and bool(state["hands"]),
+        "attacker_seats": [(code, label) for code, label in SEAT_CHOICES
+                           if declaring_side and side_of(code) != declaring_side],
         "life": match_lifecycle(match, request.user, top_winner=state["winner"]),
     })
 

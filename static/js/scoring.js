@@ -179,22 +179,27 @@
 
   function submit(event) {
     var form = event.target;
-    if (form.id !== "hand-form" && form.id !== "redeal-form") { return; }
+    if (form.id !== "hand-form" && form.id !== "redeal-form" && form.id !== "rebel-form") { return; }
     event.preventDefault();
     var statusEl = document.getElementById("form-status");
-    var redeal = form.id === "redeal-form";   // 000 第五条: nobody declared trump, no score
+    var rebel = form.id === "rebel-form";      // 004 二.7 造反: dealt again, the stage bid for anew, no score
+    var redeal = form.id === "redeal-form" || rebel;   // 000 第五条: nobody declared trump, no score
+    if (rebel && !rebelChosen(form)) { return; }
     if (redeal && !window.confirm(form.dataset.confirm)) { return; }
     if (!redeal) { clearFieldErrors(form); }
     if (!redeal && missingAnswer(form)) { return; }
     var correcting = !redeal && form.elements.correct && form.elements.correct.checked;
     var number = parseInt(correcting ? form.dataset.last : form.dataset.next, 10);
     var url = correcting ? form.dataset.correctUrl : form.dataset.recordUrl;
-    var body = JSON.stringify(redeal ? { number: number, outcome: "redeal" } : collect(form, number));
+    var body = JSON.stringify(rebel ? { number: number, outcome: "rebel", called_by: form.elements.called_by.value,
+                                        declarer: form.elements.declarer.value }
+                              : redeal ? { number: number, outcome: "redeal" } : collect(form, number));
     if (body !== pendingBody) { pendingKey = newKey(); pendingBody = body; }
     var queue = window.OfflineQueue;
     if (queue && queue.queueing()) {   // no connection, or entries still waiting: kept, in order
       if (!redeal && badPoints(form)) { return; }
-      var label = redeal ? form.querySelector("button[type=submit]").textContent : handLabel(form, number, correcting);
+      var label = rebel ? rebelLabel(form) : redeal ? form.querySelector("button[type=submit]").textContent
+                                                     : handLabel(form, number, correcting);
       queue.add(correcting ? "correction" : "hand", url, body, label, pendingKey).then(function () {
         if (!correcting) { nextAfterQueued(form, number); }
         status(queue.labels.queued, "ok");
@@ -266,6 +271,25 @@
     });
   }
 
+  /* A rebellion names who called it and who won the new bidding (the messages by the fields when not). */
+  function rebelChosen(form) {
+    var ok = true;
+    ["called_by", "declarer"].forEach(function (name) {
+      var select = form.elements[name], place = document.getElementById("error-rebel-" + name);
+      var missing = !select.value;
+      if (place) { place.hidden = !missing; }
+      if (missing) { select.setAttribute("aria-invalid", "true"); ok = false; } else { select.removeAttribute("aria-invalid"); }
+    });
+    return ok;
+  }
+
+  /* How a kept rebellion is listed: the button's words, the caller and the new declarer. */
+  function rebelLabel(form) {
+    var f = form.elements;
+    return form.querySelector("button[type=submit]").textContent + " · " +
+      f.called_by.options[f.called_by.selectedIndex].textContent + " → " + f.declarer.options[f.declarer.selectedIndex].textContent;
+  }
+
   /* How a kept hand is listed: its number, trump and points. */
   function handLabel(form, number, correcting) {
     var f = form.elements, title = document.getElementById("form-title");
@@ -290,12 +314,15 @@
     var next = parseInt(form.dataset.next, 10);
     waiting.forEach(function (i) { next = Math.max(next, i.number + 1); });
     form.dataset.next = next;
-    var redealForm = document.getElementById("redeal-form");
-    if (redealForm) {
-      redealForm.dataset.next = next;
-      var redealButton = redealForm.querySelector("button[data-pattern]");
-      if (redealButton) { redealButton.textContent = redealButton.dataset.pattern.replace("{n}", next); }
-    }
+    ["redeal-form", "rebel-form"].forEach(function (id) {
+      var other = document.getElementById(id);
+      if (!other) { return; }
+      other.dataset.next = next;
+      var button = other.querySelector("button[data-pattern]");
+      if (button) { button.textContent = button.dataset.pattern.replace("{n}", next); }
+      // after a kept entry the server names the declarer: the attackers are known again once it is sent
+      if (id === "rebel-form") { other.hidden = waiting.length > 0; }
+    });
     var title = document.getElementById("form-title"), box = form.elements.correct;
     if (title && title.dataset.pattern && !(box && box.checked)) { title.textContent = title.dataset.pattern.replace("{n}", next); }
     if (box && !box.disabled) { box.closest("label").hidden = waiting.length > 0; }

@@ -184,3 +184,33 @@ def test_two_phones_at_one_table_see_each_others_hands(transactional_db, live_se
     assert page.input_value("input[name=defender_points]") == "40"   # nothing typed is swept away
     assert page.get_attribute("#table-live", "data-next") == "5"
     page.screenshot(path=str(SHOTS / "two-phones-note.png"), full_page=True)
+
+
+@pytest.mark.browser
+def test_a_rebellion_kept_offline_uploads_before_the_hand_behind_it(transactional_db, live_server, page, make_user):
+    """004 二.7 造反 called while the phone has no connection: kept in the queue like a hand, in order; the
+    hand after it is East's at East–West's level once both are sent."""
+    from tests.scoring.test_rebellion import _to_seven_four
+
+    page.set_default_timeout(15_000)
+    referee = make_user(roles.TABLE_REFEREE)
+    match = scratch_match("company-league", referees=[referee])
+    _to_seven_four(match, referee)
+    login(page, live_server, referee)
+    open_for_offline(page, f"{live_server.url}/tables/{match.pk}/")
+    page.context.set_offline(True)
+    page.select_option("#rebel-form select[name=called_by]", "W")
+    page.select_option("#rebel-form select[name=declarer]", "E")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#rebel-form button[type=submit]")
+    page.wait_for_selector("#offline-list li:nth-child(1)")
+    assert page.is_hidden("#rebel-form")            # the attackers are known again once the server answers
+    assert page.inner_text("#form-title") == zh("Hand %(number)s") % {"number": 5}
+    keep_hand(page, 30, 2)
+    page.context.set_offline(False)
+    page.wait_for_selector(f"#offline-banner:has-text('{zh('All uploaded')}')")
+    page.wait_for_selector("#table-history article.hand[data-number='5']")
+    rebellion, hand = Hand.objects.filter(match=match, number__in=(4, 5)).order_by("number")
+    assert (rebellion.outcome, rebellion.called_by, rebellion.bid_winner) == ("rebel", "W", "E")
+    assert (hand.declarer_seat, hand.level_played, hand.ew_level, hand.ns_level) == ("E", "4", "6", "7")
+    page.wait_for_selector("#level-EW:text-is('6')")

@@ -6,7 +6,7 @@ The steps go through the services only, as a table referee, a chief referee, an 
 arbitration member would call them, each step either on its own or inside a request's transaction (the
 ``transaction.atomic`` ``infra.idempotency`` opens around an API write):
 
-* hands: ``scoring.services.record_hand`` (trump, points, bottom, last trick, reclaim, redeals) and
+* hands: ``scoring.services.record_hand`` (trump, points, bottom, last trick, reclaim, redeals, 造反) and
   ``correct_last_hand`` (a chief referee too, also on a finished match);
 * rulings: ``rulings.services.record_ruling`` (warnings that escalate, lateness with minutes, forfeits and
   disqualifications a table referee proposes or a chief decides), ``approve`` (approved or rejected),
@@ -174,7 +174,7 @@ class ReplayMachine(RuleBasedStateMachine):
     def __init__(self, users):
         super().__init__()
         self.users = users
-        self.match_id = self.slug = self.profile = self.redeals = None
+        self.match_id = self.slug = self.profile = self.redeals = self.rebellions = None
         self.clock_started = False
         self.closed = False
         self._fingerprint = None
@@ -202,6 +202,7 @@ class ReplayMachine(RuleBasedStateMachine):
         the file's), and a few hands played already (each checked)."""
         self.slug = slug
         self.redeals = bool(PROFILES[slug][0]["rotation"].get("no_trump_declared"))   # 000 第五条
+        self.rebellions = bool(PROFILES[slug][0]["rotation"].get("rebellion"))        # 004 二.7 造反
         match = scratch_match(slug, referees=[self.users["referee"]])
         self.match_id = match.pk
         picks = {name: data.draw(st.sampled_from([spec["default"], spec["default"], *spec["readings"]]), label=name)
@@ -360,7 +361,7 @@ class ReplayMachine(RuleBasedStateMachine):
     def hand(self, data, in_request):
         """A hand: any, a bottom capture, a run the declarers keep, or a redeal."""
         kinds = ["play_hand"] * 3 + ["play_capture"] * 2 + ["play_run"] * 2 + ["play_redeal"] * (
-            2 if self.redeals else 0)
+            2 if self.redeals else 0) + ["play_rebellion"] * (2 if self.rebellions else 0)
         if self.counts["over"]:
             kinds = ["play_hand"]   # refused: one try is enough
         self.run(data, kinds, in_request)
@@ -447,6 +448,12 @@ class ReplayMachine(RuleBasedStateMachine):
     def play_redeal(self, data, in_request):
         """Nobody declared trump (000 第五条): refused where the profile has no rule for it."""
         self.record(data, {"outcome": "redeal"}, in_request, "redeal, ")
+
+    def play_rebellion(self, data, in_request):
+        """造反 (004 二.7): an attacker calls it, any seat wins the new bidding; refused for the declarers."""
+        inputs = {"outcome": "rebel", "called_by": data.draw(st.sampled_from(SEATS), label="called by"),
+                  "declarer": data.draw(st.sampled_from(SEATS), label="new declarer")}
+        self.record(data, inputs, in_request, "rebellion, ")
 
     def do_correct(self, data, in_request):
         last = self.last_hand
