@@ -116,7 +116,11 @@ OPTIONAL_TOP = {"sanctions": {}, "organiser_defaults": [], "choices": {}}
 #: union meet, points per final place (1st, 2nd, ...), the best N pairs per unit that count (null: all),
 #: and the bonus for each placed women's pair (see :mod:`tournament.engines.unit_standings`).
 OPTIONAL_SECTIONS = {
-    "unit_standings": ("map", {"points": ("list", "int"), "best_n": ("null", "int"), "women_bonus": "int"}),
+    # offered: false = the event ranks no units (003 writes no unit scoring); about.note: what the page and
+    # the printout say of the scale's source
+    "unit_standings": ("map", {"points": ("list", "int"), "best_n": ("null", "int"), "women_bonus": "int",
+                               "offered": ("optional", "bool"),
+                               "about": ("optional", ("map", {"note": "str", "note_en": _ENGLISH}))}),
 }
 #: Keys added after profile versions were first stored: a stored version without them reads as it
 #: did before they existed (key path → value). Files must still give them.
