@@ -660,13 +660,14 @@ class MatchState:
 
         The profile's ``must_play.awards`` decide: ``leave_current`` lets an award leave the
         must-play level the side stands on (000: 升5级 from 2 is 2 → 7; 第十四条's give-back is
-        worded for scores); otherwise the side stays there as after a score. The next must-play
+        worded for scores), and ``always_leave`` names the must-play levels it leaves even so (000: 2, as
+        第十七条 writes its exceptions for A and J only); otherwise the side stays there as after a score. The next must-play
         level still stops the climb; ``give_back`` says whether the levels lost come off the other side.
         """
         p, lad = self.profile, self.profile.ladder
         start = lv[g]
         on_must = start in p.must_play and self._waived[g] != start
-        stuck = on_must and not p.award_leaves_must_play
+        stuck = on_must and not (p.award_leaves_must_play or start in p.award_always_leaves)
         new, lost = _climb(p, start, levels, not stuck, give_back=True)
         if stuck:
             lines.append(f"{SIDES[g]}升{levels}级：{lad[start]}必打，须坐庄打过{lad[start]}，停在{lad[start]}")

@@ -82,7 +82,9 @@ SCHEMA = ("map", {
         "defenders": _SIDE, "declarers": _SIDE,
     }),
     "must_play": ("map", {"levels": ("list", "level"), "give_back": "bool",
-                          "awards": ("map", {"leave_current": "bool", "give_back": "bool"})}),
+                          # always_leave: must-play levels an award leaves even when leave_current is false
+                          "awards": ("map", {"leave_current": "bool", "give_back": "bool",
+                                             "always_leave": ("list", "level")})}),
     "bottom": ("map", {
         "single": "int", "pair": "int", "tractor_base": "int", "tractor_per_pair": "int",
         "trump_only": "bool", "reverse_capture": ("enum", ("none", "subtract")),
@@ -126,6 +128,7 @@ OPTIONAL_SECTIONS = {
 #: did before they existed (key path → value). Files must still give them.
 LATER_KEYS = {"cards": {"decks": 2, "bottom": 8}, "scoring.at_takeover": "takeover",
               "must_play.awards": {"leave_current": False, "give_back": True},
+              "must_play.awards.always_leave": [],
               "rotation.no_trump_declared": None, "scoring.clamp_scope": "before_bottom",
               "timing.announce.redeals_count": True, "standings.forfeit_rule": "largest_margin"}
 
