@@ -276,7 +276,12 @@ def _settle(p: Profile, d: int, f: int, *, points, bottom_points, lt, penalty, s
     final, mult = _score(p, points, bottom_points, lt, penalty, lines)
     d0 = d
     rc = p.rank_captures.get(d) if lt is not None else None
-    if rc is not None and _is_rank_capture(p, rc, lt, final):
+    taken = final     # the points a J/A drop's minimum reads: without the penalties under that reading
+    if (rc is not None and rc.min_points is not None and penalty and not p.capture_counts_penalties
+            and lt.by == "defenders" and lt.rank == rc.rank):
+        taken = _score(p, points, bottom_points, lt, 0, [])[0]
+        lines.append(f"降级须捉够{rc.min_points}分，罚分不计：防家捉得{taken}")
+    if rc is not None and _is_rank_capture(p, rc, lt, taken):
         drop = rc.drop_main if lt.is_main_rank else rc.drop_other
         if rc.restart:
             return _restart(p, rc, seat=seat, d=d, drop=drop, f=f, final=final, mult=mult, lines=lines)

@@ -79,6 +79,8 @@ SCHEMA = ("map", {
         # what the clamp bounds: the trick points + penalties before the bottom (before_bottom), or the
         # hand's whole score once a fine was applied, the bottom included (whole_score)
         "clamp_scope": ("enum", CLAMP_SCOPES),
+        # do point penalties count toward a J/A drop's minimum points (004 四.5/四.6 捉够80分)?
+        "capture_counts_penalties": "bool",
         "defenders": _SIDE, "declarers": _SIDE,
     }),
     "must_play": ("map", {"levels": ("list", "level"), "give_back": "bool",
@@ -129,7 +131,7 @@ OPTIONAL_SECTIONS = {
 LATER_KEYS = {"cards": {"decks": 2, "bottom": 8}, "scoring.at_takeover": "takeover",
               "must_play.awards": {"leave_current": False, "give_back": True},
               "must_play.awards.always_leave": [],
-              "rotation.no_trump_declared": None, "scoring.clamp_scope": "before_bottom",
+              "rotation.no_trump_declared": None, "scoring.clamp_scope": "before_bottom", "scoring.capture_counts_penalties": True,
               "timing.announce.redeals_count": True, "standings.forfeit_rule": "largest_margin"}
 
 

@@ -110,6 +110,7 @@ class Profile:
     award_leaves_must_play: bool   # a sanction's level award may leave the must-play level stood on
     award_give_back: bool          # levels an award cannot take come off the other side
     award_always_leaves: frozenset  # must-play level indexes an award leaves even so (000: 2)
+    capture_counts_penalties: bool  # point penalties count toward a J/A drop's minimum (004 捉够80分)
     points_total: int              # card points in the decks (100 a deck)
     bottom_max: int                # the most points the bottom's cards can hold
     at_takeover_keeps: bool        # exactly takeover_at points: the declarers keep the stage, no level
@@ -238,6 +239,7 @@ def profile_from_dict(data: Any, source: str = "<dict>", choices: dict | None = 
         award_leaves_must_play=d["must_play"]["awards"]["leave_current"],
         award_give_back=d["must_play"]["awards"]["give_back"],
         award_always_leaves=frozenset(index[lv] for lv in d["must_play"]["awards"]["always_leave"]),
+        capture_counts_penalties=s["capture_counts_penalties"],
         points_total=100 * d["cards"]["decks"],
         bottom_max=max_bottom_points(d["cards"]["decks"], d["cards"]["bottom"]),
         at_takeover_keeps=keeps,
