@@ -109,8 +109,10 @@ SCHEMA = ("map", {
         "stages": ("list", ("enum", STAGE_KINDS)), "rank_all_of": ("null", "int"),
         "partners_by_lot": "bool", "seats_by_lot_on_request": "bool",
         "team": ("null", ("map", {"pairs": "int", "women_pairs": "int", "reserve_pairs": "int"})),
+        # fourth_place: the award of the 4th place when a 3rd-place match was played (merit | third)
         "awards": ("null", ("map", {"champion": "int", "runner_up": "int", "third": "int",
-                                    "merit": "int", "commemorative": "bool"})),
+                                    "merit": "int", "commemorative": "bool",
+                                    "fourth_place": ("enum", ("merit", "third"))})),
         "roles": ("list", ("enum", ROLES)),
     }),
 })
@@ -131,8 +133,9 @@ OPTIONAL_SECTIONS = {
 LATER_KEYS = {"cards": {"decks": 2, "bottom": 8}, "scoring.at_takeover": "takeover",
               "must_play.awards": {"leave_current": False, "give_back": True},
               "must_play.awards.always_leave": [],
-              "rotation.no_trump_declared": None, "scoring.clamp_scope": "before_bottom", "scoring.capture_counts_penalties": True,
-              "timing.announce.redeals_count": True, "standings.forfeit_rule": "largest_margin"}
+              "rotation.no_trump_declared": None, "scoring.clamp_scope": "before_bottom",
+              "scoring.capture_counts_penalties": True, "timing.announce.redeals_count": True,
+              "standings.forfeit_rule": "largest_margin", "format.awards.fourth_place": "merit"}
 
 
 def _check(value: Any, spec: Any, path: str, source: str) -> Any:
