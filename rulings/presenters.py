@@ -344,7 +344,8 @@ def offence_order(offences) -> list[str]:
 
 
 def offence_menu(profile):
-    """The profile's offences for the console: name, and what each asks for (minutes, cards, role).
+    """The profile's offences for the console: name, and what each asks for (minutes, cards, role);
+    ``cards_label`` says which cards to count when the profile says it (003's failed throw), else "".
 
     ``needs`` maps a referee option id (or "" for any) to the inputs it needs, so the console asks
     for minutes, cards and the role only when the outcome depends on them. ``always``: the referee's
@@ -365,5 +366,6 @@ def offence_menu(profile):
         needs.update({key: sorted(common | flags) for key, flags in found.items()})
         always = bool(options) and "options" in node and node.get("chooser", "referee") == "referee"
         menu.append({"code": code, "name": offence_name(node), "options": options, "default": default,
-                     "always": always, "needs": needs, "common": code in COMMON_FIRST})
+                     "always": always, "needs": needs, "common": code in COMMON_FIRST,
+                     "cards_label": in_language(node.get("cards") or {}, "label")})
     return menu

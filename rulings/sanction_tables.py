@@ -41,7 +41,8 @@ A *node* says how one offence turns into an outcome. It is one of:
                                        level at 120, as the take-over table would; needs levels_per_points)
         points_void, redeal, hand_ends: bool
 Any node may carry ``clause`` (innermost wins) and ``note`` (notes add up); an offence also has
-``name`` and may carry ``waivable_by_other_side``; an option also has ``label`` and ``aliases``. Each of
+``name`` and may carry ``waivable_by_other_side`` and ``cards: {label}`` (which cards the referee counts
+for ``per_card``: the console's question, e.g. 003's blocked cards or cards taken back); an option also has ``label`` and ``aliases``. Each of
 ``name``, ``clause``, ``note`` and ``label`` (and the appeal's and the escalation's ``clause``) may have an
 English twin (``name_en``, ``clause_en``, ...) that English pages show (optional: else the Chinese text); a
 twin needs its Chinese key.
@@ -83,7 +84,8 @@ OUTCOME_KEYS = {"kinds", "points", "per_card", "applies_to", "gainer", "levels",
                 "next_declarer", "drop_to", "levels_per_points", "max_levels", "levels_from_points",
                 "points_void", "redeal", "hand_ends", "automatic", "drop_keeps_levels"}
 META_KEYS = {"clause", "note", "clause_en", "note_en"}
-OFFENCE_KEYS = {"name", "name_en", "waivable_by_other_side"}
+OFFENCE_KEYS = {"name", "name_en", "waivable_by_other_side", "cards"}
+CARDS_KEYS = {"label", "label_en"}
 OPTION_KEYS = {"label", "label_en", "aliases"}
 OPTIONS_KEYS = {"chooser", "default"}
 BAND_KEYS = {"from", "over", "to"}
@@ -227,6 +229,11 @@ class _Checker:
             self.text(node.get("clause"), f"{path}.clause")
             if node.get("waivable_by_other_side"):
                 self.other_side_options = True
+            if "cards" in node:
+                self.mapping(node["cards"], f"{path}.cards")
+                self.known_keys(node["cards"], CARDS_KEYS, f"{path}.cards")
+                self.text(node["cards"].get("label"), f"{path}.cards.label")
+                self.english(node["cards"], f"{path}.cards", ("label",))
             self.node(node, path, extra=OFFENCE_KEYS, role=None, in_options=False)
 
     # --- nodes -----------------------------------------------------------------------------

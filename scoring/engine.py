@@ -279,7 +279,12 @@ def _settle(p: Profile, d: int, f: int, *, points, bottom_points, lt, penalty, s
     final, mult = _score(p, points, bottom_points, lt, penalty, lines)
     d0 = d
     rc = p.rank_captures.get(d) if lt is not None else None
-    if rc is not None and _is_rank_capture(p, rc, lt, final):
+    taken = final     # the points a J/A drop's minimum reads: without the penalties under that reading
+    if (rc is not None and rc.min_points is not None and penalty and not p.capture_counts_penalties
+            and lt.by == "defenders" and lt.rank == rc.rank):
+        taken = _score(p, points, bottom_points, lt, 0, [])[0]
+        lines.append(f"降级须捉够{rc.min_points}分，罚分不计：防家捉得{taken}")
+    if rc is not None and _is_rank_capture(p, rc, lt, taken):
         drop = rc.drop_main if lt.is_main_rank else rc.drop_other
         if rc.restart:
             return _restart(p, rc, seat=seat, d=d, drop=drop, f=f, final=final, mult=mult, lines=lines)
@@ -663,13 +668,14 @@ class MatchState:
 
         The profile's ``must_play.awards`` decide: ``leave_current`` lets an award leave the
         must-play level the side stands on (000: 升5级 from 2 is 2 → 7; 第十四条's give-back is
-        worded for scores); otherwise the side stays there as after a score. The next must-play
+        worded for scores), and ``always_leave`` names the must-play levels it leaves even so (000: 2, as
+        第十七条 writes its exceptions for A and J only); otherwise the side stays there as after a score. The next must-play
         level still stops the climb; ``give_back`` says whether the levels lost come off the other side.
         """
         p, lad = self.profile, self.profile.ladder
         start = lv[g]
         on_must = start in p.must_play and self._waived[g] != start
-        stuck = on_must and not p.award_leaves_must_play
+        stuck = on_must and not (p.award_leaves_must_play or start in p.award_always_leaves)
         new, lost = _climb(p, start, levels, not stuck, give_back=True)
         if stuck:
             lines.append(f"{SIDES[g]}升{levels}级：{lad[start]}必打，须坐庄打过{lad[start]}，停在{lad[start]}")

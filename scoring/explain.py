@@ -61,6 +61,9 @@ _KINDS = tuple(LineKind(chinese, message) for chinese, message in (
      gettext_noop("Declarers on %(level)s, the defenders capture the bottom with %(rank)s: whatever the points, "
                   "the declarers start again from %(drop)s: %(level)s→%(drop)s")),
     ("此时{level}非必打", gettext_noop("%(level)s is not a must-play level this time")),
+    ("降级须捉够{need}分，罚分不计：防家捉得{points}",
+     gettext_noop("A drop needs %(need)s points captured, penalties not counted: the defenders captured "
+                  "%(points)s")),
     ("下一副防家得分不满{under}，庄家方可重新打{back}（落实政策）",
      gettext_noop("If the defenders score under %(under)s in the next hand, the declarers may return to "
                   "%(back)s")),

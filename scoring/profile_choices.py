@@ -92,13 +92,17 @@ def check_picks(picks: Any, specs: dict, source: str) -> dict:
 def patch(d: dict, picks: dict, specs: dict, source: str) -> dict:
     """A validated copy of ``d`` with the picked readings' values set (the default readings are the file)."""
     out = copy.deepcopy(d)
-    for name, rid in picks.items():
-        for key_path, value in specs[name]["readings"][rid]["set"].items():
-            node = out
-            parts = key_path.split(".")
-            for part in parts[:-1]:
-                node = node[part]
-            node[parts[-1]] = copy.deepcopy(value)
+    # a shallower path first: a reading that sets a whole node (003's failed_throw_fine) must not undo another
+    # choice's key inside it (failed_throw_cards), whatever the order of the picks
+    sets = sorted(((key_path, value) for name, rid in picks.items()
+                   for key_path, value in specs[name]["readings"][rid]["set"].items()),
+                  key=lambda item: item[0].count("."))
+    for key_path, value in sets:
+        node = out
+        parts = key_path.split(".")
+        for part in parts[:-1]:
+            node = node[part]
+        node[parts[-1]] = copy.deepcopy(value)
     out["choices"] = {}
     result = validate_body(out, source)
     result["choices"] = dict(picks)

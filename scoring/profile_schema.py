@@ -79,10 +79,14 @@ SCHEMA = ("map", {
         # what the clamp bounds: the trick points + penalties before the bottom (before_bottom), or the
         # hand's whole score once a fine was applied, the bottom included (whole_score)
         "clamp_scope": ("enum", CLAMP_SCOPES),
+        # do point penalties count toward a J/A drop's minimum points (004 四.5/四.6 捉够80分)?
+        "capture_counts_penalties": "bool",
         "defenders": _SIDE, "declarers": _SIDE,
     }),
     "must_play": ("map", {"levels": ("list", "level"), "give_back": "bool",
-                          "awards": ("map", {"leave_current": "bool", "give_back": "bool"})}),
+                          # always_leave: must-play levels an award leaves even when leave_current is false
+                          "awards": ("map", {"leave_current": "bool", "give_back": "bool",
+                                             "always_leave": ("list", "level")})}),
     "bottom": ("map", {
         "single": "int", "pair": "int", "tractor_base": "int", "tractor_per_pair": "int",
         "trump_only": "bool", "reverse_capture": ("enum", ("none", "subtract")),
@@ -108,8 +112,10 @@ SCHEMA = ("map", {
         "stages": ("list", ("enum", STAGE_KINDS)), "rank_all_of": ("null", "int"),
         "partners_by_lot": "bool", "seats_by_lot_on_request": "bool",
         "team": ("null", ("map", {"pairs": "int", "women_pairs": "int", "reserve_pairs": "int"})),
+        # fourth_place: the award of the 4th place when a 3rd-place match was played (merit | third)
         "awards": ("null", ("map", {"champion": "int", "runner_up": "int", "third": "int",
-                                    "merit": "int", "commemorative": "bool"})),
+                                    "merit": "int", "commemorative": "bool",
+                                    "fourth_place": ("enum", ("merit", "third"))})),
         "roles": ("list", ("enum", ROLES)),
     }),
 })
@@ -119,15 +125,21 @@ OPTIONAL_TOP = {"sanctions": {}, "organiser_defaults": [], "choices": {}}
 #: union meet, points per final place (1st, 2nd, ...), the best N pairs per unit that count (null: all),
 #: and the bonus for each placed women's pair (see :mod:`tournament.engines.unit_standings`).
 OPTIONAL_SECTIONS = {
-    "unit_standings": ("map", {"points": ("list", "int"), "best_n": ("null", "int"), "women_bonus": "int"}),
+    # offered: false = the event ranks no units (003 writes no unit scoring); about.note: what the page and
+    # the printout say of the scale's source
+    "unit_standings": ("map", {"points": ("list", "int"), "best_n": ("null", "int"), "women_bonus": "int",
+                               "offered": ("optional", "bool"),
+                               "about": ("optional", ("map", {"note": "str", "note_en": _ENGLISH}))}),
 }
 #: Keys added after profile versions were first stored: a stored version without them reads as it
 #: did before they existed (key path → value). Files must still give them.
 LATER_KEYS = {"cards": {"decks": 2, "bottom": 8}, "scoring.at_takeover": "takeover",
               "must_play.awards": {"leave_current": False, "give_back": True},
+              "must_play.awards.always_leave": [],
               "rotation.no_trump_declared": None, "rotation.rebellion": False,
               "scoring.clamp_scope": "before_bottom",
-              "timing.announce.redeals_count": True, "standings.forfeit_rule": "largest_margin"}
+              "scoring.capture_counts_penalties": True, "timing.announce.redeals_count": True,
+              "standings.forfeit_rule": "largest_margin", "format.awards.fourth_place": "merit"}
 
 
 def _check(value: Any, spec: Any, path: str, source: str) -> Any:

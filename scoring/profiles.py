@@ -109,6 +109,8 @@ class Profile:
     give_back: bool
     award_leaves_must_play: bool   # a sanction's level award may leave the must-play level stood on
     award_give_back: bool          # levels an award cannot take come off the other side
+    award_always_leaves: frozenset  # must-play level indexes an award leaves even so (000: 2)
+    capture_counts_penalties: bool  # point penalties count toward a J/A drop's minimum (004 捉够80分)
     points_total: int              # card points in the decks (100 a deck)
     bottom_max: int                # the most points the bottom's cards can hold
     at_takeover_keeps: bool        # exactly takeover_at points: the declarers keep the stage, no level
@@ -237,6 +239,8 @@ def profile_from_dict(data: Any, source: str = "<dict>", choices: dict | None = 
         must_play=must, next_must=next_must, give_back=d["must_play"]["give_back"],
         award_leaves_must_play=d["must_play"]["awards"]["leave_current"],
         award_give_back=d["must_play"]["awards"]["give_back"],
+        award_always_leaves=frozenset(index[lv] for lv in d["must_play"]["awards"]["always_leave"]),
+        capture_counts_penalties=s["capture_counts_penalties"],
         points_total=100 * d["cards"]["decks"],
         bottom_max=max_bottom_points(d["cards"]["decks"], d["cards"]["bottom"]),
         at_takeover_keeps=keeps,

@@ -118,6 +118,10 @@
     ["minutes", "cards", "role"].forEach(function (name) {
       document.getElementById(name + "-field").hidden = wanted.indexOf(name) < 0;
     });
+    /* which cards to count, as the profile's reading says (003's failed throw), else the page's word */
+    var cardsLabel = document.getElementById("cards-label");
+    if (!cardsLabel.dataset.plain) { cardsLabel.dataset.plain = cardsLabel.textContent; }
+    cardsLabel.textContent = (current && current.cards_label) || cardsLabel.dataset.plain;
   }
 
   function payload() {

@@ -92,7 +92,10 @@ def test_shenzhen_card_count_awards_leave_must_play_too():
     """000 第十七条（三）: 错误家为防守方则庄家方升两级 (declarers on 2 go to 4)."""
     sanction = ledger(SZ).record("card_count", "EW", role="defenders")
     assert award_state(SZ, "2", "6", sanction, choices=SZ_PASS).levels == {"NS": "4", "EW": "6"}
-    assert award_state(SZ, "2", "6", sanction).levels == {"NS": "2", "EW": "6"}   # default: stop (issue 28)
+    # issue 45 item 3: 第十七条 writes its exceptions for A and J only, so under the default (award_at_two=full)
+    # the award applies at 2 as well; the reading `hold` (issue 28's stop at 2) keeps the declarers at 2
+    assert award_state(SZ, "2", "6", sanction).levels == {"NS": "4", "EW": "6"}
+    assert award_state(SZ, "2", "6", sanction, choices={"award_at_two": "hold"}).levels == {"NS": "2", "EW": "6"}
 
 
 def test_company_league_award_at_a_must_play_level_stays_and_gives_back():

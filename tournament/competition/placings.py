@@ -269,9 +269,12 @@ def award_of(place: int, cfg: dict) -> str | None:
     """The profile key of the award a ranking place earns (None: no award): the counts of ``cfg`` are numbers
     of places in order, so every entry on one place (a tie) gets the same award, the better one where the tie
     straddles a boundary; a place inside a title's range that the title does not name (4th, in a range of two
-    third places) takes the next award with places."""
+    third places) takes the next award with places, unless ``fourth_place`` is "third" (003's choice
+    fourth_after_third_match: both sides of a 3rd-place match take a third place)."""
     end = 0
     for key, _title, named in AWARDS:
+        if key == "third" and cfg.get("fourth_place") == "third":
+            named = None
         count = int(cfg.get(key) or 0)
         end += count
         if count and place <= end and named in (None, place):

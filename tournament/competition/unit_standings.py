@@ -19,6 +19,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from common.errors import UserError, gettext_noop
+from scoring.profile_store import in_language
 from tournament.competition.placings import final_ranking
 from tournament.engines import unit_standings as pure
 from tournament.models import Event, Pair, Player
@@ -53,6 +54,8 @@ class UnitStandings:
     rules: dict
     rules_text: tuple[str, ...]
     lot_seed: str
+    offered: bool = True   # False: the event ranks no units (the profile's reading), ``lines`` is empty
+    note: str = ""         # the profile's word on where the scale comes from (003: the organiser's own)
 
 
 def profile_rules(event: Event) -> dict:
@@ -60,10 +63,17 @@ def profile_rules(event: Event) -> dict:
     return dict((event.profile.data or {}).get("unit_standings") or {})
 
 
+def scale_note(event: Event) -> str:
+    """The profile's note on the unit scoring in the active language ("" when it has none): 003 writes no unit
+    scoring, so its profile says the scale is the organiser's own, or that the event has no unit standings."""
+    return str(in_language(profile_rules(event).get("about") or {}, "note"))
+
+
 def unit_rules(event: Event) -> dict:
     """The rules in force: the profile's, then the organiser's override, checked and completed."""
     override = {k: v for k, v in (event.unit_scoring or {}).items() if k in RULE_KEYS}
-    return pure.clean_rules({**profile_rules(event), **override})
+    rules = {k: v for k, v in profile_rules(event).items() if k in RULE_KEYS}
+    return pure.clean_rules({**rules, **override})
 
 
 SEED_MAX_LENGTH = 64
@@ -90,7 +100,7 @@ def set_unit_rules(event: Event, *, points=None, best_n=None, women_bonus=None, 
         override["best_n"] = best_n
     if women_bonus is not None:
         override["women_bonus"] = women_bonus
-    pure.clean_rules({**profile_rules(event), **override})
+    pure.clean_rules({**{k: v for k, v in profile_rules(event).items() if k in RULE_KEYS}, **override})
     seed = "" if seed is None else str(seed).strip()
     if len(seed) > SEED_MAX_LENGTH:
         raise UserError(gettext_noop("The seed may have at most %(most)s characters."), field="seed",
@@ -141,6 +151,8 @@ def event_unit_standings(event: Event) -> UnitStandings:
     """The event's unit standings from the final ranking so far."""
     rules = unit_rules(event)
     seed = lot_seed(event)
+    if not event.ranks_units:
+        return UnitStandings((), True, rules, (), seed, offered=False, note=scale_note(event))
     places, complete = final_ranking(event)
     unit_of = dict(Pair.objects.filter(event=event).values_list("pk", "unit__name"))
     names = dict(Pair.objects.filter(event=event).values_list("pk", "name"))
@@ -155,7 +167,7 @@ def event_unit_standings(event: Event) -> UnitStandings:
                  bonus=r.bonus, firsts=r.firsts, seconds=r.seconds,
                  tie=_tie(r, seed) if complete or r.decided_by != "lot" else "")  # a lot decides once all is played
         for r in table.rows)
-    return UnitStandings(lines, complete, rules, rules_text(rules, seed), seed)
+    return UnitStandings(lines, complete, rules, rules_text(rules, seed), seed, note=scale_note(event))
 
 
 def _tie(row: pure.UnitRow, seed: str) -> str:
@@ -174,6 +186,11 @@ def workbook(result: UnitStandings, title: str) -> bytes:
     sheet = book.active
     sheet.title = "团体总分"
     sheet.append([title])
+    if not result.offered:
+        sheet.append([result.note])
+        out = io.BytesIO()
+        book.save(out)
+        return out.getvalue()
     sheet.append(["暂定（赛事尚未结束）" if not result.complete else "最终"])
     header = ["名次", "单位", "总分", "第一名数", "第二名数", "女子对加分", "计分参赛对", "同分决定"]
     sheet.append(header)
@@ -183,7 +200,7 @@ def workbook(result: UnitStandings, title: str) -> bytes:
         pairs = "；".join(f"{p.name} 第{p.place}名 {p.points}分" for p in line.pairs)
         sheet.append([line.rank, line.unit, line.score, line.firsts, line.seconds, line.bonus, pairs, line.tie])
     sheet.append([])
-    for text in result.rules_text:
+    for text in ((result.note,) if result.note else ()) + result.rules_text:
         sheet.append([text])
     sheet.freeze_panes = "A4"
     for i, width in enumerate((6, 18, 8, 10, 10, 10, 60, 18), start=1):

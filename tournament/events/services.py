@@ -81,7 +81,7 @@ def profile_versions(slug, event=None):
 
 
 def source_text(profile) -> str:
-    """Which part of its rule document the profile reads ("第一部分（2008年修订版之前）"), "" when the whole: the
+    """Which part of its rule document the profile reads ("第一部分《拖拉机(两副牌)比赛规则》（原文未注明日期…）"), "" when the whole: the
     document is the profile's name; its file name (``source.document``, e.g. "004_….txt") is for developers."""
     source = (profile.data or {}).get("source") or {}
     if isinstance(source, dict):

@@ -80,8 +80,12 @@ class Event(models.Model):
 
     @property
     def ranks_units(self) -> bool:
-        """Whether the event ranks its units (团体总分): the profile or the organiser sets the scoring."""
-        return bool((self.profile.data or {}).get("unit_standings") or self.unit_scoring)
+        """Whether the event ranks its units (团体总分): the profile or the organiser sets the scoring, unless the
+        profile's reading offers none (``unit_standings.offered: false``, 003's choice ``unit_scale``)."""
+        section = (self.profile.data or {}).get("unit_standings")
+        if section and section.get("offered") is False:
+            return False
+        return bool(section or self.unit_scoring)
 
     def get_absolute_url(self):
         return reverse("event_detail", args=[self.slug])

@@ -37,6 +37,8 @@ class UnitsData:
     lines: tuple
     rules: tuple
     certificates: tuple
+    note: str = ""        # the profile's word on the scale (003: the organiser's own, or no unit standings)
+    offered: bool = True  # False: the event ranks no units, the printout says so and nothing else
 
 
 def collect(event, options):
@@ -56,13 +58,18 @@ def collect(event, options):
     return UnitsData(heading=heading_for(event), event=event.name,
                      day=(event.end_date or event.start_date).isoformat(), organiser=event.organising_body,
                      complete=result.complete,
-                     lines=lines, rules=result.rules_text, certificates=certificates)
+                     lines=lines, rules=result.rules_text, certificates=certificates, note=result.note,
+                     offered=result.offered)
 
 
 def render(data, progress=None):
     sheet = styles()
     width, _height = content_size(landscape=True)
     story = [text(_("Unit standings"), sheet["title"])]
+    if data.note:
+        story.append(text(data.note, sheet["small"]))
+    if not data.offered:
+        return build_pdf(story, heading=data.heading, title=_("Unit standings"), landscape=True)
     if not data.complete:
         story.append(text(_("Provisional: the event is not finished yet."), sheet["small"]))
     header = [_("Place"), _("Unit"), _("Points"), _("First places"), _("Second places"), _("Pairs that count"),
