@@ -94,6 +94,7 @@ def test_the_organisers_page_says_when_and_warns_when_overdue(folder, frozen_now
     snapshots.snapshot_due()
     page = client.get(f"/events/{event.slug}/").content.decode()
     assert "最近一次自动备份" in page and "每5分钟" in page and "自动备份已逾期" not in page
+    assert "。有轮次进行时" in page                          # two Chinese sentences, no space between them
     frozen_now.advance(minutes=11)                        # the worker stopped: twice the interval passed
     page = client.get(f"/events/{event.slug}/").content.decode()
     assert "自动备份已逾期" in page
