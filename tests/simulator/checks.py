@@ -18,7 +18,7 @@ _SCRIPT = re.compile(r"<(script|style|template|svg)\b.*?</\1>", re.S | re.I)
 _TAG = re.compile(r"<[^>]+>")
 ALLOWED_WORDS = {
     "English", "PDF", "pdf", "xlsx", "csv", "CSV", "UTF", "GBK", "API", "JSON", "Excel", "Tractor", "QR", "ETag",
-    "NS", "EW", "zhangsan", "Wi-Fi", "WiFi", "http", "https", "www", "OK", "TV", "LED", "PNG", "URL", "ID",
+    "NS", "EW", "zhangsan", "JOKER", "Joker", "Wi-Fi", "WiFi", "http", "https", "www", "OK", "TV", "LED", "PNG", "URL", "ID",
 }
 # Allowed spans, blanked before the word checks: addresses, file names, seeds, times and level names.
 _ALLOWED_SPANS = [
@@ -49,7 +49,8 @@ def page_text(body: str) -> str:
 
 def internal_text(text: str, allowed=()) -> list[str]:
     """What on a Chinese page is not Chinese for the reader: a profile key or offence code, a Python message,
-    an English sentence (three English words in a row), or any English word outside the allowed ones."""
+    an English sentence (three English words in a row), or any English word outside the allowed ones; each as
+    (kind, text)."""
     for value in sorted(allowed, key=len, reverse=True):
         if value:
             text = text.replace(value, " ")
@@ -57,11 +58,11 @@ def internal_text(text: str, allowed=()) -> list[str]:
         text = span.sub(" ", text)
     found = []
     for label, pattern in _INTERNAL:
-        found += [f"{label}: {m.group(0)!r} in …{_around(text, m)}…" for m in pattern.finditer(text)]
-    found += [f"English sentence: {m.group(0)!r}" for m in _ENGLISH_RUN.finditer(text)]
+        found += [(label, f"{label}: {m.group(0)!r} in …{_around(text, m)}…") for m in pattern.finditer(text)]
+    found += [("English sentence", f"English sentence: {m.group(0)!r}") for m in _ENGLISH_RUN.finditer(text)]
     words = {w for w in _WORD.findall(text)} - ALLOWED_WORDS
     if words and not found:
-        found.append(f"English words: {sorted(words)[:8]}")
+        found.append(("English words", f"English words: {sorted(words)[:8]}"))
     return found[:5]
 
 

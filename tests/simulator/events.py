@@ -16,6 +16,7 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.test import TestCase
 
 from common.errors import UserError
 from demo.competition import play_to_win
@@ -67,10 +68,12 @@ class Sim:
         self.now.advance(minutes=minutes)
 
     def attempt(self, what, call):
-        """One service call in its own savepoint (a request's transaction); a refusal is logged and changes nothing."""
-        self.tick()
-        try:
-            with transaction.atomic():
+        """One service call in its own savepoint (a request's transaction); a refusal is logged and changes nothing.
+        A few seconds pass: the hall displays poll all the time, so a write lands on a display copy built
+        moments before (its rebuild then reads the changed tables only)."""
+        self.now.advance(seconds=5)
+        try:   # what the services leave for after the commit (caches, the display's tables, tasks) runs as it would
+            with TestCase.captureOnCommitCallbacks(execute=True), transaction.atomic():
                 result = call()
         except UserError as error:
             self.note(f"{what}: refused ({type(error).__name__}, {error.field}: {error})")
@@ -215,8 +218,8 @@ class Sim:
             self.tick(5)
             self.state(f"{label} clock paused")
             self.attempt(f"{label}: resume clock", lambda: clocks.resume_clock(rnd, chief))
-        for match in self.playable(rnd):
-            if clock_on:
+        for index, match in enumerate(self.playable(rnd)):
+            if clock_on or index > 0:   # a few hands; the clock or the chief decides (one table plays to the end)
                 for _ in range(self.rng.randint(0, 3)):
                     self.hand(match, referee if self.rng.random() < 0.8 else chief)
             else:
@@ -228,7 +231,7 @@ class Sim:
             self.state(f"{label} time up")
         for match in self.playable(rnd) + self.undecided(rnd):
             self.attempt(f"{label}: chief decides table {match.table}", lambda m=match: results.decide_match(
-                m, chief, winner=self.rng.choice(["NS", "EW"]), kind="decided", reason="时间到，双方级数相同，抽签决定"))
+                m, chief, winner=self.rng.choice(["NS", "EW"]), kind="decided", reason="双方同意提前结束，按级数判定"))
         closed = self.attempt(f"{label}: close", lambda: rounds.close_round(rnd, chief))
         if closed is None:
             self.note(f"{label}: undecided {rounds.undecided_tables(rnd)}")
