@@ -7,12 +7,12 @@ one-line description; the seeds that show it are in the comment above it.
 """
 
 KNOWN_DEFECTS = {
-    # seeds 2, 6 (test_regression_bye_round): tournament/clocks/display.py build_display_data sorts the rows by
+    # seed 6 (test_regression_bye_round[6]): tournament/clocks/display.py build_display_data sorts the rows by
     # (table, match_id) and a bye has no table: the desk, its poll, /api/rounds/<id>/clock/ and the hall
     # display answer 500 once a hand is recorded in a round with a bye
     "server_error TypeError in clocks/display.py:build_display_data":
         "a round with a bye: the desk, its poll, the round's clock API and the hall display answer 500",
-    # seeds 0, 2, 3, 6 (test_regression_bye_round): the score sheets of a round print a sheet for the bye
+    # seeds 0, 2, 6 (test_regression_bye_round[2], [6]): the score sheets of a round print a sheet for the bye
     "bye_printed": "a score sheet (or table card) is printed for a bye",
     # seeds 0-6: the chief's desk of a closed round lists its tables as 时间到
     "closed_round_in_progress": "a closed round's desk says 时间到 / 进行中",
@@ -24,8 +24,8 @@ KNOWN_DEFECTS = {
     # had_bye, seeded, …): keys a reader cannot read
     "internal_text printout draw snake_case identifier": "the draw sheet prints the draw's JSON keys",
     "internal_text printout draw Python message": "the draw sheet prints the draw's JSON (braces)",
-    # the disqualified pair keeps its place (see DISQUALIFIED_SEED): a place, an award, a certificate and a
-    # row with a place in standings.xlsx
+    # seeds 4 (test_regression_disqualified_takes_no_award: 季军 and 优胜奖 with their certificates), 0, 5, 7-12:
+    # a disqualified pair keeps its place, its award, its certificate and its row with a place in standings.xlsx
     "disqualified_placed": "a disqualified pair has a place in the final ranking and standings.xlsx",
     "disqualified_awarded": "a disqualified pair gets an award and its certificate",
     # seed 5: a Swiss stage's edit page lists its settings by their raw keys ("rounds": stage_settings.LABELS
