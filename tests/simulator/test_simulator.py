@@ -58,7 +58,7 @@ class Report:
         return lines
 
     def message(self, lines):
-        command = f"SIMULATOR_SEED={self.seed} .venv/bin/python -m pytest tests/simulator -k replay_one -q"
+        command = f"DJANGO_VAR_DIR=var/test SIMULATOR_SEED={self.seed} .venv/bin/python -m pytest tests/simulator -k replay_one -q -s"
         return (f"simulator seed {self.seed} ({shape_for(self.seed).describe()}) failed; replay with:\n  {command}\n"
                 + "\n".join(lines[:25]) + "\n-- the last steps:\n" + "\n".join(self.log[-30:]))
 
@@ -223,9 +223,12 @@ def run_seed(seed: int, *, big=False) -> tuple[Report, dict]:
 
 
 def _seeds():
-    if os.environ.get("SIMULATOR_SEEDS"):
-        return list(range(int(os.environ["SIMULATOR_SEEDS"])))
-    return FIXED_SEEDS
+    """``SIMULATOR_SEEDS=200``: seeds 0-199; ``SIMULATOR_SEEDS=7-20``: seeds 7 to 20; unset: the fixed seeds."""
+    wanted = os.environ.get("SIMULATOR_SEEDS", "")
+    if "-" in wanted:
+        first, last = wanted.split("-", 1)
+        return list(range(int(first), int(last) + 1))
+    return list(range(int(wanted))) if wanted else FIXED_SEEDS
 
 
 @pytest.mark.django_db
