@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from unittest import mock
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import TestCase
 
 from common.errors import UserError
+from config.celery import app as celery_app
 from demo.competition import play_to_win
 from infra import clock
 from rulings import appeal_route, appeals
@@ -382,7 +384,10 @@ class Sim:
 
 def simulate(shape: Shape, observe) -> Sim:
     """Play the event of ``shape`` with the clock frozen; returns the finished simulation (its log)."""
-    with clock.frozen(START) as now:
+    # the clock's tasks are not sent: the simulator fires what is due itself (clocks.fire_due), and a task left
+    # on the broker would reach a later test's worker
+    with clock.frozen(START) as now, mock.patch.object(celery_app, "send_task"), \
+            mock.patch.object(celery_app.control, "revoke"):
         sim = Sim(shape, observe, now)
         try:
             sim.run()
