@@ -80,6 +80,12 @@ def disqualified(event):
     return list(Pair.objects.filter(event=event, status=Pair.Status.DISQUALIFIED))
 
 
+def visible_text(page: str) -> str:
+    """What a page says: its text without scripts, templates, styles, tags and their attributes."""
+    page = re.sub(r"<(script|style|template)\b.*?</\1>", " ", page, flags=re.S | re.I)
+    return html.unescape(re.sub(r"<[^>]*>", " ", page))
+
+
 def page_facts(event, address, kind, text) -> list[tuple[str, str]]:
     """Impossible facts an answer states: a bye as a table without a number, a closed round in progress."""
     problems = []
@@ -89,8 +95,10 @@ def page_facts(event, address, kind, text) -> list[tuple[str, str]]:
         round_id = int(re.search(r"/rounds/(\d+)/", address.url).group(1))
         rnd = Round.objects.get(pk=round_id)
         if rnd.results_published_at is not None:
+            shown = visible_text(text)   # the words a page keeps for its scripts (data-*, JSON) are not said
             for phrase in ("本轮进行中", "进行中", "时间到"):
-                if phrase in text:
+                # the phrase as a status of its own, not inside a sentence ("（时间到仍未记录任何一副…）")
+                if re.search(rf"(?<![\u4e00-\u9fff]){phrase}(?![\u4e00-\u9fff])", shown):
                     problems.append(("closed_round_in_progress",
                                      f"{address.url}: round {rnd.number} is closed but the page says {phrase!r}"))
                     break

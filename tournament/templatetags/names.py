@@ -6,7 +6,8 @@ a match's stored result note in the page's language (``tournament.competition.kn
 ``{{ match.ns_source|source_words }}``: where a side still to be decided comes from, in the page's language
 ("R2-M1 胜者", "A组第1名": ``tournament.competition.stages.describe_source``), never the stored code ("W:R2-M1").
 ``{{ unit|unit_team:team }}``: an entry's unit and team, the team left out when it bears the unit's name
-(``common.names.unit_and_team``)."""
+(``common.names.unit_and_team``). ``{{ match|side_words:"ns" }}``: a side of a match: its pair, else where it comes
+from, else (a bye's empty side) the word for a bye; never "None"."""
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
@@ -30,6 +31,14 @@ def display_name(user):
 def unit_team(unit, team):
     """``team``: a team's name, a Team or None."""
     return unit_and_team(unit, getattr(team, "name", team))
+
+
+@register.filter
+def side_words(match, side):
+    pair = getattr(match, side)
+    if pair is not None:
+        return str(pair)
+    return describe_source(getattr(match, f"{side}_source") or "BYE")
 
 
 @register.filter

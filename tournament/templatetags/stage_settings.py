@@ -10,6 +10,7 @@ LABELS = {
     "first_table": _("first table"),
     "seeded": _("seeded entries"),
     "places_played": _("places played"),
+    "rounds": _("number of rounds"),
 }
 
 
