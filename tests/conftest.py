@@ -19,6 +19,7 @@ from infra.auth import UserThrottle
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 REPO = Path(__file__).resolve().parent.parent
+SEEDS = REPO.parent / "shared" / "seeds"   # the rule documents' originals, beside the clone (CI lays them there too)
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -1,13 +1,13 @@
 """Issue 45: readings the originals (../shared/seeds/) do not write, made named choices; labels that say
 only what the documents say. Each test quotes its clause."""
-from pathlib import Path
 
 import pytest
 
 from scoring.profile_store import latest_profile
+from tests.conftest import SEEDS
 from tournament.events import services as event_services
 
-SEED_004 = Path("/work/shared/seeds/004_85440e8d0847e64a.txt")
+SEED_004 = SEEDS / "004_85440e8d0847e64a.txt"
 
 
 # --- item 7: 004's first part carries no date ------------------------------------------------------------

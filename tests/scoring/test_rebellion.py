@@ -13,7 +13,7 @@ from scoring.engine import MatchState
 from scoring.models import Hand
 from scoring.profiles import load_profile
 from scoring.replay_check import check_event
-from tests.conftest import login
+from tests.conftest import SEEDS, login
 from tournament import roles
 from tournament.clocks import arithmetic
 
@@ -21,9 +21,7 @@ CLAUSE = "进攻方一人手中不足15分（含15分）时，可造反。确认
 
 
 def test_the_clause_is_quoted_from_the_original():
-    from pathlib import Path
-
-    original = next(Path("/work/shared/seeds").glob("004_*.txt"), None)
+    original = next(SEEDS.glob("004_*.txt"), None)
     if original is None:
         pytest.skip("the seeds are not on this machine")
     assert original.read_text(encoding="utf-8").count(CLAUSE) == 2     # both versions of 004
