@@ -704,7 +704,7 @@ class MatchState:
         has no such outcome (null: trump comes from the bottom instead).
         """
         self._check_open()
-        p, lad, seat = self.profile, self.profile.ladder, self.declarer
+        p, seat = self.profile, self.declarer
         how = p.rotation_no_trump
         if how is None:
             raise UserError(gettext_noop("Under these rules a deal without trump declared is not redealt."),
@@ -718,9 +718,7 @@ class MatchState:
         lines = [reason] if reason else []
         lines.append(f"至抓牌结束没有牌手亮主：{'庄家方继续坐庄' if keep else '庄家下台'}，重洗重抓")
         lines.append(f"下一副由{nxt}坐庄（{seat}的{_ROTATION_NAMES[how]}）")
-        d, f = self._lv[side], self._lv[1 - side]
-        r = HandResult(keep, lad[d], lad[f], None, nxt, False, lines, seat, lad[d], lad[f], kind="redeal")
-        return MatchState(p, self._lv, nxt, None, (r, self._hist), self._count + 1, self._waived, None, self._base)
+        return self._unscored(keep=keep, nxt=nxt, lines=lines, kind="redeal")
 
     def rebel(self, *, caller_side, winner_seat, reason="") -> "MatchState":
         """造反 (004 二.7): 进攻方一人手中不足15分（含15分）时，可造反。确认造反后，应重新起牌，……双方抢庄.
@@ -734,7 +732,7 @@ class MatchState:
         decides anyway) and for the declaring side.
         """
         self._check_open()
-        p, lad, seat = self.profile, self.profile.ladder, self.declarer
+        p, seat = self.profile, self.declarer
         if not p.rebellion:
             raise UserError(gettext_noop("Under these rules the attackers cannot call a rebellion."),
                             field="outcome")
@@ -751,9 +749,16 @@ class MatchState:
         lines = [reason] if reason else []
         lines.append(f"{caller_side}造反：重新起牌，双方抢庄")
         lines.append(f"下一副由{winner_seat}坐庄")
+        return self._unscored(keep=keep, nxt=winner_seat, lines=lines, kind="rebel")
+
+    def _unscored(self, *, keep, nxt, lines, kind) -> "MatchState":
+        """An entry that scores nothing (a redeal, a 造反): levels unchanged, ``nxt`` declares the next deal, a
+        pending 落实政策 lapses."""
+        lad, seat = self.profile.ladder, self.declarer
+        side = _SIDE_OF[seat]
         d, f = self._lv[side], self._lv[1 - side]
-        r = HandResult(keep, lad[d], lad[f], None, winner_seat, False, lines, seat, lad[d], lad[f], kind="rebel")
-        return MatchState(p, self._lv, winner_seat, None, (r, self._hist), self._count + 1, self._waived, None,
+        r = HandResult(keep, lad[d], lad[f], None, nxt, False, lines, seat, lad[d], lad[f], kind=kind)
+        return MatchState(self.profile, self._lv, nxt, None, (r, self._hist), self._count + 1, self._waived, None,
                           self._base)
 
     def _check_open(self):
