@@ -51,8 +51,14 @@ def sweep_print_jobs(frozen_now, chief):  # noqa: F811
     assert job.status == PrintJob.Status.QUEUED and job.attempts == 1
 
 
+def snapshot_events(frozen_now, chief):  # noqa: F811
+    rnd = make_round(tables=1)                     # its table is playing: a round open
+    first, second = twice("snapshot-events")
+    assert len(first) == 1 and first[0].startswith(rnd.stage.event.slug) and second == []   # the second: fresh
+
+
 SCENARIOS = {"sweep-round-clocks": sweep_round_clocks, "purge-idempotency-records": purge_idempotency_records,
-             "sweep-print-jobs": sweep_print_jobs}
+             "sweep-print-jobs": sweep_print_jobs, "snapshot-events": snapshot_events}
 
 
 def test_every_periodic_task_has_a_two_beats_scenario():
@@ -60,5 +66,6 @@ def test_every_periodic_task_has_a_two_beats_scenario():
 
 
 @pytest.mark.parametrize("entry", sorted(SCENARIOS))
-def test_two_beats_do_what_one_does(entry, frozen_now, chief):  # noqa: F811
+def test_two_beats_do_what_one_does(entry, frozen_now, chief, monkeypatch, tmp_path):  # noqa: F811
+    monkeypatch.setattr(settings, "EVENT_SNAPSHOT_DIR", tmp_path / "snapshots")   # the snapshots' folder: a test's
     SCENARIOS[entry](frozen_now, chief)

@@ -196,8 +196,9 @@ def test_award_replaces_a_hand_and_counts_in_the_numbering(match, referee, rulin
     rulings_hook[2] = {"award": {"stage": "change", "gainer": "defenders", "levels": 1, "reason": "判罚"}}
     assert match_replay(match).next_number == 3
     state = match_state(match)
-    # shenzhen (award_at_must_play "stop", issue 28): a sanction's level stops on the must-play 2
-    assert state.levels == {"NS": "4", "EW": "2"} and state.declarer == "E"
+    # shenzhen: an award at level 2 applies in full (issue 45 item 3, 000 writes its exceptions for A and J only:
+    # the default reading award_at_two "full"; "hold" kept the old stop on the must-play 2)
+    assert state.levels == {"NS": "4", "EW": "3"} and state.declarer == "E"
     assert state.hands[1].kind == "award"
     with pytest.raises(services.HandConflict):
         record(match, referee, 2, 45)
