@@ -5,6 +5,7 @@ from common.seats import SEATS
 from infra.inputs import StrictInput
 from rulings.models import AppealDecision
 from rulings.presenters import APPEAL_STATUSES
+from scoring.models import SEAT_CHOICES  # the hands' own seat choices: one SeatEnum in the schema
 
 SIDES = [("NS", "NS"), ("EW", "EW"), *((seat, seat) for seat in SEATS)]
 ROLES = [("declarers", "declarers"), ("defenders", "defenders")]
@@ -20,7 +21,7 @@ class OffenceSerializer(StrictInput):
     cards = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
     choice = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=40)
     role = serializers.ChoiceField(choices=ROLES, required=False, allow_null=True, allow_blank=True)
-    declarer = serializers.ChoiceField(choices=list(SEATS), required=False, allow_null=True, allow_blank=True,
+    declarer = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_null=True, allow_blank=True,
                                        help_text="declarer seat, only while the table has none yet (the preview "
                                                  "refuses a sanction that moves the stage or the levels without it, "
                                                  "as the record does)")
