@@ -82,6 +82,10 @@ def coverage_role(operation) -> str:
 STATE_RULES = {
     ("POST /api/matches/{match_id}/hands/", "number"): "the next hand's number, whatever was recorded so far",
     ("POST /api/matches/{match_id}/hands/", "declarer"): "a declarer for the first hand only, needed for it",
+    ("POST /api/matches/{match_id}/hands/", "called_by"): "a 造反 names who called it: the attacking side's seat",
+    ("POST /api/matches/{match_id}/hands/", "outcome"): "a 造反 where the profile allows it, after hand 1",
+    ("POST /api/matches/{match_id}/hands/{number}/correct/", "called_by"): "the same, for a 造反 corrected",
+    ("POST /api/matches/{match_id}/hands/{number}/correct/", "outcome"): "the same, for a 造反 corrected",
     ("POST /api/matches/{match_id}/hands/{number}/correct/", "number"): "only the last hand, the address's",
     ("POST /api/matches/{match_id}/hands/{number}/correct/", "declarer"): "a declarer for the first hand only",
     ("POST /api/matches/{match_id}/lead/", "hand_number"): "the hand in play",

@@ -89,7 +89,9 @@ def test_seats_by_lot_on_request_everywhere(slug):
 
 def test_union_games_awards_and_roles():
     f = load_profile(UG).format
-    assert f["awards"] == {"champion": 1, "runner_up": 1, "third": 2, "merit": 4, "commemorative": True}
+    # 003 三; fourth_place: the 4th place after an organiser's 3rd-place match (issue 45 item 4), a merit award
+    assert f["awards"] == {"champion": 1, "runner_up": 1, "third": 2, "merit": 4, "commemorative": True,
+                           "fourth_place": "merit"}
     assert f["roles"] == ["arbitration_group", "referee_group", "logistics_group"]
 
 
