@@ -86,6 +86,8 @@ class SanctionSerializer(serializers.Serializer):
     escalated = serializers.ListField(child=serializers.CharField(), help_text="the steps of the penalty ladder it "
                                                                                "climbed")
     waivable = serializers.BooleanField(help_text="the other side may waive it")
+    waived_by = serializers.CharField(allow_null=True, required=False,
+                                      help_text="the non-offending side that waived the sanction (null: none)")
     pending_choice = serializers.BooleanField(help_text="the other side still has to choose among options")
 
 

@@ -1,0 +1,124 @@
+"""Waivers by the non-offending side (issue 45, item 6), in the engine.
+
+000 第十七条（三）（多牌少牌）: "但若非错误方提出要继续打本副牌时则对错误方不进行惩罚"; the profile data is the
+offence's ``waivable_by_other_side``. 2008 (004, second part) closing paragraph: "经双方协商同意，实际比赛可简化或
+不执行上述“罚则”和“附则”条款；但如一方提出异议，则应严格参照相应条款执行" (``penalties_waivable_by_agreement``).
+A waived offence is on record with no sanction and counts toward no repeat or escalation.
+"""
+import pytest
+
+from rulings import services
+from rulings.engine import PenaltyLedger
+from rulings.ledger import sanction_dict
+from scoring.profiles import load_profile
+from scoring.replay_check import check_match
+from tests.conftest import refused
+
+SZ, CL, CL8 = "shenzhen-community", "company-league", "company-league-2008"
+
+
+def ledger(slug):
+    return PenaltyLedger(load_profile(slug))
+
+
+def test_000_card_count_waived_by_the_other_side_plays_on_unpunished():
+    # 000 第十七条（三）: 但若非错误方提出要继续打本副牌时则对错误方不进行惩罚
+    book = ledger(SZ)
+    assert book.may_waive("card_count")
+    sanction = book.record("card_count", "NS", role="declarers", waived_by="EW")
+    assert sanction.waived_by == "EW" and sanction.kinds == frozenset()
+    assert (sanction.points, sanction.levels, sanction.effect.redeal, sanction.effect.stage) == (0, 0, False, None)
+    assert sanction.clause == "第十七条（三）" and "非错误方同意不予处罚" in sanction.explanation
+    assert sanction_dict(sanction)["waived_by"] == "EW"
+
+
+def test_000_waives_only_card_count():
+    # 000 第十七条（三） waives 多牌少牌 only: 偷看 (peeking) stays punished
+    book = ledger(SZ)
+    assert not book.may_waive("peeking")
+    with refused("waived_by"):
+        book.record("peeking", "NS", waived_by="EW")
+    assert book.entries == ()
+
+
+def test_only_the_non_offending_side_waives():
+    book = ledger(SZ)
+    with refused("waived_by"):
+        book.record("card_count", "NS", role="declarers", waived_by="NS")
+    with refused("waived_by"):
+        book.record("card_count", "NS", role="declarers", waived_by="X")
+
+
+@pytest.mark.parametrize("code", ["peeking", "signal", "wrong_bury"])
+def test_2008_any_penalty_clause_waivable_by_agreement(code):
+    # 004 (2008) 末段: 经双方协商同意，实际比赛可简化或不执行上述“罚则”和“附则”条款
+    book = ledger(CL8)
+    assert book.may_waive(code)
+    sanction = book.record(code, "EW", waived_by="NS")
+    assert sanction.points == 0 and sanction.kinds == frozenset() and sanction.waived_by == "NS"
+
+
+def test_2004_company_league_has_no_waiver():
+    # the agreement paragraph is in the 2008 revision only
+    with refused("waived_by"):
+        ledger(CL).record("peeking", "NS", waived_by="EW")
+
+
+def test_a_waived_offence_counts_toward_no_repeat_or_escalation():
+    # a later offence of the same kind counts as if the waived one were not there
+    book = ledger(SZ)
+    book.record("card_count", "NS", role="declarers", waived_by="EW")
+    assert book.tally() == ledger(SZ).tally()
+    later = book.record("card_count", "NS", role="declarers")
+    fresh = ledger(SZ).record("card_count", "NS", role="declarers")
+    assert later == fresh and later.occurrence == 1 and later.effect.redeal
+
+
+def test_a_waived_offence_replays_and_voids_like_any_ruling():
+    book = ledger(CL8)
+    book.record("peeking", "NS", waived_by="EW")
+    book.record("peeking", "NS")
+    replayed = PenaltyLedger.replay(load_profile(CL8), book.entries)
+    assert replayed.sanctions == book.sanctions and replayed.sanctions[0].waived_by == "EW"
+    after = book.void(0)
+    assert after[0] is None and after[1].points == 40
+
+
+# --- through the service ---------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_service_records_a_waiver_on_record_with_no_sanction(make_match, make_user):
+    """000 第十七条（三）"但若非错误方提出要继续打本副牌时则对错误方不进行惩罚": the ruling is stored with who waived
+    (the non-offending side), who recorded it and when; the levels do not move; a later 多牌少牌 is the first
+    counted; voiding the waived one leaves the later one as it was; verify_replay agrees."""
+    match = make_match(SZ)
+    referee = make_user("table_referee")
+    match.referees.add(referee)
+    before = (match.ns_level, match.ew_level)
+    waived = services.record_ruling(match, referee, "card_count", "EW", role="defenders", hand_number=1,
+                                    declarer="N", waived_by="NS")
+    waived.refresh_from_db()
+    assert (waived.waived_by, waived.recorded_by_id) == ("NS", referee.pk) and waived.recorded_at
+    assert waived.sanction["waived_by"] == "NS" and waived.sanction["kinds"] == []
+    match.refresh_from_db()
+    assert (match.ns_level, match.ew_level) == before
+    later = services.record_ruling(match, referee, "card_count", "EW", role="defenders", hand_number=1,
+                                   declarer="N")
+    assert later.sanction["occurrence"] == 1 and later.sanction["levels"] == 2
+    assert check_match(match) == []
+    services.void_ruling(waived, referee, reason="录错")
+    later.refresh_from_db()
+    assert later.sanction["levels"] == 2
+    assert check_match(match) == []
+
+
+@pytest.mark.django_db
+def test_service_refuses_a_waiver_the_profile_does_not_allow(make_match, make_user):
+    match = make_match(SZ)
+    referee = make_user("table_referee")
+    match.referees.add(referee)
+    with pytest.raises(services.RulingError) as caught:
+        services.record_ruling(match, referee, "peeking", "EW", hand_number=1, declarer="N", waived_by="NS")
+    assert caught.value.field == "waived_by"
+    assert not match.rulings.exists()
