@@ -6,13 +6,15 @@ offence's ``waivable_by_other_side``. 2008 (004, second part) closing paragraph:
 A waived offence is on record with no sanction and counts toward no repeat or escalation.
 """
 import pytest
+from rest_framework.test import APIClient
 
 from rulings import services
 from rulings.engine import PenaltyLedger
 from rulings.ledger import sanction_dict
+from rulings.models import Ruling
 from scoring.profiles import load_profile
 from scoring.replay_check import check_match
-from tests.conftest import refused
+from tests.conftest import login, refused
 
 SZ, CL, CL8 = "shenzhen-community", "company-league", "company-league-2008"
 
@@ -122,3 +124,57 @@ def test_service_refuses_a_waiver_the_profile_does_not_allow(make_match, make_us
         services.record_ruling(match, referee, "peeking", "EW", hand_number=1, declarer="N", waived_by="NS")
     assert caught.value.field == "waived_by"
     assert not match.rulings.exists()
+
+
+# --- through the API ---------------------------------------------------------------------------------
+
+
+def test_api_previews_and_records_a_waiver(table):
+    """000 第十七条（三）"但若非错误方提出要继续打本副牌时则对错误方不进行惩罚", through the console's API."""
+    match, users = table
+    api = APIClient()
+    api.force_authenticate(users["referee"])
+    body = {"code": "card_count", "side": "EW", "role": "defenders", "waived_by": "NS"}
+    preview = api.post(f"/api/matches/{match.pk}/rulings/preview/", body, format="json")
+    assert preview.status_code == 200, preview.json()
+    assert preview.json()["sanction"]["waived_by"] == "NS" and preview.json()["sanction"]["kinds"] == []
+    response = api.post(f"/api/matches/{match.pk}/rulings/", body, format="json")
+    assert response.status_code == 201, response.json()
+    assert "非错误方同意不予处罚" in response.json()["explanation"]
+    assert Ruling.objects.get(match=match).waived_by == "NS"
+    refused_body = {**body, "code": "peeking", "waived_by": "NS"}
+    del refused_body["role"]
+    answer = api.post(f"/api/matches/{match.pk}/rulings/", refused_body, format="json")
+    assert answer.status_code == 400 and "waived_by" in str(answer.json())
+
+
+# --- through the console at 390 px -------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_the_console_records_a_waiver_at_390_px(transactional_db, live_server, page, make_user, make_match):
+    """000 第十七条（三）"但若非错误方提出要继续打本副牌时则对错误方不进行惩罚": the referee ticks the waiver (shown
+    for 多牌少牌 only, naming the non-offending side) and the ruling is saved with no sanction."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    match = make_match(SZ)
+    referee = make_user("table_referee")
+    match.referees.add(referee)
+    login(page, live_server, referee)
+    page.goto(f"{live_server.url}/tables/{match.pk}/console/")
+    page.click("button.offence[data-code=peeking]")
+    assert page.is_hidden("#waiver-field")
+    page.click("button.offence[data-code=card_count]")
+    page.wait_for_selector("#waiver-field:visible")
+    page.check("input[name=side][value=EW]")
+    page.check("input[name=role][value=defenders]")
+    page.check("input[name=waived]")
+    assert "南北" in page.inner_text("#waiver-side")
+    page.wait_for_selector("#preview:has-text('非错误方同意不予处罚')")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path="var/test/waiver_390.png", full_page=True)
+    page.click("#confirm")
+    page.wait_for_selector("#status.saved, #status.error")
+    assert "已保存" in page.inner_text("#status"), page.inner_text("#status")
+    page.screenshot(path="var/test/waiver_saved_390.png", full_page=True)
+    ruling = Ruling.objects.get(match=match)
+    assert ruling.waived_by == "NS" and ruling.sanction["kinds"] == []
