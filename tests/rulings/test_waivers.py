@@ -12,6 +12,7 @@ from rulings import services
 from rulings.engine import PenaltyLedger
 from rulings.ledger import sanction_dict
 from rulings.models import Ruling
+from rulings.wording import english
 from scoring.profiles import load_profile
 from scoring.replay_check import check_match
 from tests.conftest import login, refused
@@ -178,3 +179,13 @@ def test_the_console_records_a_waiver_at_390_px(transactional_db, live_server, p
     page.screenshot(path="var/test/waiver_saved_390.png", full_page=True)
     ruling = Ruling.objects.get(match=match)
     assert ruling.waived_by == "NS" and ruling.sanction["kinds"] == []
+
+
+def test_a_waiver_reads_in_english_on_an_english_page():
+    """The stored Chinese explanation (the record) reads in English through rulings.wording."""
+    def same(msgid):
+        return msgid
+
+    text = ledger(SZ).record("card_count", "NS", role="declarers", waived_by="EW").explanation
+    assert english(text, {"多牌或少牌": "Too many or too few cards"}, same) == (
+        "Too many or too few cards: waived by the non-offending side: no penalty")
