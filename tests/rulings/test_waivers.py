@@ -6,6 +6,7 @@ offence's ``waivable_by_other_side``. 2008 (004, second part) closing paragraph:
 A waived offence is on record with no sanction and counts toward no repeat or escalation.
 """
 import pytest
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from rulings import services
@@ -147,6 +148,14 @@ def test_api_previews_and_records_a_waiver(table):
     del refused_body["role"]
     answer = api.post(f"/api/matches/{match.pk}/rulings/", refused_body, format="json")
     assert answer.status_code == 400 and "waived_by" in str(answer.json())
+
+
+def test_the_penalty_log_shows_the_waiver(table, client):
+    """000 第十七条（三）: the waived ruling is on the public penalty log, saying the non-offending side waived it."""
+    match, users = table
+    services.record_ruling(match, users["referee"], "card_count", "EW", role="defenders", waived_by="NS")
+    page = client.get(reverse("match_penalty_log", args=[match.pk])).content.decode()
+    assert "多牌或少牌：非错误方同意不予处罚" in page and "第十七条（三）" in page
 
 
 # --- through the console at 390 px -------------------------------------------------------------------
