@@ -32,6 +32,7 @@ APPROVAL_KINDS = frozenset({"match_forfeit", "disqualification"})
 ROLE_ZH = {"declarers": "庄家方", "defenders": "防守方"}
 # The words of a sanction that waits for the chief referee's approval (a match loss, a disqualification).
 AWAITING = "（待裁判长核准）"
+WAIVED = "非错误方同意不予处罚"
 
 
 def in_force_text(explanation):
@@ -88,6 +89,7 @@ class Offence:
     role: str | None = None
     seconds: int | None = None
     seat: str | None = None
+    waived_by: str | None = None
 
     @property
     def late_seconds(self):
@@ -201,7 +203,8 @@ class Sanction:
     when the non-offending side chooses (``referee_options`` when the referee does); ``choice``
     is the option applied, and "choice" is in ``kinds`` while the side has not chosen yet.
     ``automatic``: a match forfeit the document applies without approval (e.g. lateness), so
-    ``needs_approval`` is False for it.
+    ``needs_approval`` is False for it. ``waived_by``: the non-offending side that waived the sanction
+    (000 第十七条（三）; 2008 末段): the ruling stays on record with no sanction and counts toward nothing.
     """
 
     code: str
@@ -224,6 +227,7 @@ class Sanction:
     escalated: tuple = ()
     waivable: bool = False
     automatic: bool = False
+    waived_by: str | None = None
 
     @property
     def pending_choice(self):
@@ -480,7 +484,7 @@ class PenaltyLedger:
         entry is void the offence may be counted as another repeat, whose step offers no such choice (003
         二.13: a 3rd signal's "out of the event" is a 2nd signal's −50 again); the choice is then left out."""
         inputs = {"minutes": offence.minutes, "cards": offence.cards, "role": offence.role,
-                  "seconds": offence.seconds}
+                  "seconds": offence.seconds, "waived_by": offence.waived_by}
         side = offence.seat or offence.side
         try:
             return self.record(offence.code, side, choice=offence.choice, **inputs)
@@ -534,22 +538,36 @@ class PenaltyLedger:
         """The sanctions in force, in order (voided entries left out)."""
         return tuple(s for s in self._sanctions if s is not None)
 
-    def record(self, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None):
+    def record(self, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None,
+               waived_by=None):
         """Record an offence by ``side`` (or a seat) and return its Sanction (contract).
 
         ``minutes`` and ``seconds`` (0..59) together give a lateness: 5 and 30 is over 5 minutes.
+        ``waived_by``: the non-offending side waives the sanction where the profile allows it (see
+        :meth:`may_waive`); the offence is on record with no sanction and counts toward no repeat or
+        escalation.
         """
-        offence = self._offence(code, side, minutes=minutes, cards=cards, choice=choice, role=role, seconds=seconds)
+        offence = self._offence(code, side, minutes=minutes, cards=cards, choice=choice, role=role, seconds=seconds,
+                                waived_by=waived_by)
         sanction = self._sanction(offence, self._tally)
         self._entries.append(offence)
         self._sanctions.append(sanction)
         _count_in(self._tally, sanction, self._who(offence))
         return sanction
 
-    def preview(self, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None):
+    def preview(self, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None,
+                waived_by=None):
         """The Sanction ``record`` would return, without recording anything."""
-        offence = self._offence(code, side, minutes=minutes, cards=cards, choice=choice, role=role, seconds=seconds)
+        offence = self._offence(code, side, minutes=minutes, cards=cards, choice=choice, role=role, seconds=seconds,
+                                waived_by=waived_by)
         return self._sanction(offence, self._tally)
+
+    def may_waive(self, code) -> bool:
+        """May the non-offending side waive the sanction of offence ``code``? Profile data: the offence's
+        ``waivable_by_other_side`` (000 第十七条（三）) or the table's ``penalties_waivable_by_agreement``
+        (2008 末段: any 罚则 by agreement)."""
+        node = self.table["offences"].get(code) or {}
+        return bool(self.penalties_waivable_by_agreement or node.get("waivable_by_other_side"))
 
     def void(self, index):
         """Void entry ``index`` (0-based, in recording order) and recompute every later sanction.
@@ -571,7 +589,7 @@ class PenaltyLedger:
 
     # --- internals ---------------------------------------------------------------------------
 
-    def _offence(self, code, side, *, minutes, cards, choice, role, seconds):
+    def _offence(self, code, side, *, minutes, cards, choice, role, seconds, waived_by=None):
         if code not in self.table["offences"]:
             message = (gettext_noop("Unknown offence code %(code)r (profile %(slug)s).") if code not in CODES
                        else gettext_noop("Offence %(code)r is not listed by profile %(slug)s."))
@@ -583,11 +601,25 @@ class PenaltyLedger:
         return Offence(code=code, side=normalise_side(side), minutes=_count(minutes, "minutes"),
                        cards=_count(cards, "cards"), role=role,
                        choice=None if choice is None else str(choice),
-                       seconds=_count(seconds, "seconds", maximum=59), seat=seat)
+                       seconds=_count(seconds, "seconds", maximum=59), seat=seat,
+                       waived_by=self._waiver(code, side, waived_by))
+
+    def _waiver(self, code, side, waived_by):
+        """The side that waives (None: no waiver), checked against the profile and the offending side."""
+        if waived_by in (None, ""):
+            return None
+        if not self.may_waive(code):
+            raise UserError(gettext_noop("The rules do not let this offence's sanction be waived."),
+                            field="waived_by")
+        if waived_by not in SIDES or waived_by != _other(normalise_side(side)):
+            raise UserError(gettext_noop("Only the non-offending side may waive the sanction."), field="waived_by")
+        return waived_by
 
     def _sanction(self, offence, tally):
         node = self.table["offences"][offence.code]
         occurrence = tally.offences[(offence.side, offence.code)] + 1
+        if offence.waived_by:
+            return self._waived(offence, node, occurrence)
         path = _Path(clause=node["clause"], notes=[])
         outcome = _Resolver(offence, occurrence, self.slug).resolve(node, path)
         if offence.choice is not None and path.chosen is None and not path.options:
@@ -609,6 +641,14 @@ class PenaltyLedger:
             if offence.choice is None or exc.field != "choice":
                 raise
         return self._sanction(replace(offence, choice=None), tally)
+
+    def _waived(self, offence, node, occurrence):
+        """The Sanction of a waived offence: on record, nothing applied (no points, levels, redeal)."""
+        title = _title(node["name"], offence, _Path(clause=node["clause"], notes=[]), {}, occurrence)
+        return Sanction(code=offence.code, side=offence.side, beneficiary=_other(offence.side), kinds=frozenset(),
+                        role=offence.role, explanation=f"{title}：{WAIVED}", clause=node["clause"],
+                        source=self.table["source"], occurrence=occurrence, waivable=True,
+                        waived_by=offence.waived_by)
 
     def _who(self, offence):
         """Whose warnings and violations an offence counts toward: its side, or its seat when the
@@ -671,7 +711,10 @@ def _count_in(tally, sanction, who):
     """Add one sanction to the running counts (a converted warning still counts as one warning).
 
     Repeat counts per offence are kept per side; warnings and violations per ``who`` (side or seat).
+    A waived sanction counts toward nothing: a later offence of its kind is counted as if it were not there.
     """
+    if sanction.waived_by:
+        return
     tally.offences[(sanction.side, sanction.code)] += 1
     if "warning" in sanction.kinds or "warning_to_violation" in sanction.escalated:
         tally.warnings[who] += 1

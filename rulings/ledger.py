@@ -170,7 +170,8 @@ def _offence(ruling):
     made = related_row(ruling, "choice_made")
     choice = made.option if made is not None else (ruling.choice or None)
     return Offence(code=ruling.code, side=ruling.side, minutes=ruling.minutes, cards=ruling.cards,
-                   choice=choice, role=ruling.role or None, seconds=ruling.seconds, seat=ruling.seat or None)
+                   choice=choice, role=ruling.role or None, seconds=ruling.seconds, seat=ruling.seat or None,
+                   waived_by=ruling.waived_by or None)
 
 
 @dataclass

@@ -33,6 +33,10 @@ class Ruling(AppendOnlyModel):
     # the offending player's seat when the referee named one: a table counting per player
     # (``sanctions.escalation.counted_per: player``) replays the ruling against that seat's count
     seat = models.CharField(_("offending seat"), max_length=1, blank=True, default="")
+    # the non-offending side that waived the sanction where the profile allows it (000 第十七条（三）;
+    # 2008 末段): the ruling is on record with no sanction and counts toward no escalation
+    waived_by = models.CharField(_("sanction waived by"), max_length=2, choices=SIDE_CHOICES, blank=True,
+                                 default="")
     role = models.CharField(_("role given"), max_length=10, choices=ROLE_CHOICES, blank=True)
     offender_role = models.CharField(_("offender's role in the hand"), max_length=10, choices=ROLE_CHOICES,
                                      blank=True)

@@ -347,6 +347,7 @@ def offence_menu(profile):
     """The profile's offences for the console: name, and what each asks for (minutes, cards, role);
     ``cards_label`` says which cards to count when the profile says it (003's failed throw), else "".
 
+    ``waivable``: the non-offending side may waive the sanction (``PenaltyLedger.may_waive``).
     ``needs`` maps a referee option id (or "" for any) to the inputs it needs, so the console asks
     for minutes, cards and the role only when the outcome depends on them. ``always``: the referee's
     ``options`` apply to every such offence (a choice at the top of its table); else they apply only in some
@@ -367,5 +368,6 @@ def offence_menu(profile):
         always = bool(options) and "options" in node and node.get("chooser", "referee") == "referee"
         menu.append({"code": code, "name": offence_name(node), "options": options, "default": default,
                      "always": always, "needs": needs, "common": code in COMMON_FIRST,
-                     "cards_label": in_language(node.get("cards") or {}, "label")})
+                     "cards_label": in_language(node.get("cards") or {}, "label"),
+                     "waivable": ledger.may_waive(code)})
     return menu

@@ -31,7 +31,7 @@ SIDE_NAMES = {"NS": gettext_noop("North-South"), "EW": gettext_noop("East-West")
 
 
 def preview_with_impact(match, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None,
-                        hand_number=None, declarer=None):
+                        hand_number=None, declarer=None, waived_by=None):
     """(the sanction, the impact dict) of recording this offence now; nothing is stored. ``declarer``: the seat
     the referee gives while the table has none; a sanction that needs one is refused without it, as the record
     refuses it (``rulings.services``), so the console's 确认 stays disabled until it is given.
@@ -41,7 +41,7 @@ def preview_with_impact(match, code, side, *, minutes=None, cards=None, choice=N
     levels, before and after), ``winner_after`` and ``text`` (a sentence for the console, in the
     active language; empty when the ruling changes no recorded hand and no level).
     """
-    inputs = sanction_inputs(code, side, minutes, cards, choice, role, seconds)
+    inputs = sanction_inputs(code, side, minutes, cards, choice, role, seconds, waived_by)
     ledger, entries = replay_rulings(match, match_rulings(match, for_replay=True))
     sanction = engine_call(ledger.record, **inputs)
     before = match_replay(match, entries)
@@ -49,6 +49,7 @@ def preview_with_impact(match, code, side, *, minutes=None, cards=None, choice=N
     number = 1 if sanction.effect.applies_to == "first_hand" else (hand_number or state.hand_number)
     offender = normalise_side(inputs["side"])
     ruling = Ruling(match=match, hand_number=number, code=code, side=offender, role=inputs["role"] or "",
+                    waived_by=sanction.waived_by or "",
                     offender_role=offender_role_in(offender, inputs["role"], state), minutes=minutes,
                     seconds=seconds, cards=cards, choice=inputs["choice"] or "", sanction=sanction_dict(sanction),
                     profile=match.profile, context={"declarer": state.declarer, "levels": state.levels,

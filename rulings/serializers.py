@@ -21,6 +21,10 @@ class OffenceSerializer(StrictInput):
     cards = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
     choice = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=40)
     role = serializers.ChoiceField(choices=ROLES, required=False, allow_null=True, allow_blank=True)
+    waived_by = serializers.ChoiceField(choices=[("NS", "NS"), ("EW", "EW")], required=False, allow_null=True,
+                                        allow_blank=True,
+                                        help_text="the non-offending side that waives the sanction, where the rule "
+                                                  "profile allows it (000 第十七条（三）; 2008 closing paragraph)")
     declarer = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_null=True, allow_blank=True,
                                        help_text="declarer seat, only while the table has none yet (the preview "
                                                  "refuses a sanction that moves the stage or the levels without it, "
@@ -87,6 +91,8 @@ class SanctionSerializer(serializers.Serializer):
     escalated = serializers.ListField(child=serializers.CharField(), help_text="the steps of the penalty ladder it "
                                                                                "climbed")
     waivable = serializers.BooleanField(help_text="the other side may waive it")
+    waived_by = serializers.CharField(allow_null=True, required=False,
+                                      help_text="the non-offending side that waived the sanction (null: none)")
     pending_choice = serializers.BooleanField(help_text="the other side still has to choose among options")
 
 

@@ -77,9 +77,9 @@ def engine_call(func, **inputs):
         raise RulingError(message, field=field) from exc
 
 
-def sanction_inputs(code, side, minutes, cards, choice, role, seconds=None):
+def sanction_inputs(code, side, minutes, cards, choice, role, seconds=None, waived_by=None):
     return {"code": code, "side": side, "minutes": minutes, "cards": cards,
-            "choice": choice or None, "role": role or None, "seconds": seconds}
+            "choice": choice or None, "role": role or None, "seconds": seconds, "waived_by": waived_by or None}
 
 
 def offender_role_in(side, role, state):
@@ -92,10 +92,11 @@ def offender_role_in(side, role, state):
     return "declarers" if declaring == side else "defenders"
 
 
-def preview(match, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None):
+def preview(match, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None, waived_by=None):
     """The sanction that recording this offence now would give (nothing is stored)."""
     ledger = live_ledger(match, match_rulings(match))
-    return engine_call(ledger.preview, **sanction_inputs(code, side, minutes, cards, choice, role, seconds))
+    return engine_call(ledger.preview, **sanction_inputs(code, side, minutes, cards, choice, role, seconds,
+                                                        waived_by))
 
 
 def lock_match(match_id, profile=None):
@@ -116,20 +117,22 @@ def lock_match(match_id, profile=None):
 
 
 def record_ruling(match, user, code, side, *, minutes=None, cards=None, choice=None, role=None,
-                  hand_number=None, declarer=None, note="", idempotency_key="", seconds=None):
+                  hand_number=None, declarer=None, note="", idempotency_key="", seconds=None, waived_by=None):
     """Store a ruling and return it; the same ``idempotency_key`` again returns the stored one.
 
     ``declarer`` (a seat) is needed only when the sanction moves the stage or the levels while the
-    table has no declarer yet (the first hand before it is recorded).
+    table has no declarer yet (the first hand before it is recorded). ``waived_by``: the non-offending
+    side waives the sanction where the profile allows it (``PenaltyLedger.may_waive``); the ruling is
+    stored (who recorded it, when) with no sanction and counts toward no escalation.
     """
     return record_ruling_entry(match, user, code, side, minutes=minutes, cards=cards, choice=choice, role=role,
                                hand_number=hand_number, declarer=declarer, note=note,
-                               idempotency_key=idempotency_key, seconds=seconds).ruling
+                               idempotency_key=idempotency_key, seconds=seconds, waived_by=waived_by).ruling
 
 
 def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, choice=None, role=None,
                         hand_number=None, declarer=None, note="", idempotency_key="", seconds=None,
-                        check=None) -> Entry:
+                        check=None, waived_by=None) -> Entry:
     """:func:`record_ruling`, returning the ruling as an :class:`Entry` (its sanction in force and state).
 
     The ruling applies to the match's kept state (``scoring.snapshots``: the ledger's running counts and
@@ -137,7 +140,7 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
     with the locked match (its roles and assignment read for ``user``) before anything is written; the
     API passes its permission check, so it reads the match only once.
     """
-    inputs = sanction_inputs(code, side, minutes, cards, choice, role, seconds)
+    inputs = sanction_inputs(code, side, minutes, cards, choice, role, seconds, waived_by)
     try:
         with transaction.atomic():
             locked = _lock_for_record(match, user)
@@ -243,7 +246,7 @@ def _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_
     with snapshots.applying():   # the caller keeps the state itself: the signal leaves it
         ruling = mark_new(Ruling.objects.create(
             match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side, seat=seat,
-            role=inputs["role"] or "", offender_role=offender_role_in(side, inputs["role"], state),
+            role=inputs["role"] or "", waived_by=sanction.waived_by or "", offender_role=offender_role_in(side, inputs["role"], state),
             minutes=inputs["minutes"], seconds=inputs["seconds"], cards=inputs["cards"],
             choice=inputs["choice"] or "", sanction=sanction_dict(sanction), clause=sanction.clause[:120],
             table=match.table, profile=match.profile, profile_version=match.profile.version,

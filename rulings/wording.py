@@ -45,6 +45,7 @@ _PHRASES = (
     ("同轮第{n}次违例", gettext_noop("violation %(n)s in the round")),
     ("未达处罚标准", gettext_noop("below the penalty's threshold")),
     ("不处罚", gettext_noop("no penalty")),
+    ("非错误方同意不予处罚", gettext_noop("waived by the non-offending side: no penalty")),
 )
 #: What a match loss or a disqualification says about the chief referee's approval (engine.AWAITING, ...).
 _APPROVAL = (("（待裁判长核准）", gettext_noop("(awaiting the chief referee's approval)")),

@@ -118,10 +118,20 @@
     ["minutes", "cards", "role"].forEach(function (name) {
       document.getElementById(name + "-field").hidden = wanted.indexOf(name) < 0;
     });
+    /* a waiver by the non-offending side, where the profile allows it for this offence (000 article 17 (3)) */
+    document.getElementById("waiver-field").hidden = !(current && current.waivable);
+    var other = waivingSide();
+    var names = document.getElementById("side-names").dataset;
+    document.getElementById("waiver-side").textContent = other ? " · " + names[other.toLowerCase()] : "";
     /* which cards to count, as the profile's reading says (003's failed throw), else the page's word */
     var cardsLabel = document.getElementById("cards-label");
     if (!cardsLabel.dataset.plain) { cardsLabel.dataset.plain = cardsLabel.textContent; }
     cardsLabel.textContent = (current && current.cards_label) || cardsLabel.dataset.plain;
+  }
+
+  function waivingSide() {
+    var side = radioValue("side");
+    return side === "NS" ? "EW" : (side === "EW" ? "NS" : "");
   }
 
   function payload() {
@@ -132,6 +142,7 @@
     if (wanted.indexOf("minutes") >= 0 && field("seconds").value !== "") { body.seconds = parseInt(field("seconds").value, 10); }
     if (wanted.indexOf("cards") >= 0 && field("cards").value !== "") { body.cards = parseInt(field("cards").value, 10); }
     if (wanted.indexOf("role") >= 0 && radioValue("role")) { body.role = radioValue("role"); }
+    if (current.waivable && field("waived").checked && waivingSide()) { body.waived_by = waivingSide(); }
     // the seat while the table has none: the preview refuses a sanction needing it without it, as the record does
     if (field("declarer") && field("declarer").value) { body.declarer = field("declarer").value; }
     return body;
