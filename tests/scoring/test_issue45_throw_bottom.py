@@ -99,3 +99,16 @@ def test_the_throw_through_the_service_and_the_api(client, make_user, reading, f
     response = client.post(f"/api/matches/{match.pk}/hands/1/correct/", data=body, content_type="application/json")
     assert response.status_code in (200, 201), response.json()
     assert response.json()["hand"]["final_points"] == final
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug, words", [("union-games", CLAUSE_003), ("two-deck-standard", CLAUSE_002)])
+def test_the_rule_choices_page_shows_both_readings(make_user, client, slug, words):
+    """The clause (its original words) and both readings, on the organiser's rule-choices page."""
+    event = scratch_match(slug).round.stage.event
+    client.force_login(make_user(roles.ORGANISER))
+    html = client.get(f"/manage/{event.slug}/rule-choices/").content.decode()
+    spec = choice_specs(load_profile(slug).data)["throw_bottom"]
+    assert words in html and spec["clause"] in html
+    for reading in spec["readings"].values():
+        assert reading["label"] in html
