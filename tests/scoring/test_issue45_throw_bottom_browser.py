@@ -58,3 +58,34 @@ def test_a_throw_wins_the_last_trick_on_a_phone(transactional_db, live_server, p
     hand = match.hands.get(number=2)
     assert hand.last_trick["shape"] == "throw" and hand.last_trick["cards"] == 3 and hand.last_trick["pairs"] == 1
     assert hand.final_points == 60 + 20 * factor
+
+
+@pytest.mark.browser
+def test_the_offline_queue_carries_the_throw(transactional_db, live_server, page, make_user):
+    """Kept offline, then uploaded: the hand keeps its throw (3 cards, 1 pair) and counts as 003 一.16's default
+    reading says (its largest combination, a pair: "双扣底牌乘4")."""
+    referee = make_user(roles.TABLE_REFEREE)
+    match = scratch_match("union-games", referees=[referee])
+    record(match, referee, 1, 45, declarer="N")
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, live_server, referee)
+    page.goto(f"{live_server.url}/tables/{match.pk}/")
+    page.wait_for_selector("html[data-offline-ready]", state="attached", timeout=15_000)
+    page.context.set_offline(True)
+    form = page.locator("#hand-form")
+    form.locator("select[name=trump]").select_option("H")
+    form.locator("input[name=defender_points]").fill("60")
+    form.locator("input[name=bottom_points]").fill("20")
+    form.locator("select[name=lt_by]").select_option("defenders")
+    form.locator("select[name=lt_shape]").select_option("throw")
+    form.locator("input[name=lt_cards]").fill("3")
+    form.locator("input[name=lt_throw_pairs]").fill("1")
+    form.locator("input[name=lt_throw_pairs]").blur()
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("#offline-list li:nth-child(1)", timeout=10_000)
+    assert not match.hands.filter(number=2).exists()
+    page.context.set_offline(False)
+    page.wait_for_selector("#table-history article.hand[data-number='2']")
+    hand = match.hands.get(number=2)
+    assert (hand.last_trick["shape"], hand.last_trick["cards"], hand.last_trick["pairs"]) == ("throw", 3, 1)
+    assert hand.final_points == 60 + 20 * 4
