@@ -41,8 +41,15 @@ class LastTrickSerializer(StrictInput):
     """The winning play of the last trick (for the bottom multiplier and the J/A capture rules)."""
 
     by = serializers.ChoiceField(choices=WINNERS, help_text="who won the last trick")
-    shape = serializers.ChoiceField(choices=["single", "pair", "tractor"])
-    pairs = serializers.IntegerField(required=False, default=1, min_value=1, max_value=MAX_TRICK_PAIRS)
+    shape = serializers.ChoiceField(choices=["single", "pair", "tractor", "throw"],
+                                    help_text='"throw": a throw (甩牌) won the last trick; it counts as the '
+                                              "event's reading says (bottom.throw), with cards and pairs")
+    pairs = serializers.IntegerField(required=False, default=1, min_value=0, max_value=MAX_TRICK_PAIRS,
+                                     help_text="a tractor's pairs; a throw's: the pairs of its largest "
+                                               "combination (0: a single), or every pair in it where all its "
+                                               "cards count")
+    cards = serializers.IntegerField(required=False, min_value=2, max_value=2 * MAX_TRICK_PAIRS,
+                                     help_text="a throw only: how many cards it holds")
     trump = serializers.BooleanField(required=False, default=True)
     rank = serializers.CharField(required=False, allow_null=True, allow_blank=True, default=None)
     main_rank = serializers.BooleanField(required=False, allow_null=True, default=None)

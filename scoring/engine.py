@@ -5,7 +5,7 @@ Contract (called by an outside test suite, see issue 3 §2):
                 last_trick=None, declarer_seat=None, penalty_points=0) -> HandResult
     LastTrick(by, shape, pairs=1, trump=True, rank=None, *, main_rank=None, no_trump=False,
               buried_by="declarers")
-    bottom_multiplier(profile, shape, pairs=1, trump=True) -> int
+    bottom_multiplier(profile, shape, pairs=1, trump=True, *, cards=None) -> int
     MatchState.new(profile); state.play(*, defender_points, declarer=None, bottom_points=0,
               last_trick=None, penalty_points=0, reclaim=False) -> MatchState
     state.levels, state.declarer, state.winner, state.hands, state.winner_at_time()
@@ -52,7 +52,7 @@ __all__ = ["SEATS", "SIDES", "LastTrick", "HandResult", "MatchState", "bottom_mu
 
 _SIDE_INDEX = {side: i for i, side in enumerate(SIDES)}
 _SIDE_OF = {seat: _SIDE_INDEX[side] for seat, side in SEAT_SIDE.items()}
-_SHAPES = ("single", "pair", "tractor")
+_SHAPES = ("single", "pair", "tractor", "throw")
 _BY = ("defenders", "declarers")
 _RANKS = frozenset(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JOKER"))
 _ROTATION_NAMES = {"partner": "对家", "next": "下家", "same": "原庄家"}
@@ -73,12 +73,16 @@ class LastTrick:
     main_rank: bool | None = None
     no_trump: bool = False
     buried_by: str = "declarers"
+    #: a throw (甩牌, shape "throw") only: how many cards it holds. Its ``pairs`` are then the pairs of its
+    #: largest combination (0: a single) where the profile counts the largest combination (``bottom.throw``
+    #: null), or every pair in it where the profile counts all its cards.
+    cards: int | None = None
 
     def __post_init__(self):
         if self.by not in _BY:
             raise UserError(gettext_noop("Enter defenders or declarers, not %(value)r."),
                             field="last_trick.by", value=self.by)
-        _check_shape(self.shape, self.pairs, "last_trick")
+        _check_shape(self.shape, self.pairs, "last_trick", self.cards)
         if self.rank is not None and self.rank not in _RANKS:
             raise UserError(gettext_noop("Unknown rank %(value)r."), field="last_trick.rank", value=self.rank)
         if self.buried_by not in _BY:
@@ -97,10 +101,16 @@ class LastTrick:
 MAX_TRICK_PAIRS = 27
 
 
-def _check_shape(shape, pairs, prefix):
+def _check_shape(shape, pairs, prefix, cards=None):
     if shape not in _SHAPES:
-        raise UserError(gettext_noop("Unknown shape %(value)r: enter single, pair or tractor."),
+        raise UserError(gettext_noop("Unknown shape %(value)r: enter single, pair, tractor or throw."),
                         field=f"{prefix}.shape", value=shape)
+    if shape == "throw":
+        _check_throw(pairs, prefix, cards)
+        return
+    if cards is not None:
+        raise UserError(gettext_noop("The number of cards is entered for a throw only."),
+                        field=f"{prefix}.cards", value=cards)
     if not isinstance(pairs, int) or isinstance(pairs, bool) or pairs < 1:
         raise UserError(gettext_noop("The number of pairs must be a positive whole number, not %(value)r."),
                         field=f"{prefix}.pairs", value=pairs)
@@ -110,6 +120,16 @@ def _check_shape(shape, pairs, prefix):
     if shape == "tractor" and pairs < 2:
         raise UserError(gettext_noop("A tractor has at least 2 pairs, not %(value)s."),
                         field=f"{prefix}.pairs", value=pairs)
+
+
+def _check_throw(pairs, prefix, cards):
+    """A throw (甩牌): 2 cards or more in one play, its pairs (0 or more) within them."""
+    if not isinstance(cards, int) or isinstance(cards, bool) or not 2 <= cards <= 2 * MAX_TRICK_PAIRS:
+        raise UserError(gettext_noop("A throw holds 2 to %(most)s cards, not %(value)r."),
+                        field=f"{prefix}.cards", most=2 * MAX_TRICK_PAIRS, value=cards)
+    if not isinstance(pairs, int) or isinstance(pairs, bool) or pairs < 0 or 2 * pairs > cards:
+        raise UserError(gettext_noop("A throw of %(cards)s cards holds 0 to %(most)s pairs, not %(value)r."),
+                        field=f"{prefix}.pairs", cards=cards, most=cards // 2, value=pairs)
 
 
 def _check_points(value, name, lo, hi):
@@ -171,15 +191,22 @@ def _result_dict(result: HandResult) -> dict:
     return data
 
 
-def bottom_multiplier(profile: Profile, shape: str, pairs: int = 1, trump: bool = True) -> int:
+def bottom_multiplier(profile: Profile, shape: str, pairs: int = 1, trump: bool = True, *,
+                      cards: int | None = None) -> int:
     """The factor on the bottom's points for a last trick won with this play (0: cannot capture)."""
-    _check_shape(shape, pairs, "bottom_multiplier")
-    return _multiplier(profile, shape, pairs, trump)
+    _check_shape(shape, pairs, "bottom_multiplier", cards)
+    return _multiplier(profile, shape, pairs, trump, cards)
 
 
-def _multiplier(p: Profile, shape, pairs, trump) -> int:
+def _multiplier(p: Profile, shape, pairs, trump, cards=None) -> int:
     if p.trump_only and not trump:
         return 0
+    if shape == "throw":
+        if p.throw_all_cards is None:   # the largest combination counts: 0 pairs a single, 1 a pair
+            shape = "single" if pairs == 0 else "pair" if pairs == 1 else "tractor"
+        else:                           # all its cards count: base + per card + per pair
+            base, per_card, per_pair = p.throw_all_cards
+            return base + per_card * cards + per_pair * pairs
     if shape == "single":
         return p.mult_single
     if shape == "pair":
@@ -253,7 +280,7 @@ def _with_bottom(p: Profile, raw, bottom_points, lt, lines):
                         field="last_trick.buried_by")
     if lt.by == lt.buried_by:
         return raw, 0                                   # 保底
-    mult = _multiplier(p, lt.shape, lt.pairs, lt.trump)
+    mult = _multiplier(p, lt.shape, lt.pairs, lt.trump, lt.cards)
     if mult == 0:
         lines.append("副牌不能抠底，底分不计")
         return raw, 0
@@ -313,7 +340,7 @@ def _settle(p: Profile, d: int, f: int, *, points, bottom_points, lt, penalty, s
 def _is_rank_capture(p: Profile, rc, lt, final) -> bool:
     """The defenders captured the declarers' bottom with the rank of a J/A rule (enough points)."""
     return (lt.by == "defenders" and lt.buried_by == "declarers" and lt.rank == rc.rank
-            and _multiplier(p, lt.shape, lt.pairs, lt.trump) > 0
+            and _multiplier(p, lt.shape, lt.pairs, lt.trump, lt.cards) > 0
             and (rc.min_points is None or final >= rc.min_points))
 
 

@@ -29,7 +29,7 @@ from scoring.engine import LastTrick, MatchState
 from scoring.models import Hand
 from scoring.profile_store import engine_profile
 
-LAST_TRICK_KEYS = ("by", "shape", "pairs", "trump", "rank", "main_rank", "buried_by")
+LAST_TRICK_KEYS = ("by", "shape", "pairs", "trump", "rank", "main_rank", "buried_by", "cards")
 
 
 def current_hands(match) -> list:

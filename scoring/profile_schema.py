@@ -90,6 +90,9 @@ SCHEMA = ("map", {
     "bottom": ("map", {
         "single": "int", "pair": "int", "tractor_base": "int", "tractor_per_pair": "int",
         "trump_only": "bool", "reverse_capture": ("enum", ("none", "subtract")),
+        # a throw (甩牌) winning the last trick: null = its largest combination counts; else all its cards,
+        # factor base + per_card × cards + per_pair × pairs
+        "throw": ("null", ("map", {"base": "int", "per_card": "int", "per_pair": "int"})),
     }),
     "rank_captures": ("list", _RANK_CAPTURE),
     "rotation": ("map", {"declarers_win": ("enum", ROTATIONS), "declarers_lose": ("enum", ROTATIONS),
@@ -139,7 +142,8 @@ LATER_KEYS = {"cards": {"decks": 2, "bottom": 8}, "scoring.at_takeover": "takeov
               "rotation.no_trump_declared": None, "rotation.rebellion": False,
               "scoring.clamp_scope": "before_bottom",
               "scoring.capture_counts_penalties": True, "timing.announce.redeals_count": True,
-              "standings.forfeit_rule": "largest_margin", "format.awards.fourth_place": "merit"}
+              "standings.forfeit_rule": "largest_margin", "format.awards.fourth_place": "merit",
+              "bottom.throw": None}
 
 
 def _check(value: Any, spec: Any, path: str, source: str) -> Any:

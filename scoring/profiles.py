@@ -119,6 +119,7 @@ class Profile:
     tractor_base: int
     tractor_per_pair: int
     trump_only: bool
+    throw_all_cards: tuple | None  # a throw's bottom factor (base, per card, per pair); None: its largest combination
     reverse_subtract: bool
     rank_captures: dict       # ladder index of the declarers' level -> RankCapture
     rotation_win: str
@@ -246,6 +247,8 @@ def profile_from_dict(data: Any, source: str = "<dict>", choices: dict | None = 
         at_takeover_keeps=keeps,
         mult_single=b["single"], mult_pair=b["pair"], tractor_base=b["tractor_base"],
         tractor_per_pair=b["tractor_per_pair"], trump_only=b["trump_only"],
+        throw_all_cards=None if b["throw"] is None else (b["throw"]["base"], b["throw"]["per_card"],
+                                                         b["throw"]["per_pair"]),
         reverse_subtract=b["reverse_capture"] == "subtract", rank_captures=captures,
         rotation_win=d["rotation"]["declarers_win"], rotation_lose=d["rotation"]["declarers_lose"],
         rotation_no_trump=d["rotation"]["no_trump_declared"], rebellion=d["rotation"]["rebellion"],

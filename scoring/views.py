@@ -15,6 +15,7 @@ from scoring.hands import hand_history
 from scoring.models import SEAT_CHOICES, Hand
 from scoring.presenters import hand_line, state_payload
 from scoring.profile_store import engine_profile
+from scoring.profiles import choice_specs
 from tournament import access
 from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Match
@@ -72,6 +73,8 @@ def table(request, match_id):
                         for text in ("The trump suit’s {rank}", "Another suit’s {rank}")],
         # 004 七.1/七.3: the side that overturned trump may re-bury the bottom
         "rebury": profile.reverse_subtract,
+        # issue 45: a throw (甩牌) winning the last trick counts as the event's reading (choice throw_bottom)
+        "throw": _throw_hint(profile, chinese),
         "points_total": profile.points_total, "bottom_max": profile.bottom_max,  # the inputs' max
         # 000 第五条: a deal nobody declared trump in is redealt (not before the first hand)
         "redeal": profile.rotation_no_trump is not None and bool(state["declarer"]) and bool(state["hands"]),
@@ -125,3 +128,21 @@ def service_worker(request):
     response = HttpResponse(source, content_type="application/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def _throw_hint(profile, chinese) -> dict:
+    """How a throw winning the last trick counts under the event's reading, and what the referee enters."""
+    spec = choice_specs(profile.data).get("throw_bottom")
+    if spec:
+        reading = spec["readings"][profile.reading("throw_bottom")]
+        rule = reading["label"] if chinese else reading.get("label_en") or reading["label"]
+    else:
+        rule = gettext("A throw capturing the bottom counts as its largest combination.")
+    stop = "。" if chinese else ". "
+    if profile.throw_all_cards is not None:
+        enter = gettext("Enter how many cards were thrown and how many pairs they hold.")
+        return {"hint": rule + stop + enter, "reading": "all_cards", "pairs_label": gettext("Pairs in the throw")}
+    enter = gettext("Enter how many cards were thrown and the pairs of the largest combination among them: "
+                    "0 for a single, 1 for a pair, 2 or more for a tractor.")
+    return {"hint": rule + stop + enter, "reading": "largest",
+            "pairs_label": gettext("Pairs in its largest combination")}

@@ -54,10 +54,12 @@
       last_trick: {
         by: f.lt_by.value,
         shape: f.lt_shape.value,
-        pairs: f.lt_shape.value === "tractor" ? intOrRaw(f.lt_pairs.value) : 1,
+        pairs: f.lt_shape.value === "tractor" ? intOrRaw(f.lt_pairs.value)
+          : f.lt_shape.value === "throw" ? intOrRaw(f.lt_throw_pairs.value) : 1,
         trump: f.lt_trump.checked
       }
     };
+    if (f.lt_shape.value === "throw") { body.last_trick.cards = intOrRaw(f.lt_cards.value); }
     if (f.declarer && f.declarer.value) { body.declarer = f.declarer.value; }
     if (f.reclaim) { body.reclaim = f.reclaim.checked; }
     if (f.lt_rank && f.lt_rank.value) { body.last_trick.rank = f.lt_rank.value; }
@@ -103,6 +105,9 @@
   function syncShape(form) {
     var box = form.querySelector("label.lt-pairs");
     if (box) { box.hidden = form.elements.lt_shape.value !== "tractor"; }
+    /* a throw (甩牌): its cards and pairs, with how the event's reading counts it */
+    var throwBox = form.querySelector(".lt-throw");
+    if (throwBox) { throwBox.hidden = form.elements.lt_shape.value !== "throw"; }
   }
 
   /* The stored inputs of the last hand (the page puts them in #last-hand-inputs), or null. */
@@ -145,6 +150,8 @@
       setValue(f.lt_by, lt.by);
       setValue(f.lt_shape, lt.shape);
       setValue(f.lt_pairs, lt.shape === "tractor" ? lt.pairs : 2);
+      if (f.lt_cards) { setValue(f.lt_cards, lt.shape === "throw" ? lt.cards : 2); }
+      if (f.lt_throw_pairs) { setValue(f.lt_throw_pairs, lt.shape === "throw" ? lt.pairs : 0); }
       if (lt.trump !== undefined) { setValue(f.lt_trump, lt.trump); }
       setValue(f.lt_rank, lt.rank || "");
       if (f.lt_main) { setValue(f.lt_main, lt.main_rank === true ? "true" : lt.main_rank === false ? "false" : ""); }

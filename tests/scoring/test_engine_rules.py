@@ -314,6 +314,8 @@ def test_bad_bottom_multiplier_input():
     with refused("bottom_multiplier.pairs"):
         bottom_multiplier(p, "tractor", 1)
     with refused("bottom_multiplier.shape"):
+        bottom_multiplier(p, "quad")
+    with refused("bottom_multiplier.cards"):      # a throw (issue 45) names its cards
         bottom_multiplier(p, "throw")
 
 
