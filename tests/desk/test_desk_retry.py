@@ -26,6 +26,9 @@ def test_an_approval_committed_before_a_500_is_applied_once(desk_round, live_ser
 
     page.route("**/api/rulings/*/approval/", handle)
     page.locator("#approvals li[data-ruling] button.approve").click()
+    dialog = page.locator("dialog.confirm-dialog")      # an approval that ends a match asks first (issue 43)
+    dialog.locator("li:has-text('核准后')").wait_for()
+    dialog.locator("button.confirm-yes").click()
     page.wait_for_selector("#approvals-empty:not([hidden])")
     assert len(keys) == 2 and keys[0] and keys[0] == keys[1]
     assert Approval.objects.count() == 1 and Approval.objects.get().approved
