@@ -86,8 +86,10 @@ class HandInputSerializer(StrictInput):
         {"title": "played", "properties": {"outcome": {"enum": [Hand.Outcome.PLAYED.value]}},
          "required": ["trump", "defender_points"]},
         {"title": "redeal", "properties": {"outcome": {"enum": [Hand.Outcome.REDEAL.value]}}, "required": ["outcome"]},
-        {"title": "rebel", "properties": {"outcome": {"enum": [Hand.Outcome.REBEL.value]}},
-         "required": ["outcome", "called_by", "declarer"]},
+        {"title": "rebel", "properties": {"outcome": {"enum": [Hand.Outcome.REBEL.value]},
+                                          "called_by": {"enum": [seat for seat, _label in SEAT_CHOICES]},
+                                          "declarer": {"enum": [seat for seat, _label in SEAT_CHOICES]}},
+         "required": ["outcome", "called_by", "declarer"]},   # both seats, never null
     ]
 
     def validate(self, attrs):
