@@ -118,10 +118,10 @@ def _make_dry_run(*args):
 
 def test_make_run_loads_the_demo_and_make_run_demo_0_does_not():
     with_demo = _make_dry_run("run")
-    assert "manage.py seed_demo" in with_demo and "runserver" in with_demo
+    assert "manage.py seed_demo" in with_demo and "gunicorn" in with_demo
     real_start = _make_dry_run("run", "DEMO=0")
     assert "manage.py seed_demo" not in real_start
-    assert "manage.py migrate" in real_start and "manage.py remove_demo" in real_start and "runserver" in real_start
+    assert "manage.py migrate" in real_start and "manage.py remove_demo" in real_start and "gunicorn" in real_start
 
 
 def test_the_real_start_leaves_no_demo_in_a_migrated_database(db):

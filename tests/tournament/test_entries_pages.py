@@ -219,16 +219,16 @@ def test_add_pair_form_on_a_360px_phone(transactional_db, live_server, phone, ma
     login(phone, live_server, make_user(roles.ORGANISER, username="org"))
     phone.goto(f"{live_server.url}{reverse('entries_add', args=[event.slug])}")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
-    box = phone.locator("button[type=submit].primary").bounding_box()
+    box = phone.locator("form:not(.publish-reminder) button[type=submit].primary").bounding_box()
     assert box["height"] >= 44 and box["width"] >= 300
     phone.fill("input[name=unit]", "甲")
     phone.fill("input[name=player1]", "张三")
     phone.fill("input[name=player2]", "张三")
-    phone.click("button[type=submit].primary")
+    phone.click("form:not(.publish-reminder) button[type=submit].primary")
     assert "同一个人" in phone.locator(".error").first.inner_text()
     phone.fill("input[name=player2]", "李四")
     phone.select_option("select[name=gender2]", "F")
-    phone.click("button[type=submit].primary")
+    phone.click("form:not(.publish-reminder) button[type=submit].primary")
     phone.wait_for_url(f"**{reverse('entries_list', args=[event.slug])}")
     assert "张三/李四" in phone.content()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360

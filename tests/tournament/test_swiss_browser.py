@@ -15,7 +15,7 @@ from tournament.competition import draws, stages, swiss_rounds
 from tournament.models import Event, Match, Stage
 
 SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
-ALLOWED_LATIN = {"xlsx"}  # the file type in "下载（.xlsx）"
+ALLOWED_LATIN = {"xlsx", "English"}  # the file type in "下载（.xlsx）"; the language menu names English in English
 
 
 def shots_dir() -> Path:
