@@ -292,7 +292,19 @@ class FirstPasswordForm(SetPasswordForm):
         return cleaned
 
 
-class SwitchableBasicAuthentication(authentication.BasicAuthentication):
+class CheckedOnce:
+    """For an authentication class: its verdict already reached on this request by :func:`infra.writers.key_owner` (the
+    Idempotency-Key's owner, checked before the view) is answered again without a second token lookup or
+    password hash. DRF's request passes the attribute through to Django's."""
+
+    def authenticate(self, request):
+        known = getattr(request, "checked_credentials", None)
+        if known is not None and known[0] is type(self):
+            return known[1]
+        return super().authenticate(request)
+
+
+class SwitchableBasicAuthentication(CheckedOnce, authentication.BasicAuthentication):
     """HTTP Basic for scripts, only while ``settings.API_BASIC_AUTH`` is on: when off the header is
     ignored (the request is anonymous) and no password hash is computed. A NUL in the name or password
     is refused with a reason (PostgreSQL cannot even look such a name up)."""

@@ -5,8 +5,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login as auth_login
 from django.contrib.auth.views import LoginView
-from django.core.exceptions import NON_FIELD_ERRORS
-from django.forms.utils import ErrorDict
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect
 from django.utils.decorators import method_decorator
@@ -81,11 +79,11 @@ class ThrottledLoginView(LoginView):
         if not throttle.allow_request(request, self):
             seconds = int(throttle.wait() or 1)
             form = self.form_class(request=request)  # unbound: nothing is validated, no password hashed
-            form._errors = ErrorDict({NON_FIELD_ERRORS: form.error_class([ngettext(
+            refusal = ngettext(
                 "Too many login attempts from this device: try again in %(seconds)s second.",
                 "Too many login attempts from this device: try again in %(seconds)s seconds.",
-                seconds) % {"seconds": seconds}], error_class="nonfield")})
-            response = self.render_to_response(self.get_context_data(form=form), status=429)
+                seconds) % {"seconds": seconds}
+            response = self.render_to_response(self.get_context_data(form=form, refusal=refusal), status=429)
             response["Retry-After"] = str(seconds)
             return response
         return super().post(request, *args, **kwargs)

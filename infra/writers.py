@@ -23,14 +23,12 @@ def key_owner(request):
     writer's own namespace (an account: its id, the session's or Basic authentication's; a credential of its
     own, e.g. an API token: ``"<kind>:<id>"``); else ``(None, answer)``: nothing is kept for the request, and
     ``answer`` is its refusal (429 throttled, 401 failing credentials) or None (no credentials: the view
-    answers, a 401 unless the operation is public). Credentials that authenticate here are handed to DRF as
-    the request's (``_force_auth_*``): checked once. The session's own is left to DRF (its CSRF check)."""
+    answers, a 401 unless the operation is public). Credentials that authenticate here are remembered on the
+    request (``checked_credentials``) for the same authenticator to answer again when DRF asks (:class:`infra.auth.CheckedOnce`):
+    a token is looked up and a password hashed once. The session's own is left to DRF (its CSRF check)."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return str(user.pk), None
-    forced = getattr(request, "_force_auth_user", None)   # DRF's test client (force_authenticate)
-    if forced is not None and forced.is_authenticated:
-        return str(forced.pk), None
     refusal = None
     wrapped = Request(request)
     for authenticator in api_settings.DEFAULT_AUTHENTICATION_CLASSES:
@@ -44,7 +42,7 @@ def key_owner(request):
             refusal["WWW-Authenticate"] = WWW_AUTHENTICATE
             break
         if found is not None:
-            request._force_auth_user, request._force_auth_token = found
+            request.checked_credentials = (authenticator, found)
             credential = found[1]
             if getattr(credential, "pk", None) is None:
                 return str(found[0].pk), None

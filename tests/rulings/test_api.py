@@ -9,7 +9,7 @@ from rulings.models import Ruling
 def client(table):
     match, users = table
     api = APIClient()
-    api.force_authenticate(users["referee"])
+    api.force_login(users["referee"])
     return api, match, users
 
 
@@ -90,7 +90,7 @@ def test_a_choice_through_the_api(make_match, make_user):
     referee = make_user("table_referee")
     match.referees.add(referee)
     api = APIClient()
-    api.force_authenticate(referee)
+    api.force_login(referee)
     ruling = api.post(f"/api/matches/{match.pk}/rulings/", {"code": "hidden_card", "side": "NS", "role": "defenders"},
                       format="json").json()
     assert ruling["state"] == "pending" and sorted(ruling["sanction"]["options"]) == ["40", "step_down"]

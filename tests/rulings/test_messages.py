@@ -40,7 +40,7 @@ def test_a_refused_approval_is_a_403_with_a_chinese_detail(table):
     with pytest.raises(ForbiddenError):
         services.approve(ruling, users["chief"])
     api = APIClient()
-    api.force_authenticate(users["chief"])
+    api.force_login(users["chief"])
     response = api.post(f"/api/rulings/{ruling.pk}/approval/", {"approved": True}, format="json")
     assert response.status_code == 403
     assert response.json() == {"code": "forbidden", "field": None, "detail": "提出判罚的人不能核准自己的判罚。"}
@@ -49,7 +49,7 @@ def test_a_refused_approval_is_a_403_with_a_chinese_detail(table):
 def test_the_api_answers_in_english_once_switched(table):
     match, users = table
     api = APIClient()
-    api.force_authenticate(users["referee"])
+    api.force_login(users["referee"])
     url = f"/api/matches/{match.pk}/rulings/void-last/"
     response = api.post(url, {}, format="json")
     assert response.status_code == 400

@@ -5,12 +5,13 @@ from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
+from infra.auth import CheckedOnce
 from tournament.staff.tokens import authenticate_key
 
 _KEYWORDS = (b"token", b"bearer")
 
 
-class ApiTokenAuthentication(authentication.BaseAuthentication):
+class ApiTokenAuthentication(CheckedOnce, authentication.BaseAuthentication):
     def authenticate(self, request):
         parts = authentication.get_authorization_header(request).split()
         if not parts or parts[0].lower() not in _KEYWORDS:
