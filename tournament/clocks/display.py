@@ -20,11 +20,11 @@ from scoring import snapshots
 from scoring.models import Hand
 from scoring.profile_store import shared_version
 from tournament.clocks import allowances
-from tournament.clocks import arithmetic as clocks
 from tournament.clocks.cache import display_key, generation_key, whole_key
 from tournament.clocks.records import clock_rule, mark, marks_of, round_with_event
 from tournament.competition import rounds
 from tournament.competition.stages import describe_source
+from tournament.engines import clock as clocks
 from tournament.models import ClockFiring, Match, Round
 
 log = logging.getLogger(__name__)

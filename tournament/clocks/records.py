@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Max, Q
 
 from rulings.adjustments import match_replay
-from tournament.clocks import arithmetic as clocks
+from tournament.engines import clock as clocks
 from tournament.models import ClockEvent, ClockFiring, EventClockSettings, Match, Round, RoundClock
 
 

@@ -30,7 +30,7 @@ class ClockSettingsBase(models.Model):
         abstract = True
 
     def overrides(self) -> dict:
-        """The overrides as a dict for tournament.clocks.arithmetic.merge_rule (None = inherit)."""
+        """The overrides as a dict for tournament.engines.clock.merge_rule (None = inherit)."""
         return {name: getattr(self, name) for name in self.OVERRIDE_FIELDS}
 
 
