@@ -45,11 +45,11 @@ from tournament.competition.forms import (
     first_errors,
 )
 from tournament.competition.knockout import bracket_state
+from tournament.competition.referees import referees_of
 from tournament.form_fields import apply_user_error
 from tournament.models import Draw, Event, Group, Match, Round, Stage
 from tournament.models.competition import RefereeUnit, round_words
 from tournament.permissions import organiser_required
-from tournament.staff.services import referees_of
 
 
 # --------------------------------------------------------------------------- helpers
