@@ -11,8 +11,7 @@ from infra.etags import hall_read_headers
 from rulings import public_log
 from tournament import pagecache
 from tournament.access import visible_events
-from tournament.competition import entry_page, live
-from tournament.entries import search
+from tournament.competition import entry_page, live, search
 from tournament.models import Event
 
 
