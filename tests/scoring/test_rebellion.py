@@ -155,7 +155,7 @@ def test_the_allowance_in_force_moves_past_a_rebellion(company):
     so the table may still play entry 5 (redeals counted or not: the profile has none)."""
     from types import SimpleNamespace
 
-    from tournament.clocks.allowances import in_force
+    from tournament.competition.allowances import in_force
     from tournament.models import HandAllowance
 
     match, referee = company

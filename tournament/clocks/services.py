@@ -29,13 +29,13 @@ from django.db import IntegrityError, transaction
 from common.errors import ConflictError, UserError, gettext_noop
 from config.celery import app as celery_app
 from infra import clock
-from tournament.clocks import cache as display_cache
 from tournament.clocks import safety, tables
 from tournament.clocks.records import clock_rule, live_matches_without_allowance, marks_of, round_with_event
 from tournament.clocks.tables import (  # noqa: F401 (the scoring layer's, kept here)
     hands_left,
     with_clock_state,
 )
+from tournament.competition import display_cache
 from tournament.engines import clock as clocks
 from tournament.models import (
     ClockEvent,

@@ -126,7 +126,7 @@ class HandAllowance(AppendOnlyModel):
     """A table's limit on hands, fixed when the announcement (or, without one, the end) reached it.
 
     ``hand_in_play`` is the number of hands recorded then + 1; ``last_hand`` the number of the last
-    hand the table may play, as fixed then (``tournament.clocks.allowances.in_force`` gives the one in
+    hand the table may play, as fixed then (``tournament.competition.allowances.in_force`` gives the one in
     force: redeals that do not count move it on). One per match.
     """
 

@@ -20,7 +20,6 @@ from common.naturalsort import natural_key
 from common.numbers import whole
 from tournament import pagecache
 from tournament.access import visible_events
-from tournament.clocks.records import current_clock_round
 from tournament.competition import (
     draws,
     exports,
@@ -46,6 +45,7 @@ from tournament.competition.forms import (
 )
 from tournament.competition.knockout import bracket_state
 from tournament.competition.referees import referees_of
+from tournament.competition.rounds import current_clock_round
 from tournament.form_fields import apply_user_error
 from tournament.models import Draw, Event, Group, Match, Round, Stage
 from tournament.models.competition import RefereeUnit, round_words
