@@ -55,9 +55,8 @@ from rulings import services as rulings  # noqa: E402
 from scoring import services as scoring  # noqa: E402
 from scoring.profile_store import latest_profile  # noqa: E402
 from tournament import pagecache, roles  # noqa: E402
-from tournament.competition import draws, group_standings, rounds, stages  # noqa: E402
+from tournament.competition import draws, group_standings, rounds, search, stages  # noqa: E402
 from tournament.engines.pairings import round_robin  # noqa: E402
-from tournament.entries import search  # noqa: E402
 from tournament.models import Draw, Event, Group, GroupEntry, Match, Pair, Player, Round, Stage, Unit  # noqa: E402
 
 N_GROUPS, GROUP_SIZE = 64, 64          # 4,096 pairs; 32 tables per group and round: 2,048 tables per round

@@ -63,7 +63,7 @@ def build_round():
 
 
 def main():
-    from tournament.clocks.cache import invalidate as invalidate_display
+    from tournament.competition.display_cache import invalidate as invalidate_display
 
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)

@@ -28,7 +28,7 @@ from demo.swiss import SWISS_SLUG, UNION_SLUG
 from infra.appendonly import AppendOnlyModel
 from scoring.models import MatchSnapshot
 from tournament import pagecache
-from tournament.entries import search
+from tournament.competition import search
 from tournament.models import ApiToken, Event, EventRole, GroupStanding, Match, PrintJob, RefereeUnit, StaffAccount
 from tournament.transfer.services import TABLES
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from common.workbook import write_workbook
 from rulings import public_log
 from rulings.presenters import event_log
-from tournament.entries.spreadsheets import write_workbook
 
 PENALTY_HEADER = ["轮次", "桌号", "副", "方", "参赛对", "判罚", "适用条款", "状态", "记录人", "记录时间", "裁判备注",
                   "撤销", "申诉"]

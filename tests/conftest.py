@@ -71,7 +71,7 @@ def _no_page_cache(settings):
 
     settings.PUBLIC_PAGE_CACHE = False
     pagecache.forget_rows()  # a test database reuses ids (SQLite): no row's event is remembered from another test
-    cache.clear()  # nor a round's cached hall display (tournament.clocks.cache): round 1 may be another event's
+    cache.clear()  # nor a round's cached hall display (tournament.competition.display_cache): round 1 may be another event's
 
 
 # --- append-only tables and the test flush (PostgreSQL) --------------------------------------

@@ -18,7 +18,7 @@ class TournamentConfig(AppConfig):
                             dispatch_uid="competition_referees_changed")
         # the search index of an event is dropped when a name in it changes (cycle: the search module
         # imports the models, which are not ready before this method runs)
-        from tournament.entries import search  # noqa: PLC0415
+        from tournament.competition import search  # noqa: PLC0415
 
         for model in search.WATCHED:
             for signal in (post_save, post_delete):

@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 
 from common.errors import UserError
 from common.numbers import whole
-from tournament.entries.limits import TOO_LONG
 
 
 def said(msgid: str, **params) -> str:
@@ -50,21 +49,6 @@ class UncutCharField(forms.CharField):
         attrs = super().widget_attrs(widget)
         attrs.pop("maxlength", None)
         return attrs
-
-
-class NameField(UncutCharField):
-    """A name (unit, pair, player, team, pool) refused past ``max_length`` in the entries service's sentence
-    (:func:`tournament.entries.limits.check_lengths`: the field's label, the limit and the length typed)."""
-
-    def __init__(self, *, max_length: int, **kwargs):
-        super().__init__(**kwargs)
-        self.most = max_length
-
-    def validate(self, value):
-        super().validate(value)
-        if value and len(value) > self.most:
-            raise ValidationError(gettext(TOO_LONG) % {"label": self.label, "max": self.most, "length": len(value)},
-                                  code="max_length")
 
 
 class WholeNumberField(forms.IntegerField):

@@ -10,7 +10,7 @@ from rulings import services as rulings
 from rulings.adjustments import match_state
 from scoring import services as scoring
 from scoring.profiles import known_profiles, load_profile
-from tournament.clocks import arithmetic as clocks
+from tournament.engines import clock as clocks
 from tournament.events import rule_choices
 from tournament.models import Event
 

@@ -12,8 +12,8 @@ from rulings import services
 from rulings.engine import PenaltyLedger
 from scoring.profiles import load_profile
 from tournament.competition.group_standings import standings_config
+from tournament.engines.standings import MatchResult, compute_standings
 from tournament.models import Match, Pair
-from tournament.standings import MatchResult, compute_standings
 
 UG = "union-games"
 

@@ -8,7 +8,7 @@ import yaml
 from scoring.engine import LastTrick, MatchState, settle_hand
 from scoring.profiles import PROFILE_DIR, ProfileError, load_profile, max_bottom_points, profile_from_dict
 from tests.conftest import refused
-from tournament.clocks import arithmetic as clocks
+from tournament.engines import clock as clocks
 
 SZ, TD, UG, CL, CL8 = ("shenzhen-community", "two-deck-standard", "union-games", "company-league",
                        "company-league-2008")

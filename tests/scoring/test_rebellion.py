@@ -15,7 +15,7 @@ from scoring.profiles import load_profile
 from scoring.replay_check import check_event
 from tests.conftest import SEEDS, login
 from tournament import roles
-from tournament.clocks import arithmetic
+from tournament.engines import clock as arithmetic
 
 CLAUSE = "进攻方一人手中不足15分（含15分）时，可造反。确认造反后，应重新起牌，由造反者洗牌并先起牌，由上家切牌；双方抢庄，一方亮主后，可反主，但不能反庄"
 
@@ -155,7 +155,7 @@ def test_the_allowance_in_force_moves_past_a_rebellion(company):
     so the table may still play entry 5 (redeals counted or not: the profile has none)."""
     from types import SimpleNamespace
 
-    from tournament.clocks.allowances import in_force
+    from tournament.competition.allowances import in_force
     from tournament.models import HandAllowance
 
     match, referee = company

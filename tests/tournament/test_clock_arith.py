@@ -1,4 +1,4 @@
-"""Pure hall-clock arithmetic (tournament.clocks.arithmetic): pauses, additions, per-table time, the last-hands rule."""
+"""Pure hall-clock arithmetic (tournament.engines.clock): pauses, additions, per-table time, the last-hands rule."""
 import contextlib
 import datetime as dt
 from pathlib import Path
@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from common.errors import UserError
-from tournament.clocks import arithmetic as clocks
-from tournament.clocks.arithmetic import ADD, PAUSE, RESUME, START, TABLE_EXTRA, ClockRule, Mark
+from tournament.engines import clock as clocks
+from tournament.engines.clock import ADD, PAUSE, RESUME, START, TABLE_EXTRA, ClockRule, Mark
 
 T0 = dt.datetime(2026, 12, 5, 1, 0, tzinfo=dt.timezone.utc)
 PROFILES = Path(__file__).resolve().parents[2] / "fixtures" / "profiles"

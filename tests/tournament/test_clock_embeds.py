@@ -11,7 +11,7 @@ from tests.conftest import login
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, tables_of  # noqa: F401
 from tournament.clocks import display as display_
 from tournament.clocks import services as cs
-from tournament.clocks.records import current_clock_round
+from tournament.competition.rounds import current_clock_round
 from tournament.models import ClockEvent, EventClockSettings, Match
 
 COUNTDOWN = re.compile(r"(\d+小时)?\d+分\d\d秒")

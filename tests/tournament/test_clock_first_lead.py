@@ -7,10 +7,9 @@ from rest_framework.test import APIClient
 
 from common.errors import ForbiddenError, UserError
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, play, tables_of  # noqa: F401
-from tournament.clocks import cache as display_cache
 from tournament.clocks import display, leads
 from tournament.clocks import services as cs
-from tournament.competition import results
+from tournament.competition import display_cache, results
 from tournament.models import HandAllowance
 
 

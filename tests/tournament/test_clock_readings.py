@@ -10,9 +10,9 @@ import pytest
 
 from scoring.services import record_hand
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, tables_of  # noqa: F401
-from tournament.clocks import arithmetic as clocks
 from tournament.clocks import display, leads
 from tournament.clocks import services as cs
+from tournament.engines import clock as clocks
 from tournament.events import rule_choices
 from tournament.models import Match
 

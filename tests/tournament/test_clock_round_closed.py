@@ -6,9 +6,8 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round  # noqa: F401
-from tournament.clocks import cache as display_cache
 from tournament.clocks import services as cs
-from tournament.competition import rounds
+from tournament.competition import display_cache, rounds
 from tournament.models import Match
 
 

@@ -8,10 +8,9 @@ import pytest
 from common.errors import UserError
 from infra.appendonly import AppendOnlyError
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, play, tables_of  # noqa: F401
-from tournament.clocks import cache as display_cache
 from tournament.clocks import display as display_
 from tournament.clocks import services as cs
-from tournament.competition import results
+from tournament.competition import display_cache, results
 from tournament.models import ClockEvent, ClockFiring, HandAllowance, Match
 
 

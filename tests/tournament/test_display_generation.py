@@ -5,9 +5,9 @@ clock saying "本轮进行中" a poll after the round closed, both labels at onc
 from django.core.cache import cache
 
 from tests.tournament.test_clock_fixtures import chief, make_round  # noqa: F401  (fixtures)
-from tournament.clocks import cache as display_cache
 from tournament.clocks import display
 from tournament.clocks import services as clock_services
+from tournament.competition import display_cache
 
 
 def start(rnd, user, commit):

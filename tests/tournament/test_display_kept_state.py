@@ -12,8 +12,8 @@ from rulings import services as rulings_services
 from rulings.adjustments import match_state as replayed_state
 from scoring import snapshots
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, play, tables_of  # noqa: F401
-from tournament.clocks import cache as display_cache
 from tournament.clocks import display
+from tournament.competition import display_cache
 from tournament.models import Match
 
 

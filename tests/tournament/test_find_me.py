@@ -14,9 +14,8 @@ from demo.event import seed_demo
 from rulings import services as rulings_services
 from tests.tournament.test_clock_fixtures import make_round, play, tables_of
 from tests.tournament.test_draws_support import make_event
-from tournament.competition import draws, stages
+from tournament.competition import draws, search, stages
 from tournament.entries import pairs as entry_pairs
-from tournament.entries import search
 from tournament.entries import services as entries
 from tournament.models import Match, Pair, Player, Stage, Team
 

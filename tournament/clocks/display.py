@@ -3,6 +3,7 @@
     round_overview(round) -> list[dict]        every table: hands left, ended, winner
     display_data(round_id) -> dict | None      the shared, cached part of the display
     live_clock(data, now=None) -> dict         the per-request part (remaining time)
+    live_tables(slug, round_ids, match_ids=None) -> dict   what the live public pages poll (live.json)
 """
 from __future__ import annotations
 
@@ -19,12 +20,11 @@ from rulings.models import Ruling
 from scoring import snapshots
 from scoring.models import Hand
 from scoring.profile_store import shared_version
-from tournament.clocks import allowances
-from tournament.clocks import arithmetic as clocks
-from tournament.clocks.cache import display_key, generation_key, whole_key
 from tournament.clocks.records import clock_rule, mark, marks_of, round_with_event
-from tournament.competition import rounds
+from tournament.competition import allowances, rounds
+from tournament.competition.display_cache import display_key, generation_key, whole_key
 from tournament.competition.stages import describe_source
+from tournament.engines import clock as clocks
 from tournament.models import ClockFiring, Match, Round
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 DISPLAY_CACHE_SECONDS = 30          # a safety net: invalidation normally refreshes the display at once
 IN_FLIGHT = dt.timedelta(seconds=10)   # a table write's changed_at precedes its commit by less than this
 RECORDED_CACHE_SECONDS = 3600       # a table's hands recorded, keyed by its last change: never stale, only evicted
+#: What the live public pages show of a table (``static/js/live.js``).
+LIVE_FIELDS = ("ns_level", "ew_level", "status", "playing", "ended", "winner", "recorded", "hands_left")
 
 
 def table_order(row) -> tuple:
@@ -176,7 +178,7 @@ def display_data(round_id) -> dict | None:
     built before a change of the round itself (its clock, its closure: ``cache.invalidate`` moves the round's
     generation) is never served: the poll then rebuilds, so no display says "closed" after a reopening, or
     the round's clock still running after its closure, while the others rebuild. After a
-    write that moved only tables (:func:`tournament.clocks.cache.tables_changed`) the rebuild reads those
+    write that moved only tables (:func:`tournament.competition.display_cache.tables_changed`) the rebuild reads those
     tables again and keeps the other rows of the previous copy (:func:`build_display_data`).
     """
     key = display_key(round_id)
@@ -346,3 +348,19 @@ def live_clock(data, now=None) -> dict:
         "hands_after": rule.hands_after,
         "tables": tables,
     }
+
+
+def live_tables(slug, round_ids, match_ids=None) -> dict:
+    """The tables of the event's rounds ``round_ids`` (other events' rounds are left out), only those of
+    ``match_ids`` when given: {"published": bool, "tables": {match id: {...}}}, from the shared display data."""
+    wanted = None if match_ids is None else set(match_ids)
+    tables, published = {}, True
+    for round_id in round_ids:
+        data = display_data(round_id)
+        if data is None or data["round"]["event_slug"] != slug:
+            continue
+        published = published and data["round"]["published"]
+        for row in data["tables"]:
+            if wanted is None or row["match_id"] in wanted:
+                tables[str(row["match_id"])] = {name: row[name] for name in LIVE_FIELDS}
+    return {"published": published, "tables": tables}

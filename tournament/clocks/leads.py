@@ -13,8 +13,8 @@ from common.errors import ForbiddenError, UserError, gettext_noop
 from infra import clock
 from rulings.closing import refuse_if_round_closed
 from tournament import access
-from tournament.clocks import cache as display_cache
 from tournament.clocks.records import hands_recorded
+from tournament.competition import display_cache
 from tournament.models import HandAllowance, LeadReport
 
 
@@ -35,7 +35,7 @@ def lead_status(match) -> dict:
     the match is over, so no hand is in play and nothing is asked}.
 
     The answer given after the announcement, while that hand is still in play, is the one taken (000 第十五条;
-    ``tournament.clocks.allowances.in_force``)."""
+    ``tournament.competition.allowances.in_force``)."""
     number = hands_recorded(match) + 1
     report = _latest(match, number)
     asked = HandAllowance.objects.filter(match_id=match.pk, reason=HandAllowance.Reason.ANNOUNCE,

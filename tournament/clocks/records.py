@@ -1,12 +1,11 @@
 """Reading the hall clocks' records: a round's rule (profile, then the organiser's overrides), its clock
-marks, the tables still playing, and the round whose clock runs now. Writes live in ``services``."""
+marks, the tables still playing. Writes live in ``services``; the round whose clock runs now is
+``tournament.competition.rounds.current_clock_round``."""
 from __future__ import annotations
 
-from django.db.models import Max, Q
-
 from rulings.adjustments import match_replay
-from tournament.clocks import arithmetic as clocks
-from tournament.models import ClockEvent, ClockFiring, EventClockSettings, Match, Round, RoundClock
+from tournament.engines import clock as clocks
+from tournament.models import ClockEvent, EventClockSettings, Match, Round, RoundClock
 
 
 def round_with_event(round_or_id):
@@ -39,15 +38,6 @@ def marks_of(round_id) -> list:
 
 def mark(kind, at, seconds, match_id):
     return clocks.Mark(kind, at, seconds if kind in (clocks.ADD, clocks.TABLE_EXTRA) else 0, match_id)
-
-
-def current_clock_round(event):
-    """The event's round whose hall clock has started and whose end has not fired (the latest
-    started one), or None. One query."""
-    started = Max("clock_events__at", filter=Q(clock_events__kind=ClockEvent.Kind.START))
-    return (Round.objects.filter(stage__event=event).annotate(started=started).filter(started__isnull=False)
-            .exclude(clock_firings__kind=ClockFiring.Kind.END).select_related("stage")
-            .order_by("-started", "-pk").first())
 
 
 def live_matches(round_id=None):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, gettext_noop
-from tournament.clocks import arithmetic as clocks
+from tournament.engines import clock as clocks
 from tournament.models import ClockEvent, ClockFiring, EventClockSettings, Round
 
 BIG_CHANGE_MINUTES = 5          # a change of the time by more than this asks for confirmation

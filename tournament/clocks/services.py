@@ -1,7 +1,7 @@
 """Hall clocks, database side: change a round's clock, fire the announcement and the end exactly once,
 and limit each table's hands after the announcement.
 
-Clock arithmetic itself is pure (``tournament.clocks.arithmetic``); this module reads and writes the records:
+Clock arithmetic itself is pure (``tournament.engines.clock``); this module reads and writes the records:
 
     start_clock(round, user) / pause_clock / resume_clock / add_time(round, user, minutes)
     grant_table_time(match, user, minutes)              per-table extra time (a ClockEvent too)
@@ -29,14 +29,14 @@ from django.db import IntegrityError, transaction
 from common.errors import ConflictError, UserError, gettext_noop
 from config.celery import app as celery_app
 from infra import clock
-from tournament.clocks import arithmetic as clocks
-from tournament.clocks import cache as display_cache
 from tournament.clocks import safety, tables
 from tournament.clocks.records import clock_rule, live_matches_without_allowance, marks_of, round_with_event
 from tournament.clocks.tables import (  # noqa: F401 (the scoring layer's, kept here)
     hands_left,
     with_clock_state,
 )
+from tournament.competition import display_cache
+from tournament.engines import clock as clocks
 from tournament.models import (
     ClockEvent,
     ClockFiring,

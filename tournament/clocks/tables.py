@@ -16,11 +16,10 @@ from django.db.models import Exists, OuterRef
 from infra import clock
 from infra.db import lock_row
 from rulings.adjustments import match_replay
-from tournament.clocks import allowances, leads
-from tournament.clocks import arithmetic as clocks
-from tournament.clocks import cache as display_cache
+from tournament.clocks import leads
 from tournament.clocks.records import clock_rule, hands_recorded, marks_of, round_with_event
-from tournament.competition import results
+from tournament.competition import allowances, display_cache, results
+from tournament.engines import clock as clocks
 from tournament.models import ClockEvent, HandAllowance, Match
 
 

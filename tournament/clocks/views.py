@@ -1,20 +1,24 @@
 """Clock pages: the big-screen hall display (public for published events), the chief referee's
-clock page with the overview of every table, and the organiser's clock settings. Thin views over
-tournament.clocks.services."""
+clock page with the overview of every table, the organiser's clock settings, and the small JSON the live
+public pages poll (the display's tables). Thin views over tournament.clocks.services and display."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.http import conditional_page
 
 from common.errors import UserError
 from common.numbers import whole
 from common.qr import qr_svg
+from infra.etags import hall_read_headers
 from tournament import access
 from tournament.access import visible_events
 from tournament.clocks import display, safety, services
 from tournament.clocks.forms import ClockActionForm, ClockSettingsForm, ParallelRoundsForm
+from tournament.competition import live
 from tournament.models import Event, EventClockSettings, Match, Round, RoundClock
 from tournament.permissions import organiser_event
 
@@ -136,3 +140,20 @@ def clock_settings(request, slug):
         "event": event, "tab": "clock", "round": rnd, "form": form, "rules": _rule_rows(event),
         "parallel_rounds": safety.parallel_allowed(event.pk),
     })
+
+
+@conditional_page
+def public_live(request, slug):
+    """The live tables of the rounds ``?rounds=1,2`` of the event (levels, hands, states) as JSON; with
+    ``&tables=5,9`` those tables only (the ones the page shows).
+
+    A published event's answer comes from the shared display cache (no query on a warm cache); an
+    unpublished event's only to the people who may see it. The answer carries an ETag (a hash of its
+    body): a poll while nothing changed is a 304 without a body, which the browser's fetch() answers from its
+    copy. A published event's answer to a visitor may be kept a second by any cache (``hall_read_headers``).
+    """
+    data = display.live_tables(slug, live.parse_round_ids(request.GET.get("rounds")),
+                               live.parse_match_ids(request.GET.get("tables")))
+    if not data["published"] and not visible_events(request.user).filter(slug=slug).exists():
+        raise Http404
+    return hall_read_headers(request, JsonResponse(data), public=data["published"])

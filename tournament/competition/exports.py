@@ -2,7 +2,7 @@
 
 Read only: the figures come from the same services as the pages (``group_standings.event_standings`` for the group
 tables and crosstables, ``placings.final_ranking`` for the final ranking, ``swiss_standings.stage_standings``
-for a Swiss stage), written by the entries' workbook writer (``spreadsheets.write_workbook``: bold frozen
+for a Swiss stage), written by the one workbook writer (``common.workbook.write_workbook``: bold frozen
 header, a name typed as "=..." stays text). A shared place is the number with "是" under 并列 (the pages
 write "3="); a disqualified entry follows the ranked ones with no place and "是" under 取消资格.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
+from common.workbook import write_workbook
 from tournament.competition import group_standings, placings, swiss_standings
-from tournament.entries.spreadsheets import write_workbook
 from tournament.models import Stage
 
 FINAL_HEADER = ["名次", "并列", "参赛对", "单位", "决出方式", "取消资格"]

@@ -1,23 +1,22 @@
-"""Live public pages: the levels, hands and states of the tables of the rounds a page shows, from the hall
-display's shared cache (``tournament.clocks.display``), so a poll on a warm cache reads no table.
+"""Live public pages: which rounds and tables a page polls. The answer itself (the levels, hands and states
+of those tables) is read from the hall display's shared cache by ``tournament.clocks.display.live_tables``
+(the clocks sit above the competition), so a poll on a warm cache reads no table.
 
     live_round_ids(matches) -> list[int]        the rounds worth polling for a page's matches
+    parse_round_ids(text) -> list[int]          the rounds asked for (``?rounds=``)
     parse_match_ids(text) -> list[int] | None   the tables a page shows (``?tables=``), None for all
-    live_tables(slug, round_ids, match_ids=None) -> dict   {"published": bool, "tables": {match id: {...}}}
 
 Every write that changes a table (a hand, a ruling, a decision, the clock, closing a round) drops the
-round's display data after its commit (``tournament.clocks.cache.invalidate``); the next poll rebuilds it
-once and every page and display shares it. A page polls for the tables it shows (``&tables=``, sent by
+round's display data after its commit (``tournament.competition.display_cache.invalidate``); the next poll
+rebuilds it once and every page and display shares it. A page polls for the tables it shows (``&tables=``, sent by
 ``static/js/live.js``), so its answer, and its ETag, change only when one of those does.
 """
 from __future__ import annotations
 
-from tournament.clocks import display
 from tournament.models import Match
 
 MAX_ROUNDS = 24
 MAX_TABLES = 100   # a page showing more asks for whole rounds (the address stays short)
-FIELDS = ("ns_level", "ew_level", "status", "playing", "ended", "winner", "recorded", "hands_left")
 
 
 def live_round_ids(rounds) -> list[int]:
@@ -53,19 +52,3 @@ def _ids(text) -> list[int]:
         if part.isdigit():
             ids.setdefault(int(part), None)
     return list(ids)
-
-
-def live_tables(slug, round_ids, match_ids=None) -> dict:
-    """The tables of the event's rounds ``round_ids`` (other events' rounds are left out), only those of
-    ``match_ids`` when given."""
-    wanted = None if match_ids is None else set(match_ids)
-    tables, published = {}, True
-    for round_id in round_ids:
-        data = display.display_data(round_id)
-        if data is None or data["round"]["event_slug"] != slug:
-            continue
-        published = published and data["round"]["published"]
-        for row in data["tables"]:
-            if wanted is None or row["match_id"] in wanted:
-                tables[str(row["match_id"])] = {name: row[name] for name in FIELDS}
-    return {"published": published, "tables": tables}

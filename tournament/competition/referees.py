@@ -13,6 +13,16 @@ from tournament.competition.stages import CompetitionError
 from tournament.models import Event, Match, Pair, RefereeUnit, Round
 
 
+def referees_of(event: Event):
+    """The people who may referee a table at the event: its chief and table referees (and the holders of
+    the site-wide referee roles), by display name."""
+    users = get_user_model().objects
+    per_event = users.filter(event_roles__event=event,
+                             event_roles__role__in=[roles.TABLE_REFEREE, roles.CHIEF_REFEREE])
+    site_wide = users.filter(groups__name__in=[roles.TABLE_REFEREE, roles.CHIEF_REFEREE])
+    return (per_event | site_wide).distinct().order_by("first_name", "username")
+
+
 def referee_units(event_id: int, user_ids) -> dict:
     """user id -> unit id for the referees given (only those with a unit recorded)."""
     return dict(RefereeUnit.objects.filter(event_id=event_id, user_id__in=list(user_ids))

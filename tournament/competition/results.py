@@ -39,9 +39,7 @@ from rulings.adjustments import approved_forfeit, match_replay, standing_result
 from rulings.engine import in_force_text
 from rulings.ledger import match_entries
 from tournament import access, pagecache
-from tournament.clocks import allowances
-from tournament.clocks import cache as display_cache
-from tournament.competition import group_standings, knockout
+from tournament.competition import allowances, display_cache, group_standings, knockout
 from tournament.competition.referees import drop_conflicting_referees
 from tournament.models import Event, HandAllowance, Match, Pair, ResultDecision, Stage
 

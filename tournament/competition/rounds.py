@@ -12,6 +12,8 @@ results_published_at`` mirrors the latest and is written here only.
     status_of_round(rnd) -> str                          the same, its clock and tables read from the database
     table_status(round_status, clock_started, ...) -> str  what one table of the round shows: not started /
                                                          playing / finished, never ahead of the round
+    current_clock_round(event) -> Round | None           the round whose hall clock runs now (started, its
+                                                         end not fired)
 
 Every page that says where a round or its tables stand (the table page's clock, the chief's desk and clock
 page, the hall display, the API's rounds) takes it from here, so a table never reads "进行中" while its
@@ -22,14 +24,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from infra import clock
 from infra.db import lock_row
 from tournament import access
-from tournament.clocks import cache as display_cache
-from tournament.models import ClockEvent, Match, Round, RoundClosure
+from tournament.competition import display_cache
+from tournament.models import ClockEvent, ClockFiring, Match, Round, RoundClosure
 
 NOT_STARTED, IN_PROGRESS, CLOSED = "not_started", "in_progress", "closed"
 ROUND_STATUSES = [NOT_STARTED, IN_PROGRESS, CLOSED]
@@ -70,6 +72,15 @@ def table_status(status: str, *, clock_started: bool, over: bool, begun: bool) -
     if begun or (clock_started and status == IN_PROGRESS):
         return TABLE_PLAYING
     return TABLE_NOT_STARTED
+
+
+def current_clock_round(event):
+    """The event's round whose hall clock has started and whose end has not fired (the latest
+    started one), or None. One query."""
+    started = Max("clock_events__at", filter=Q(clock_events__kind=ClockEvent.Kind.START))
+    return (Round.objects.filter(stage__event=event).annotate(started=started).filter(started__isnull=False)
+            .exclude(clock_firings__kind=ClockFiring.Kind.END).select_related("stage")
+            .order_by("-started", "-pk").first())
 
 
 def undecided_tables(rnd) -> list:

@@ -16,7 +16,6 @@ urlpatterns = [
     path("events/<slug:slug>/crosstables.xlsx", views.crosstables_xlsx, name="competition_crosstables_xlsx"),
     path("events/<slug:slug>/find/", find_views.public_find, name="competition_find"),
     path("events/<slug:slug>/entry/<int:pair_id>/", find_views.public_entry, name="competition_entry"),
-    path("events/<slug:slug>/live.json", find_views.public_live, name="competition_live"),
     path("events/<slug:slug>/swiss/", swiss_views.public_swiss, name="competition_swiss"),
     path("events/<slug:slug>/units/", swiss_views.public_units, name="competition_units"),
     path("events/<slug:slug>/units.xlsx", swiss_views.units_xlsx, name="competition_units_xlsx"),

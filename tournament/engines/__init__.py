@@ -12,13 +12,12 @@ read the records, call these functions and store what they answer.
 - :mod:`.unit_standings`: a union meet's unit (team) points from the pairs' places;
 - :mod:`.crosstable` and :mod:`.unit_standings` are named here as modules: ``crosstable.crosstable`` and
   ``unit_standings.unit_standings`` are their functions;
-- :mod:`.clock` (``tournament.clocks.arithmetic``, re-exported): the hall clock's arithmetic.
+- :mod:`.clock`: the hall clock's arithmetic (the marks read at a moment, the announcement rule).
 
-The old paths (``tournament.pairings``, ``tournament.swiss``, ...) re-export each module: outside callers
-of the contract names keep working.
+Outside callers reach the contract names at ``tournament.engines.<module>.<name>`` (for instance
+``tournament.engines.pairings.round_robin``, ``tournament.engines.swiss.swiss_round``).
 """
-from tournament.clocks import arithmetic as clock
-from tournament.engines import crosstable, unit_standings  # the modules (their main functions share the names)
+from tournament.engines import clock, crosstable, unit_standings  # the modules (their main functions share the names)
 from tournament.engines.brackets import build_bracket
 from tournament.engines.pairings import (
     bracket_positions,

@@ -422,4 +422,4 @@ def cross_seed(groups_qualifiers: Sequence[Sequence[Entry]]) -> list[Match]:
                 group_of[groups[g][place]] = g
     return elimination_slots(order, unit=group_of.__getitem__)
 
-from tournament.engines.swiss import swiss_round  # noqa: E402,F401  (re-export: contract path tournament.pairings.swiss_round)
+from tournament.engines.swiss import swiss_round  # noqa: E402,F401  (contract name tournament.engines.pairings.swiss_round)

@@ -1,19 +1,36 @@
 """Forms of the organiser's entry pages; they only clean input, the services decide."""
 from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from infra import clock
 from tournament.entries import registration, removals, substitutions
-from tournament.entries.limits import LIMITS, MAX_SEED
+from tournament.entries.limits import LIMITS, MAX_SEED, TOO_LONG
 from tournament.entries.services import EntryError, PairData, PlayerData
 from tournament.entries.spreadsheets import MAX_UPLOAD_BYTES
-from tournament.form_fields import IdChoiceField, NameField, said
+from tournament.form_fields import IdChoiceField, UncutCharField, said
 from tournament.models import Pair, Player, Registration, UnitLink
 
 GONE_LINK = _("This link is no longer one of the event's live links (revoked meanwhile?): reload the page.")
 GONE_SIGNUP = _("This sign-up is not one of the event's: reload the page.")
 GENDERS = [(Player.Gender.MALE, _("Male")), (Player.Gender.FEMALE, _("Female"))]
 TEL = {"inputmode": "tel", "autocomplete": "off"}
+
+
+class NameField(UncutCharField):
+    """A name (unit, pair, player, team, pool) refused past ``max_length`` in the entries service's sentence
+    (:func:`tournament.entries.limits.check_lengths`: the field's label, the limit and the length typed)."""
+
+    def __init__(self, *, max_length: int, **kwargs):
+        super().__init__(**kwargs)
+        self.most = max_length
+
+    def validate(self, value):
+        super().validate(value)
+        if value and len(value) > self.most:
+            raise ValidationError(gettext(TOO_LONG) % {"label": self.label, "max": self.most, "length": len(value)},
+                                  code="max_length")
 
 
 def apply_entry_error(form: forms.Form, error: EntryError) -> None:

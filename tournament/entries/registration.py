@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, gettext_noop
 from common.naturalsort import natural_key
+from common.workbook import write_workbook
 from infra import clock
 from tournament.entries import cleanup
 from tournament.entries import pairs as entry_pairs
@@ -43,7 +44,6 @@ from tournament.entries.services import (
     team_faults,
     team_rule,
 )
-from tournament.entries.spreadsheets import write_workbook
 from tournament.models import Event, Pair, Player, RegistrationWindow, UnitEntryVersion, UnitLink
 
 #: Pairs a unit may enter when the event's profile has no team rule (a person's link: one pair).

@@ -7,18 +7,15 @@ by Excel on Chinese Windows.
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from openpyxl import Workbook
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
 
 from common.errors import UserError, gettext_noop
 from common.naturalsort import natural_key
 from common.numbers import whole
+from common.workbook import write_workbook
 from rulings.engine import in_force_text
 from tournament.entries import limits, sheet_stream
 from tournament.entries.pairs import add_pair
@@ -259,34 +256,7 @@ def _import_row(event: Event, number: int, values: dict, errors: list[RowError])
         return []
 
 
-# --------------------------------------------------------------------------- export
-def _workbook(sheets: list[tuple[str, list[str], list[list]]]) -> bytes:
-    """An .xlsx with one sheet per (title, header, rows); bold header, frozen first row, sane widths."""
-    book = Workbook()
-    book.remove(book.active)
-    for title, header, rows in sheets:
-        sheet = book.create_sheet(title)
-        sheet.append(header)
-        for cell in sheet[1]:
-            cell.font = Font(bold=True)
-        for row in rows:
-            sheet.append(row)
-            for cell in sheet[sheet.max_row]:
-                if cell.data_type == "f":  # a name typed as "=..." stays text, never a live formula
-                    cell.data_type = "s"
-        sheet.freeze_panes = "A2"
-        for i, label in enumerate(header, start=1):
-            sheet.column_dimensions[get_column_letter(i)].width = max(8, 2 * len(label) + 4)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
-
-
-#: The one .xlsx writer the exports share (standings, crosstables, penalty log): bold frozen header, and a
-#: text typed as "=..." kept as text, never a live formula.
-write_workbook = _workbook
-
-
+# --------------------------------------------------------------------------- export (common.workbook writes)
 ENTRY_HEADER = [COLUMNS[k][0] for k in
                 ("unit", "name", "player1", "gender1", "phone1", "player2", "gender2", "phone2",
                  "seed", "team", "reserve", "status")]
@@ -306,7 +276,7 @@ def export_entries(event: Event) -> bytes:
     singles = [[r.player.unit.name, r.player.name, GENDER_ZH[r.player.gender], r.player.phone,
                 r.team.name if r.team else "", "是" if r.reserve else "否", r.pool,
                 r.pair.name if r.pair else "", "已退赛" if r.status == "withdrawn" else "正常"] for r in regs]
-    return _workbook([
+    return write_workbook([
         ("报名", ENTRY_HEADER, rows),
         ("单人报名", ["单位", "姓名", "性别", "电话", "队伍", "候补", "抽签池", "抽签组成的对", "状态"], singles),
     ])
@@ -330,14 +300,14 @@ def _match_row(m: Match) -> list:
 
 def export_schedule(event: Event) -> bytes:
     """Every match by stage, round and table, as stored (.xlsx bytes)."""
-    return _workbook([("赛程", SCHEDULE_HEADER, [_match_row(m) for m in _matches(event)])])
+    return write_workbook([("赛程", SCHEDULE_HEADER, [_match_row(m) for m in _matches(event)])])
 
 
 def export_results(event: Event) -> bytes:
     """Every match with its status, winner and levels as recorded (.xlsx bytes)."""
     rows = [_match_row(m) + [m.winner.name if m.winner else "", m.ns_level, m.ew_level, in_force_text(m.result_note)]
             for m in _matches(event)]
-    return _workbook([("成绩", RESULT_HEADER, rows)])
+    return write_workbook([("成绩", RESULT_HEADER, rows)])
 
 
 #: The template's example row; a file that still holds it is refused (the row is named).
@@ -353,4 +323,4 @@ def import_template() -> bytes:
     """An empty import sheet with the Chinese headers and one example row, then a guide sheet saying what each
     column accepts (the import reads the first sheet only)."""
     guide = [[header, text] for header, text in column_guide()]
-    return _workbook([("报名", ENTRY_HEADER, [EXAMPLE_ROW]), ("填写说明", ["列", "填写"], guide)])
+    return write_workbook([("报名", ENTRY_HEADER, [EXAMPLE_ROW]), ("填写说明", ["列", "填写"], guide)])

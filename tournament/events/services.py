@@ -24,10 +24,9 @@ from tournament.competition import unit_standings
 from tournament.entries import registration
 from tournament.events import rule_choices
 from tournament.models import Draw, Event, EventClockSettings, Match, Pair, Player, RegistrationWindow, Team, Unit
+from tournament.models.event import RESERVED_SLUGS, SLUG_RE
 from tournament.staff.services import add_creator, ascii_of, short_ascii
 
-SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
-RESERVED_SLUGS = {"new"}  # /events/new/ is the new-event page
 #: The longest name, venue and organising body (the model's columns; the page's form and the API declare it too).
 TEXT_MAX = 200
 FIELDS = ("name", "organising_body", "start_date", "end_date", "venue", "format", "profile", "profile_version",

@@ -30,7 +30,7 @@ class ClockSettingsBase(models.Model):
         abstract = True
 
     def overrides(self) -> dict:
-        """The overrides as a dict for tournament.clocks.arithmetic.merge_rule (None = inherit)."""
+        """The overrides as a dict for tournament.engines.clock.merge_rule (None = inherit)."""
         return {name: getattr(self, name) for name in self.OVERRIDE_FIELDS}
 
 
@@ -126,7 +126,7 @@ class HandAllowance(AppendOnlyModel):
     """A table's limit on hands, fixed when the announcement (or, without one, the end) reached it.
 
     ``hand_in_play`` is the number of hands recorded then + 1; ``last_hand`` the number of the last
-    hand the table may play, as fixed then (``tournament.clocks.allowances.in_force`` gives the one in
+    hand the table may play, as fixed then (``tournament.competition.allowances.in_force`` gives the one in
     force: redeals that do not count move it on). One per match.
     """
 

@@ -17,7 +17,7 @@ _USER_MODEL = settings.AUTH_USER_MODEL  # (the Stage's own field ``settings`` hi
 __all__ = ['Draw', 'Stage', 'Group', 'GroupEntry', 'Round', 'Match', 'RefereeUnit', 'ResultDecision', 'RoundClosure',
            'round_words']
 
-#: The names the system gives rounds and bracket sections (``tournament.brackets``: "半决赛", "第3–4名决赛",
+#: The names the system gives rounds and bracket sections (``tournament.engines.brackets``: "半决赛", "第3–4名决赛",
 #: "第5–8名排位赛 第1轮", "第2轮"), as a pattern and the English msgid a page shows them with.
 _GENERATED_NAMES = (
     (re.compile(r"第(?P<n>\d+)轮"), gettext_noop("Round %(n)s")),

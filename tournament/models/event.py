@@ -1,10 +1,16 @@
 """The event: a competition day (or days) run under one frozen rule-profile version."""
+import re
+
 from django.db import models
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 __all__ = ['Event']
+
+#: What an event's web address (``Event.slug``) may be: the new-event page and the import both check it.
+SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
+RESERVED_SLUGS = {"new"}  # /events/new/ is the new-event page
 
 
 class Event(models.Model):

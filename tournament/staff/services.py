@@ -22,7 +22,7 @@ from pypinyin import Style, lazy_pinyin
 from common.errors import ForbiddenError, NotFoundError, UserError, gettext_noop
 from common.names import display_name  # also services.display_name for the staff pages and API
 from infra import auth
-from tournament import access, roles
+from tournament import access
 from tournament.models import Event, EventRole, StaffAccount
 from tournament.staff import passwords
 
@@ -232,16 +232,6 @@ def staff_rows(event: Event) -> list:
         row.resettable = row.user_id in may_reset
         out.append(row)
     return out
-
-
-def referees_of(event: Event):
-    """The people who may referee a table at the event: its chief and table referees (and the holders of
-    the site-wide referee roles), by display name."""
-    users = get_user_model().objects
-    per_event = users.filter(event_roles__event=event,
-                             event_roles__role__in=[roles.TABLE_REFEREE, roles.CHIEF_REFEREE])
-    site_wide = users.filter(groups__name__in=[roles.TABLE_REFEREE, roles.CHIEF_REFEREE])
-    return (per_event | site_wide).distinct().order_by("first_name", "username")
 
 
 def add_creator(event: Event, user) -> None:

@@ -13,6 +13,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from common import punctuation
 from common.names import display_name as _display_name
 from common.names import unit_and_team
 from common.seats import zh_seats
@@ -57,13 +58,13 @@ def source_words(code):
 
 
 def _chinese() -> bool:
-    return (get_language() or "zh").startswith("zh")
+    return punctuation.chinese(get_language())
 
 
 @register.simple_tag
 def colon():
     """The colon after a label: full width on a Chinese page ("胜方："), ": " on an English one."""
-    return "：" if _chinese() else ": "
+    return punctuation.colon(get_language())
 
 
 @register.simple_tag

@@ -41,7 +41,6 @@ from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling,
 from scoring.models import Hand, RuleProfile
 from tournament.clocks.services import running_round_ids, schedule_round_tasks
 from tournament.competition import unit_standings
-from tournament.events.services import RESERVED_SLUGS, SLUG_RE
 from tournament.models import (
     ClockEvent,
     ClockFiring,
@@ -69,6 +68,7 @@ from tournament.models import (
     Team,
     Unit,
 )
+from tournament.models.event import RESERVED_SLUGS, SLUG_RE
 from tournament.staff.services import USERNAME_RE, add_creator, ascii_of
 from tournament.transfer import codec
 from tournament.transfer.codec import TransferError

@@ -26,8 +26,8 @@ from infra.auth import UserThrottle
 from infra.etags import hall_read_headers
 from infra.inputs import StrictInput
 from tournament import access
-from tournament.clocks import cache as display_cache
 from tournament.clocks import display, services
+from tournament.competition import display_cache
 from tournament.models import Round
 
 STAFF_CACHE_SECONDS = 60

@@ -35,10 +35,10 @@ from infra.renderers import EventStreamRenderer, JSONRenderer
 from rulings.presenters import offence_menu
 from tournament import access
 from tournament.access import visible_events
-from tournament.clocks.arithmetic import status_of
 from tournament.competition import swiss_standings, timetable, unit_standings
 from tournament.competition.knockout import note_words
 from tournament.competition.rounds import ROUND_STATUSES, round_status
+from tournament.engines.clock import status_of
 from tournament.models import ClockEvent, Match, Round, Stage
 
 CLOCK_STATUSES = ["not_started", "running", "paused"]

@@ -20,7 +20,6 @@ from common.naturalsort import natural_key
 from common.numbers import whole
 from tournament import pagecache
 from tournament.access import visible_events
-from tournament.clocks.records import current_clock_round
 from tournament.competition import (
     draws,
     exports,
@@ -45,11 +44,12 @@ from tournament.competition.forms import (
     first_errors,
 )
 from tournament.competition.knockout import bracket_state
+from tournament.competition.referees import referees_of
+from tournament.competition.rounds import current_clock_round
 from tournament.form_fields import apply_user_error
 from tournament.models import Draw, Event, Group, Match, Round, Stage
 from tournament.models.competition import RefereeUnit, round_words
 from tournament.permissions import organiser_required
-from tournament.staff.services import referees_of
 
 
 # --------------------------------------------------------------------------- helpers

@@ -1,18 +1,15 @@
-"""Public pages of a spectator's or a player's phone: "find me" (search by name, pinyin or initials), one
-entry's page, and the small JSON the live pages poll (read from the hall display's cache: no query when warm).
+"""Public pages of a spectator's or a player's phone: "find me" (search by name, pinyin or initials) and one
+entry's page. The small JSON the live pages poll is a clock page (``tournament.clocks.views.public_live``).
 """
 from __future__ import annotations
 
-from django.http import Http404, JsonResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import conditional_page
 
-from infra.etags import hall_read_headers
 from rulings import public_log
 from tournament import pagecache
 from tournament.access import visible_events
-from tournament.competition import entry_page, live
-from tournament.entries import search
+from tournament.competition import entry_page, search
 from tournament.models import Event
 
 
@@ -41,20 +38,3 @@ def public_entry(request, slug, pair_id):
     summary["rulings"] = public_log.log_rows(summary["rulings"], request.user)
     return render(request, "tournament/competition/entry.html",
                   {"event": event, "tab": "find", **summary})
-
-
-@conditional_page
-def public_live(request, slug):
-    """The live tables of the rounds ``?rounds=1,2`` of the event (levels, hands, states) as JSON; with
-    ``&tables=5,9`` those tables only (the ones the page shows).
-
-    A published event's answer comes from the shared display cache (no query on a warm cache); an
-    unpublished event's only to the people who may see it. The answer carries an ETag (a hash of its
-    body): a poll while nothing changed is a 304 without a body, which the browser's fetch() answers from its
-    copy. A published event's answer to a visitor may be kept a second by any cache (``hall_read_headers``).
-    """
-    data = live.live_tables(slug, live.parse_round_ids(request.GET.get("rounds")),
-                            live.parse_match_ids(request.GET.get("tables")))
-    if not data["published"] and not visible_events(request.user).filter(slug=slug).exists():
-        raise Http404
-    return hall_read_headers(request, JsonResponse(data), public=data["published"])

@@ -5,15 +5,16 @@ from django.contrib.auth import get_user_model
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from common.names import display_name
+from common.punctuation import colon
 from tournament.competition import timetable
 from tournament.competition.forms import GridStageForm, RefereeGridForm
+from tournament.competition.referees import referees_of
 from tournament.models import Match, Stage
 from tournament.permissions import organiser_required
-from tournament.staff.services import referees_of
-from tournament.templatetags.names import colon
 
 
 @organiser_required
@@ -50,9 +51,9 @@ def referee_grid(request, event):
 def _field_label(name, form):
     """Where a refused field is, said before its message: the round or the table (a sentence's start)."""
     if name in form.rounds:
-        return f"{form.rounds[name]}{colon()}"
+        return f"{form.rounds[name]}{colon(get_language())}"
     if name.startswith("row_"):
-        return _("Table %(table)s") % {"table": name[4:]} + colon()
+        return _("Table %(table)s") % {"table": name[4:]} + colon(get_language())
     return ""
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from scoring.profile_store import engine_profile, shared_version
-from tournament.clocks import arithmetic as clocks
+from tournament.engines import clock as clocks
 from tournament.models import HandAllowance, LeadReport
 
 

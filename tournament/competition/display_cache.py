@@ -1,7 +1,7 @@
 """The hall display's shared cache key: dropped by every write that changes what a display shows.
 
-Kept apart from the display builder so the writers (clock, results) can invalidate it without
-importing what builds it.
+Kept in the competition package, apart from the display builder (``tournament.clocks.display``, above it),
+so every writer (the clock, the result, closing a round) can invalidate it without importing what builds it.
 
     invalidate(round_id)        the round changed (its clock, a closure, a bye): rebuilt whole, and no copy
                                 built before (the stale copy, a rebuild still running) is served again
