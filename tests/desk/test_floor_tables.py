@@ -2,6 +2,7 @@
 hands, time left, waiting hands and disputes, the newest activity first; only that referee, the chief
 referees and the organisers read them (tournament.access.may)."""
 import datetime as dt
+import re
 
 import pytest
 from django.db import connection
@@ -82,7 +83,8 @@ def test_time_left_once_the_clock_runs(client, covered, make_user):
     clock_services.start_clock(rnd, make_user(roles.CHIEF_REFEREE))
     client.force_login(refs[3])
     html = client.get(_page(event)).content.decode()
-    assert html.count("分") >= 2 and "data-time>—<" not in html
+    assert len(re.findall(r"data-time>1:[0-5]\d:[0-5]\d<", html)) == 2, re.findall(r"data-time>[^<]*", html)
+    assert floor.clock_text(3909) == "1:05:09" and floor.clock_text(1744.2) == "29:05" and floor.clock_text(-3) == "0:00"
 
 
 @pytest.mark.parametrize("who, whose, status", [

@@ -44,7 +44,7 @@ def test_my_tables_at_390(transactional_db, live_server, page, make_user):
     first, second = cards.nth(0).bounding_box(), cards.nth(1).bounding_box()
     assert second["y"] > first["y"] + first["height"] - 1          # one column
     text = page.locator("main").inner_text()
-    assert "我的桌次" in text and "待确认" in text and "剩余时间" in text and "分" in text
+    assert "我的桌次" in text and "待确认" in text and "剩余时间" in text and re.search(r"\d:\d\d:\d\d", text)
     words = re.findall(r"[A-Za-z]{3,}", page.locator(".floor-tables").inner_text())
     assert not words, f"English on the page (make messages first): {words[:10]}"
     link = cards.nth(0).locator("a").first.bounding_box()

@@ -127,13 +127,21 @@ def _rows(rnd, match_ids, activity, pending) -> list:
         remaining = row.get("remaining_seconds")
         found.append(FloorTable(
             match_id=mid, round_label=rnd.label, table=row["table"], ns=row["ns"], ew=row["ew"],
-            hands=row["recorded"], time_left=clocks.format_remaining(remaining) if started and remaining is not None
+            hands=row["recorded"], time_left=clock_text(remaining) if started and remaining is not None
             and not row["ended"] else "",
             time_up=bool(started and not row["ended"] and (live.get("time_up") or (remaining or 0) <= 0)),
             state=_(round_states.TABLE_STATUS_LABELS[row["state"]]), waiting=waits.waiting, disputes=waits.disputes,
             last_activity=max(times) if times else None,
             table_url=reverse("scoring-table", args=[mid]), console_url=reverse("ruling_console", args=[mid])))
     return found
+
+
+def clock_text(seconds: float) -> str:
+    """Time left as a clock shows it, the same in every language: "1:05:09", "29:05" (whole seconds, up)."""
+    whole = int(-(-seconds // 1)) if seconds > 0 else 0
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def newest_first(tables) -> list:
