@@ -128,8 +128,8 @@ def test_the_page_assigns_a_block_and_says_which_own_unit_tables_wait(client, sm
                                         "referees": [refs[0].pk]}, follow=True)
     said = [str(m) for m in answer.context["messages"]]
     assert said[0] == "已保存：6 张桌已指派裁判，0 张本来就是该裁判。"
-    assert said[1:] == ["第1轮第1桌：裁判0号 所在单位在此桌比赛，未指派给其本人，请另派裁判。",
-                        "第1轮第5桌：裁判0号 所在单位在此桌比赛，未指派给其本人，请另派裁判。"]
+    assert said[1:] == ["第1轮第1、5桌：裁判0号 所在单位在此参赛，未指派给其本人，请另派裁判。"]
+    assert '<option value="%s">裁判0号</option>' % refs[0].pk in answer.content.decode()
     assert "裁判0号：2–4、6–8" in answer.content.decode()
     assert _referees_of(rnd, 2) == {refs[0].pk}
 
@@ -148,6 +148,18 @@ def test_the_page_refuses_a_bad_range_next_to_its_field(client, small, make_user
     html = answer.content.decode()
     assert f'data-field-error="{field}">{words}</p>' in html, re.findall(r"data-field-error=[^<]*", html)
     assert _links() == 0
+
+
+def test_the_page_says_who_takes_the_tables_handed_over_round_by_round(client, db, make_user):
+    event, stage, made = floor_event(12, units=8, rounds=2)
+    refs = floor_referees(event, 3)
+    client.force_login(make_user(roles.ORGANISER))
+    answer = client.post(_page(event), {"stage": stage.pk, "first": "1", "last": "12",
+                                        "referees": [refs[0].pk, refs[2].pk]}, follow=True)
+    said = [str(m) for m in answer.context["messages"]]
+    assert said == ["已保存：24 张桌已指派裁判，0 张本来就是该裁判。",
+                    "第1轮第1、5桌；第2轮第1、5桌：裁判0号 所在单位在此参赛，改由 裁判2号 执裁。",
+                    "第1轮第10桌；第2轮第10桌：裁判2号 所在单位在此参赛，改由 裁判0号 执裁。"]
 
 
 def test_the_page_is_the_organisers(client, small, make_user):

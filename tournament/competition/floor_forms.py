@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from common.names import display_name
 from common.numbers import whole
 from tournament.form_fields import IdChoiceField, WholeNumberField
 
@@ -17,7 +18,11 @@ NOT_A_REFEREE = gettext_noop("Choose referees of this event from the list: reloa
 
 
 class IdsChoiceField(forms.ModelMultipleChoiceField):
-    """Rows of ``queryset`` by their ids; an id that is not a whole number is refused like an unknown one."""
+    """People of ``queryset`` by their ids, named as every page names them; an id that is not a whole number
+    is refused like an unknown one."""
+
+    def label_from_instance(self, obj):
+        return display_name(obj)
 
     def clean(self, value):
         if value and any(whole(v) is None for v in value):

@@ -15,6 +15,7 @@ from tournament.form_fields import apply_user_error
 from tournament.models import Stage
 from tournament.permissions import organiser_required
 from tournament.staff.services import referees_of
+from tournament.templatetags.names import listsep
 
 
 @organiser_required
@@ -45,21 +46,30 @@ def referee_blocks(request, event):
 
 
 def _say(request, outcome: blocks.BlockOutcome) -> None:
-    """The step's outcome as the page's messages: the tables assigned, then each own-unit table (handed to
-    another referee of the step, or left for the organiser), the finished tables left alone."""
+    """The step's outcome as the page's messages: the tables assigned, then the own-unit tables, per referee
+    (handed to another referee of the step, or left for the organiser), the finished tables left alone."""
     messages.success(request, _("Saved: %(count)s tables given their referee, %(same)s already theirs.") % {
         "count": outcome.assigned, "same": outcome.unchanged})
-    for handed in outcome.handed[:blocks.LISTED_AT_MOST]:
-        words = {"round": handed.round_label, "table": handed.table, "name": display_name(handed.referee),
-                 "other": display_name(handed.to)}
-        if handed.to is None:
-            messages.warning(request, _("%(round)s, table %(table)s: the unit of %(name)s plays there, so it was "
-                                        "not given to them; assign another referee.") % words)
+    groups: dict = {}
+    for handed in outcome.handed:
+        groups.setdefault((handed.referee, handed.to), {}).setdefault(handed.round_label, []).append(handed.table)
+    for (referee, to), tables in list(groups.items())[:blocks.LISTED_AT_MOST]:
+        words = {"tables": _where(tables), "name": display_name(referee), "other": display_name(to)}
+        if to is None:
+            messages.warning(request, _("%(tables)s: the unit of %(name)s plays there, so they were not given to "
+                                        "them; assign another referee.") % words)
         else:
-            messages.info(request, _("%(round)s, table %(table)s: the unit of %(name)s plays there; %(other)s "
-                                     "referees it instead.") % words)
-    if len(outcome.handed) > blocks.LISTED_AT_MOST:
-        messages.warning(request, _("… and %(count)s more tables of the referees' own units.")
-                         % {"count": len(outcome.handed) - blocks.LISTED_AT_MOST})
+            messages.info(request, _("%(tables)s: the unit of %(name)s plays there; %(other)s referees them "
+                                     "instead.") % words)
+    if len(groups) > blocks.LISTED_AT_MOST:
+        rest = sum(len(t) for tables in list(groups.values())[blocks.LISTED_AT_MOST:] for t in tables.values())
+        messages.warning(request, _("… and %(count)s more tables of the referees' own units.") % {"count": rest})
     if outcome.finished:
         messages.info(request, _("%(count)s finished tables were left as they are.") % {"count": outcome.finished})
+
+
+def _where(tables: dict) -> str:
+    """{round label: [table, ...]} in words: "第1轮第1–3、7桌；第2轮第5桌"."""
+    between = "；" if listsep() == "、" else "; "
+    return between.join(_("%(round)s, tables %(tables)s") % {"round": label, "tables": listsep().join(blocks.runs(t))}
+                        for label, t in tables.items())
