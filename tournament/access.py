@@ -10,7 +10,8 @@ Actions (constants below): reading an event (anonymous visitors: published event
 hands cannot decide (chief referees), closing and reopening a round (chief referees and organisers),
 second-instance appeals (the arbitration group), recording hands and rulings at a table (a
 chief referee at every table; a table referee at the tables assigned to them while the round's results
-are not published), filing an appeal (a chief referee or the table's referee).
+are not published), filing an appeal (a chief referee or the table's referee), a referee's list of their own tables (table and
+chief referees), anyone's list of tables (chief referees and organisers).
 
 Roles are held per event (``tournament.models.EventRole``): a chief referee of event A can do nothing in
 event B. Every check names the event (``event=...``) or the match (``match=...``, whose event it is). The
@@ -36,6 +37,8 @@ DECIDE_SECOND = "decide_second"
 DECIDE_RESULT = "decide_result"
 CLOSE_ROUND = "close_round"
 CREATE_EVENT = "create_event"  # no event: a superuser, a site-wide organiser, an account with add_event
+OWN_TABLES = "own_tables"            # a referee's own list of their tables ("my tables")
+REFEREE_TABLES = "referee_tables"    # any referee's list of tables (the chief's desk, the organiser)
 
 # Actions that need one of these roles and nothing else.
 _BY_ROLE = {
@@ -46,6 +49,8 @@ _BY_ROLE = {
     DECIDE_SECOND: {roles.ARBITRATION},
     DECIDE_RESULT: {roles.CHIEF_REFEREE},
     CLOSE_ROUND: {roles.CHIEF_REFEREE, roles.ORGANISER},
+    OWN_TABLES: {roles.TABLE_REFEREE, roles.CHIEF_REFEREE},
+    REFEREE_TABLES: {roles.CHIEF_REFEREE, roles.ORGANISER},
 }
 ACTIONS = (VIEW, RECORD, FILE_APPEAL, CREATE_EVENT, *_BY_ROLE)
 

@@ -14,7 +14,7 @@ from rulings import appeal_route
 from rulings.asking import confirm_labels
 from rulings.presenters import offence_menu
 from tournament import access
-from tournament.desk import board, uplinks
+from tournament.desk import board, floor, uplinks
 from tournament.models import Event, Match, Round
 
 
@@ -63,6 +63,7 @@ def desk(request, event_slug, round_id):
     return render(request, "tournament/desk/desk.html", {
         "event": event, "round": rnd, "desk": data, "rights": _rights(request.user, event), "rounds": rounds,
         "labels": {**_labels(), **confirm_labels()}, "offences": offence_menu(event.profile) if event.profile_id else [],
+        "floor": floor.desk_floor(rnd) if access.may(request.user, access.REFEREE_TABLES, event=event) else [],
     })
 
 
