@@ -12,3 +12,8 @@ def chinese(language: str | None) -> bool:
 def colon(language: str | None) -> str:
     """The colon after a label: "：" in Chinese ("胜方："), ": " otherwise."""
     return "：" if chinese(language) else ": "
+
+
+def list_separator(language: str | None) -> str:
+    """Between the items of a list of names: "、" in Chinese, ", " otherwise."""
+    return "、" if chinese(language) else ", "

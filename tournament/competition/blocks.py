@@ -23,8 +23,8 @@ from django.db.models import Max, Min
 
 from common.errors import UserError, gettext_noop
 from common.names import display_name, full_name
+from tournament.competition.referees import referees_of
 from tournament.models import Match, RefereeUnit, Stage
-from tournament.staff.services import referees_of
 
 LISTED_AT_MOST = 30   # tables named one by one in a page's sentence; past it, "… and n more"
 

@@ -5,7 +5,6 @@ from tournament.competition import api as api
 from tournament.competition import views as views
 from tournament.competition.views import blocks as block_views
 from tournament.competition.views import find as find_views
-from tournament.competition.views import floor as floor_views
 from tournament.competition.views import grid
 from tournament.competition.views import swiss as swiss_views
 
@@ -30,7 +29,6 @@ urlpatterns = [
     path("manage/<slug:slug>/schedule/", views.manage_schedule, name="competition_manage_schedule"),
     path("manage/<slug:slug>/referee-grid/", grid.referee_grid, name="competition_referee_grid"),
     path("manage/<slug:slug>/referee-grid/blocks/", block_views.referee_blocks, name="competition_referee_blocks"),
-    path("events/<slug:slug>/my-tables/", floor_views.referee_tables, name="floor_tables"),
     path("manage/<slug:slug>/referees/", views.manage_referees, name="competition_manage_referees"),
     path("api/events/<slug:slug>/stages/", api.StageListCreate.as_view(), name="api_competition_stages"),
     path("api/events/<slug:slug>/ranking/", api.RankingView.as_view(), name="api_competition_ranking"),

@@ -23,9 +23,9 @@ from django.utils.translation import gettext as _
 from common.names import display_name
 from rulings.models import Ruling
 from scoring.models import Hand
-from tournament.clocks import arithmetic as clocks
 from tournament.clocks import display
 from tournament.competition import rounds as round_states
+from tournament.engines import clock as clocks
 from tournament.models import ClockEvent, Match, Round
 
 FLOOR_AT_LEAST = 2   # a referee with this many tables of a round or more is a floor referee on the desk

@@ -7,6 +7,7 @@ urlpatterns = [
     path("manage/<slug:event_slug>/rounds/<int:round_id>/desk/", views.desk, name="desk"),
     path("manage/<slug:event_slug>/rounds/<int:round_id>/desk/state/", views.desk_state, name="desk-state"),
     path("tables/<int:match_id>/uplink/", views.uplink, name="table-uplink"),
+    path("events/<slug:slug>/my-tables/", views.referee_tables, name="floor_tables"),
     path("manage/<slug:event_slug>/arbitration/", views.arbitration, name="arbitration"),
     path("api/rounds/<int:round_id>/close/", api.RoundCloseView.as_view(), name="api_round_close"),
     path("api/rounds/<int:round_id>/reopen/", api.RoundReopenView.as_view(), name="api_round_reopen"),

@@ -5,15 +5,18 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from common.names import display_name
 from rulings import appeal_route
 from rulings.asking import confirm_labels
 from rulings.presenters import offence_menu
 from tournament import access
+from tournament.competition.floor_forms import FloorRefereeForm
+from tournament.competition.referees import referees_of
 from tournament.desk import board, floor, uplinks
 from tournament.models import Event, Match, Round
 
@@ -100,3 +103,25 @@ def uplink(request, match_id):
         return JsonResponse({"field": "pending", "detail": _("Send the number of entries waiting.")}, status=400)
     uplinks.record(match.pk, pending)
     return HttpResponse(status=204)
+
+
+# A floor referee's page ("my tables"): their tables in the current round(s) with the pairs, the hands
+# recorded, the time left, the hands waiting for a confirmation and the open disputes, the newest activity
+# first. The referee themselves, the chief referees and the organisers (``?referee=``) may read it.
+@login_required
+def referee_tables(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    anyone = access.may(request.user, access.REFEREE_TABLES, event=event)
+    if not anyone and not access.may(request.user, access.OWN_TABLES, event=event):
+        raise PermissionDenied(_("This page is for the event's referees, chief referees and organisers."))
+    chosen = FloorRefereeForm(request.GET, referees=referees_of(event))
+    if not chosen.is_valid():
+        raise Http404(chosen.errors["referee"][0])
+    referee = chosen.cleaned_data["referee"] or request.user
+    if referee.pk != request.user.pk and not anyone:
+        raise PermissionDenied(_("Only the chief referees and organisers may read another referee's tables."))
+    rounds, tables = floor.referee_tables(event, referee)
+    return render(request, "tournament/competition/floor_tables.html", {
+        "event": event, "referee": referee, "name": display_name(referee), "own": referee.pk == request.user.pk,
+        "rounds": rounds, "tables": tables,
+    })

@@ -70,7 +70,7 @@ def colon():
 @register.simple_tag
 def listsep():
     """Between the items of a list of names: "、" on a Chinese page, ", " on an English one."""
-    return "、" if _chinese() else ", "
+    return punctuation.list_separator(get_language())
 
 
 @register.simple_tag

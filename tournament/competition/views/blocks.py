@@ -4,18 +4,19 @@ round or of every round of a stage, in one step, and who covers which tables now
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from common.errors import UserError
 from common.names import display_name
+from common.punctuation import list_separator
 from tournament.competition import blocks
 from tournament.competition.floor_forms import RefereeBlockForm
 from tournament.competition.forms import GridStageForm, first_errors
+from tournament.competition.referees import referees_of
 from tournament.form_fields import apply_user_error
 from tournament.models import Stage
 from tournament.permissions import organiser_required
-from tournament.staff.services import referees_of
-from tournament.templatetags.names import listsep
 
 
 @organiser_required
@@ -70,6 +71,7 @@ def _say(request, outcome: blocks.BlockOutcome) -> None:
 
 def _where(tables: dict) -> str:
     """{round label: [table, ...]} in words: "第1轮第1–3、7桌；第2轮第5桌"."""
-    between = "；" if listsep() == "、" else "; "
-    return between.join(_("%(round)s, tables %(tables)s") % {"round": label, "tables": listsep().join(blocks.runs(t))}
+    sep = list_separator(get_language())
+    between = "；" if sep == "、" else "; "
+    return between.join(_("%(round)s, tables %(tables)s") % {"round": label, "tables": sep.join(blocks.runs(t))}
                         for label, t in tables.items())
