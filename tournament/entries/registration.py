@@ -1,4 +1,4 @@
-"""Units register themselves (issue 32): a private link per unit (per person in an open event), a deadline,
+"""Units register themselves (the organiser no longer types every entry): a private link per unit (per person in an open event), a deadline,
 the organiser's review and approval.
 
 - A link is ``secrets.token_urlsafe`` shown once (page, card); only its SHA-256 digest is kept and looked up.

@@ -5,7 +5,8 @@ bracket slot, which seats, which table number, which partner, with each entry's 
 Superseded draws are printed too, marked as such, so a redo can be checked against the original.
 Anyone can re-run a draw: the pure function of :mod:`tournament.engines.pairings` for the draw's kind, given the
 recorded parameters and the draw's seed, gives the same result. Under "Data for checking" the sheet prints
-those parameters in words and tables a person can check (issue 43 item 8): the seed, the method, the entries in
+those parameters in words and tables a person can check without
+reading JSON: the seed, the method, the entries in
 the order the draw took them (each with its number in the system, the input of a re-run), the pools of a
 partner draw, the standings a Swiss round was paired from; only a record of a shape this sheet does not know
 is printed as recorded.

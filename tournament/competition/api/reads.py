@@ -1,9 +1,9 @@
-"""REST reads a program needs to find its way (issue 29 item 1): an event's rounds with their ids, stage,
+"""REST reads a program needs to find its way without a person: an event's rounds with their ids, stage,
 planned start, status and clock; the event's matches filtered by round, stage, status and table; one match
-with its stage, round, table and planned start; what a partner needs besides (item 6): a Swiss stage's
+with its stage, round, table and planned start; what a partner needs besides: a Swiss stage's
 standings, the unit standings, the offence codes of the event's profile; one round, and its planned start set
 by its organisers through the referee grid page's service (:func:`tournament.competition.timetable.set_round_start`);
-the event's match changes as server-sent events for scoreboards (item 7, :class:`EventFeed`).
+the event's match changes as server-sent events for scoreboards (:class:`EventFeed`).
 
 Visible as the pages are (``tournament.access.visible_events``): published events for everybody, the
 event's own for its staff. A round's status is :func:`tournament.competition.rounds.round_status`.
@@ -352,7 +352,7 @@ class MatchRead(APIView):
         return Response(MatchReadSerializer(match).data)
 
 
-# --------------------------------------------------------------------------- issue 29 item 6: a partner's reads
+# --------------------------------------------------------------------------- a partner's reads (its scoreboards, its ranking)
 class SwissRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     entry = serializers.IntegerField(source="entry.pair_id", help_text="the pair's id")

@@ -1,12 +1,12 @@
-"""Pages of issue 32: the unit's registration page behind its private link (no account), and the organiser's
-links page (window, links, cards, review, approval) with the list of units not yet submitted. Thin: the
+"""Pages of the units' own registration: the unit's registration page behind its private link (no
+account), and the organiser's links page (window, links, cards, review, approval) with the list of units not yet submitted. Thin: the
 logic is in :mod:`tournament.entries.registration`.
 
 A link's page answers 404 for a key it does not know (or a revoked one) and counts the miss like a failed
 login (``infra.auth.record_failure``, per address); past ``LOGIN_FAILURE_LIMIT`` misses a wrong key from that
 address answers 429 (with ``Retry-After``) for ``LOGIN_LOCKOUT_SECONDS``; misses go on counting meanwhile,
 and each ``LOGIN_FAILURE_LIMIT`` more lock the address again for the whole period. A right key is always served: the units behind one address (a company's NAT) must not lose
-their own pages to whoever guessed from it (issue 46 item 4). Guessing stays hopeless: a key is 192 random
+their own pages to whoever guessed from it. Guessing stays hopeless: a key is 192 random
 bits, and a guesser is told nothing but "wrong" and "slow down".
 """
 from django.conf import settings
@@ -152,7 +152,7 @@ def _shown(request, link, key, **extra) -> dict:
     return {"link": link, "key": key, "url": url, "qr": qr_svg(url, label=link.unit.name), **extra}
 
 
-# The links made in this visit (issue 43 item 4: five links in a row lost four): a link's key is kept only as a
+# The links made in this visit (a page showing only the last one would lose the others' keys): a link's key is kept only as a
 # digest, so the keys made are kept in the organiser's session, one list per event, until the organiser
 # dismisses them or logs out (the session ends). A key that no longer opens its link (revoked, or replaced by
 # a new one) drops out of the list.
