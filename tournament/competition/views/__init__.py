@@ -445,15 +445,12 @@ def _say_refusal(request, form):
 def manage_schedule(request, event):
     if request.method == "POST":
         form = RefereeAssignForm(request.POST, event=event)
-        try:
-            if not form.is_valid():
-                pass
-            elif form.cleaned_data["action"] == "remove":
-                form.cleaned_data["match"].referees.remove(form.cleaned_data["referee"])
-            else:
-                referees.assign_referee(form.cleaned_data["match"], form.cleaned_data["referee"])
-        except UserError as exc:
-            apply_user_error(form, exc)
+        if form.is_valid():
+            change = referees.remove_referee if form.cleaned_data["action"] == "remove" else referees.assign_referee
+            try:
+                change(form.cleaned_data["match"], form.cleaned_data["referee"])
+            except UserError as exc:
+                apply_user_error(form, exc)
         if form.errors:
             _say_refusal(request, form)
         else:
