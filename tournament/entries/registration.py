@@ -173,9 +173,10 @@ def slots(link: UnitLink) -> list[bool]:
     return [False] * (1 if link.individual else OPEN_PAIRS)
 
 
-def rows_from(post, link: UnitLink) -> list[dict]:
-    """The draft's rows from a form (``p<slot>-<field>``), one per slot, texts trimmed."""
-    return [{**{f: str(post.get(f"p{i}-{f}", "")).strip()[:200] for f in FIELDS}, "reserve": reserve}
+def rows_from(cleaned: dict, link: UnitLink) -> list[dict]:
+    """The draft's rows from a :class:`~tournament.entries.forms.DraftForm`'s cleaned data (``p<slot>-<field>``),
+    one per slot, texts trimmed."""
+    return [{**{f: str(cleaned.get(f"p{i}-{f}") or "").strip()[:200] for f in FIELDS}, "reserve": reserve}
             for i, reserve in enumerate(slots(link))]
 
 

@@ -43,6 +43,7 @@ from tournament.competition.forms import (
     StageForm,
     VoidDrawForm,
     first_errors,
+    typed,
 )
 from tournament.competition.knockout import bracket_state
 from tournament.form_fields import apply_user_error
@@ -301,7 +302,7 @@ def manage_stages(request, event):
                 messages.success(request, _("Stages saved."))
                 return redirect("competition_manage_stages", slug=event.slug)
         errors = first_errors(form)
-        posted = {"form": "from_format" if from_format else "create", **request.POST.dict()}
+        posted = {"form": "from_format" if from_format else "create", **typed(form)}
     return render(request, "tournament/competition/manage_stages.html", {
         "event": event, "tab": "stages", "stages": event.stages.select_related("source").order_by("order"),
         "kinds": Stage.Kind.choices, "default_places": stages.default_places_played(event.profile),
@@ -345,7 +346,7 @@ def _stage_page(event, stage):
 def manage_stage_edit(request, event, stage_id):
     """Edit or delete a stage while it is not drawn; once drawn, void its draw first (with a reason)."""
     stage = get_object_or_404(event.stages.select_related("source", "event"), pk=stage_id)
-    errors = {}
+    errors, posted = {}, {}
     if request.method == "POST":
         action = StageActionForm(request.POST)
         action = action.cleaned_data["action"] if action.is_valid() else ""
@@ -356,13 +357,12 @@ def manage_stage_edit(request, event, stage_id):
                 return _stage_edit_done(request, event, stage, action, form)
             except UserError as exc:
                 apply_user_error(form, exc)
-        errors = first_errors(form)
+        errors, posted = first_errors(form), typed(form)
         stage = get_object_or_404(event.stages.select_related("source"), pk=stage_id)
     drawn = stages.is_drawn(stage)
     started = drawn and (stages.stage_started(stage) or stages.play_records(stage))
     earlier = [s for s in event.stages.order_by("order")
                if s.order < stage.order and s.kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.SWISS)]
-    posted = request.POST if errors else {}
     values = {k: posted.get(k, (stage.settings or {}).get(k, "")) for k in EDITED_SETTINGS}
     return render(request, "tournament/competition/manage_stage_edit.html", {
         "event": event, "tab": "stages", "stage": stage, "errors": errors, "drawn": drawn, "started": started,
@@ -410,12 +410,12 @@ def manage_stage(request, event, stage_id):
                 messages.success(request, _("Draw recorded with seed %(seed)s.") % {"seed": draw.seed})
                 return redirect("competition_manage_stage", slug=event.slug, stage_id=stage.pk)
         errors = first_errors(form)
-        if form.data.get("kind") != Draw.Kind.GROUPS or set(errors) <= {"stage", "kind"}:
+        if form["kind"].value() != Draw.Kind.GROUPS or set(errors) <= {"stage", "kind"}:
             # only the group draw has fields to show a refusal next to: the others' go above the page
             for message in errors.values():
                 messages.error(request, message)
             return redirect("competition_manage_stage", slug=event.slug, stage_id=stage.pk)
-        posted = request.POST.dict()
+        posted = typed(form)
     names = pair_names(event)
     standings = group_standings.stage_standings(stage) if stage.kind == Stage.Kind.ROUND_ROBIN else None
     return render(request, "tournament/competition/manage_stage.html", {

@@ -22,7 +22,7 @@ from common.errors import ConflictError, UserError
 from common.qr import qr_svg
 from infra import auth
 from tournament.entries import registration as reg
-from tournament.entries.forms import ActionForm, CardForm, LinkActionForm, LinkForm, WindowForm
+from tournament.entries.forms import ActionForm, CardForm, DraftForm, LinkActionForm, LinkForm, WindowForm
 from tournament.entries.registration_card import registration_card_pdf, registration_cards_pdf
 from tournament.entries.services import entries_locked_reason, team_rule
 from tournament.form_fields import apply_user_error
@@ -59,19 +59,22 @@ def unit_register(request, key):
         return refused
     problems, rows = [], None
     if request.method == "POST":
-        rows = reg.rows_from(request.POST, link)
-        submit = request.POST.get("action") == "submit"
-        try:
-            reg.save(link, rows, submit=submit)
-        except UserError as exc:
-            if isinstance(exc, ConflictError):   # closed meanwhile: the page says so, the stored draft stays
-                rows = None
+        form = DraftForm(request.POST, link=link)
+        if form.is_valid():
+            rows, submit = form.rows(), form.cleaned_data["action"] == "submit"
+            try:
+                reg.save(link, rows, submit=submit)
+            except UserError as exc:
+                if isinstance(exc, ConflictError):   # closed meanwhile: the page says so, the stored draft stays
+                    rows = None
+                else:
+                    problems = reg.check(link, rows) or [reg.Problem(None, exc.field or "", str(exc))]
             else:
-                problems = reg.check(link, rows) or [reg.Problem(None, exc.field or "", str(exc))]
+                messages.success(request, _("Submitted: the organiser will review your entries.") if submit
+                                 else _("Saved. Submit when the entries are complete."))
+                return redirect("unit_register", key)
         else:
-            messages.success(request, _("Submitted: the organiser will review your entries.") if submit
-                             else _("Saved. Submit when the entries are complete."))
-            return redirect("unit_register", key)
+            problems = [reg.Problem(None, "", _form_problem(form))]
     history = reg.versions(link)
     rows = rows or reg.draft(link, history)
     by_row = {}
@@ -93,8 +96,14 @@ def unit_check(request, key):
     link, refused = _link_or_404(request, key)
     if refused:
         return refused
-    problems = reg.check(link, reg.rows_from(request.POST, link))
+    form = DraftForm(request.POST, link=link)
+    problems = reg.check(link, form.rows()) if form.is_valid() else [reg.Problem(None, "", _form_problem(form))]
     return JsonResponse({"problems": [{"row": p.row, "field": p.field, "message": p.message} for p in problems]})
+
+
+def _form_problem(form) -> str:
+    """The first thing the draft's form refused (a text no field may hold, such as a NUL character)."""
+    return str(next(iter(form.errors.values()))[0])
 
 
 # --------------------------------------------------------------------------- the organiser
