@@ -138,7 +138,8 @@ def _group_table(group: dict, entries: list[EntryInfo], *, data: dict, lot_seed,
         RowView(rank=r.rank, entry=info[r.entry], played=r.played, wins=r.wins, losses=r.losses,
                 points=_plain(r.values["points"]), net_levels=int(r.values["net_levels"]),
                 total_levels=int(r.values["total_levels"]), decided_by=r.decided_by,
-                tie_note=shown_tie_note(r, order, lot_seed=lot_seed, complete=complete), shared=r.shared, lot_pending=r.lot_pending)
+                tie_note=shown_tie_note(r, order, lot_seed=lot_seed, complete=complete), shared=r.shared,
+                lot_pending=r.lot_pending)
         for r in ranked)
     return GroupTable(
         group_id=group["id"], name=group["name"], rows=rows, entries=tuple(entries), loader=loader,
@@ -261,7 +262,8 @@ def _load_stages(event, stage_filter: dict, group_ids=None, *, complete_only=Fal
     out = []
     for s in stages:
         sole = round_words(s["name"]) if s["group_count"] == 1 else ""   # a single round robin is headed by its stage
-        tables = tuple(_group_table(g, entries[g["id"]], data=g["data"], lot_seed=g["lot_seed"], title=sole, loader=loader)
+        tables = tuple(_group_table(g, entries[g["id"]], data=g["data"], lot_seed=g["lot_seed"], title=sole,
+                                    loader=loader)
                        for g in by_stage[s["id"]])
         out.append(StageStandings(s["id"], round_words(s["name"]), tables))
     return out

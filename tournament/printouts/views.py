@@ -43,7 +43,7 @@ def _page(request, event, refused=None):
     }, status=400 if refused else 200)
 
 
-def _refused(request, event, kind, form, error):
+def _refused(request, event, kind, *, form, error):
     """The page again, the refusal in the form of ``kind`` (a service's sentence, never a command-line flag)."""
     return _page(request, event, {"kind": kind, "known": kind in PRINTOUTS,
                                   "field": error.field if error.field in ("round", "match") else "",
@@ -67,7 +67,7 @@ def printout_download(request, event_slug, kind):
         options = form.options(request.build_absolute_uri("/"))
         pdf = services.build_printout(kind, event, options)
     except UserError as exc:
-        return _refused(request, event, kind, form, exc)
+        return _refused(request, event, kind, form=form, error=exc)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{services.file_name(kind, event, options)}"'
     return response
@@ -85,7 +85,7 @@ def printout_job_create(request, event_slug, kind):
     except UserError as exc:
         if _wants_json(request):
             return JsonResponse({"field": exc.field, "detail": str(exc)}, status=400)
-        return _refused(request, event, kind, form, exc)
+        return _refused(request, event, kind, form=form, error=exc)
     if _wants_json(request):
         return JsonResponse(_job_view(event, job), status=202)
     return redirect(reverse("printouts", args=[event.slug]) + f"?job={job.pk}#job-{job.pk}")

@@ -106,7 +106,7 @@ def manage_stage_edit(request, event, stage_id):
         form = form(request.POST) if form else StageEditForm(request.POST, stage=stage)
         if form.is_valid():
             try:
-                return _stage_edit_done(request, event, stage, action, form)
+                return _stage_edit_done(request, event, stage, action=action, form=form)
             except UserError as exc:
                 apply_user_error(form, exc)
         errors, posted = first_errors(form), typed(form)
@@ -129,7 +129,7 @@ def manage_stage_edit(request, event, stage_id):
     }, status=400 if errors else 200)
 
 
-def _stage_edit_done(request, event, stage, action, form):
+def _stage_edit_done(request, event, stage, *, action, form):
     """Delete the stage, void its draw or save it (the services refuse with a UserError), and say so."""
     if action == "delete":
         stages.delete_stage(stage, user=request.user)
