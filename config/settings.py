@@ -367,7 +367,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
 
-# Printouts embed a TrueType CJK font (see scoring/ and the printouts issue).
+# Printouts embed a TrueType CJK font: a PDF viewer without Chinese fonts must still show the names.
 CJK_FONT_PATHS = env_list(
     "CJK_FONT_PATHS",
     [

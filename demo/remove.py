@@ -8,7 +8,7 @@ One transaction: everything goes, or nothing does.
 
 An event is never deleted by the application (its entries and records are protected, its hands, rulings,
 draws and clock records append-only): the demo events' rows are deleted here table by table, the tables an
-event export lists (``tournament.transfer.services.TABLES``) and the few it leaves out, by primary key (the
+event export lists (``tournament.transfer.tables.TABLES``) and the few it leaves out, by primary key (the
 foreign keys are checked at the commit). On PostgreSQL the append-only tables' row triggers refuse any
 DELETE: only for this deletion, inside its transaction, they are switched off (and on again before the
 commit), which the database's owner (who ran ``migrate``) may do.
@@ -30,7 +30,7 @@ from scoring.models import MatchSnapshot
 from tournament import pagecache
 from tournament.competition import search
 from tournament.models import ApiToken, Event, EventRole, GroupStanding, Match, PrintJob, RefereeUnit, StaffAccount
-from tournament.transfer.services import TABLES
+from tournament.transfer.tables import TABLES
 
 DEMO_SLUGS = (DEMO_SLUG, SWISS_SLUG, UNION_SLUG)
 

@@ -19,12 +19,12 @@ Every read answers with an ``ETag`` and 304 (``infra.etags``) but a view whose a
 Security per operation: drf-spectacular marks an operation public (``{}`` among its security
 requirements) only for ``AllowAny`` and ``IsAuthenticatedOrReadOnly``. A permission class of ours that lets
 anonymous visitors read (what they may see: published events) says so with ``anonymous_read = True``.
-Such a public read is then described with no security requirement at all (#46 item 7: a client generator
+Such a public read is then described with no security requirement at all (a client generator
 reads ``[{}, {"apiToken": []}]`` as "a token is needed", so a plain client could not read a published event):
 the credentials it also takes (the staff's, to read what is not published) are named in
 ``x-optional-security`` and in its description.
 
-What a request may hold (issue 26: the server accepts exactly what this description says): every writable
+What a request may hold (the server accepts exactly what this description says): every writable
 text field states that it holds no NUL, and one that may not be blank states ``minLength: 1`` and a pattern
 asking for a character that is not white space (``infra.inputs``: the server trims, then refuses blank);
 every request serializer (``StrictInput``) states ``additionalProperties: false``; one with ``one_of`` (a list of partial

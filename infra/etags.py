@@ -1,4 +1,5 @@
-"""ETag and If-None-Match on every read under ``/api/`` (issue 29 item 7: polling without re-downloading).
+"""ETag and If-None-Match on every read under ``/api/`` so a program polling them
+downloads only what changed.
 
 Django's ``ConditionalGetMiddleware`` for the API's addresses only: a GET or HEAD answer of 200 gets an
 ``ETag`` (a hash of its body, so it differs per user and language where the body does), and a request whose

@@ -1,4 +1,5 @@
-"""What the API's request serializers accept is what the OpenAPI description says, and nothing more (issue 26).
+"""What the API's request serializers accept is what the OpenAPI description says, and nothing more: a client
+built from the description must not find the server taking what it was told is refused.
 
 DRF's fields are lenient with JSON: a ``CharField`` takes the number ``0`` (a stage named ``0``), an
 ``IntegerField`` the text ``"5"``, a ``BooleanField`` ``0``, ``"yes"`` or ``"on"``, a ``ChoiceField`` the

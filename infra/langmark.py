@@ -1,4 +1,5 @@
-"""Chinese names on English pages carry ``lang="zh-Hans"`` (#46 item 11, WCAG 3.1.2 language of parts).
+"""Chinese names on English pages carry ``lang="zh-Hans"`` (WCAG 3.1.2 language of parts:
+a screen reader then reads them as Chinese).
 
 An English page still shows the names it holds as they were entered: pairs, players, units, events,
 venues, in Chinese. A screen reader reading them with English rules spells them out or says nothing, so

@@ -1,6 +1,7 @@
 """Who writes an API request, for its Idempotency-Key (:mod:`infra.idempotency`): only an authenticated
 writer's key is kept, in the writer's own namespace; a write with no credentials or failing ones keeps
-nothing and is throttled by address before anything runs (#46: 500 anonymous POSTs once stored 500 answers)."""
+nothing and is throttled by address before anything runs (else anyone could fill the
+store: every anonymous POST would keep its answer)."""
 from django.http import JsonResponse
 from django.urls import reverse
 from rest_framework import authentication, exceptions

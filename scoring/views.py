@@ -73,7 +73,7 @@ def table(request, match_id):
                         for text in ("The trump suit’s {rank}", "Another suit’s {rank}")],
         # 004 七.1/七.3: the side that overturned trump may re-bury the bottom
         "rebury": profile.reverse_subtract,
-        # issue 45: a throw (甩牌) winning the last trick counts as the event's reading (choice throw_bottom)
+        # rules differ on a throw (甩牌) winning the last trick: the hint says the event's reading (choice throw_bottom)
         "throw": _throw_hint(profile, chinese),
         "points_total": profile.points_total, "bottom_max": profile.bottom_max,  # the inputs' max
         # 000 第五条: a deal nobody declared trump in is redealt (not before the first hand)

@@ -43,7 +43,7 @@ def apply_user_error(form: forms.Form, error: UserError) -> None:
 class UncutCharField(forms.CharField):
     """A text field the page never cuts: no ``maxlength`` attribute (a browser drops what is typed or pasted
     past it without a word, and a name would be saved cut); ``max_length`` is checked on the server and the
-    refusal shown next to the field (issue 43 item 5). Every name field of the organiser's pages is one."""
+    refusal shown next to the field. Every name field of the organiser's pages is one."""
 
     def widget_attrs(self, widget):
         attrs = super().widget_attrs(widget)

@@ -11,7 +11,7 @@ import pytest
 from rulings import services
 from rulings.engine import PenaltyLedger
 from scoring.profiles import load_profile
-from tournament.competition.group_standings import standings_config
+from tournament.competition.standings_rows import standings_config
 from tournament.engines.standings import MatchResult, compute_standings
 from tournament.models import Match, Pair
 

@@ -134,6 +134,23 @@ def test_schedule_page_refuses_a_referee_of_a_playing_unit(client, drawn, make_u
     assert list(other.referees.all()) == [ref]
 
 
+def test_schedule_page_removes_a_referee_only_while_the_match_is_not_over(client, drawn, make_user):
+    """Taking a referee off goes through the referees service: refused, in Chinese, once the match is over."""
+    event = drawn[0]
+    organiser, ref = make_user(roles.ORGANISER), make_user(roles.TABLE_REFEREE)
+    client.force_login(organiser)
+    url = reverse("competition_manage_schedule", args=[event.slug])
+    playing, over = Match.objects.filter(round__stage__event=event, status="scheduled").exclude(ns=None)[:2]
+    for match in (playing, over):
+        client.post(url, {"match": match.pk, "referee": ref.pk})
+        assert list(match.referees.all()) == [ref]
+    finish(over)
+    answer = client.post(url, {"match": over.pk, "referee": ref.pk, "action": "remove"}, follow=True)
+    assert "这场比赛已结束，不能再更换裁判。" in answer.content.decode() and list(over.referees.all()) == [ref]
+    client.post(url, {"match": playing.pk, "referee": ref.pk, "action": "remove"})
+    assert not playing.referees.exists()
+
+
 def test_api_reads(client, drawn):
     event, groups, ko = drawn
     assert [s["kind"] for s in client.get(f"/api/events/{event.slug}/stages/").json()] == ["round_robin", "elimination"]

@@ -9,7 +9,7 @@ from tournament import roles
 from tournament.clocks import safety
 from tournament.clocks import services as clock_services
 from tournament.competition import stages, unit_standings
-from tournament.entries import registration
+from tournament.entries import registration_links
 from tournament.events import rule_choices, services
 from tournament.models import Event, EventClockSettings, Stage
 from tournament.staff.services import add_creator
@@ -30,7 +30,7 @@ def test_a_copy_keeps_the_clock_rule_choices_unit_scoring_and_phone_rule(client,
     safety.set_parallel_rounds(event, True)
     rule_choices.set_choices(event, organiser, {"exactly_80": "declarers_keep"})
     unit_standings.set_unit_rules(event, best_n=3, seed="旧签")
-    registration.set_window(event, None, True)
+    registration_links.set_window(event, None, True)
     event.refresh_from_db()
     stages.create_stage(event, Stage.Kind.ROUND_ROBIN, settings={"n_groups": 1})
 
@@ -43,7 +43,7 @@ def test_a_copy_keeps_the_clock_rule_choices_unit_scoring_and_phone_rule(client,
     assert copy.rule_choices == {"exactly_80": "declarers_keep"}
     assert copy.profile.based_on == event.profile.based_on and copy.profile_id != event.profile_id
     assert copy.unit_scoring == {"best_n": 3}            # the lot's seed is the new event's own
-    assert registration.window(copy).asks_phone and registration.window(copy).closes_at is None
+    assert registration_links.window(copy).asks_phone and registration_links.window(copy).closes_at is None
     assert not copy.stages.exists() and not copy.pairs.exists() and not copy.published
 
 

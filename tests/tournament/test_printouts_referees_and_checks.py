@@ -12,6 +12,7 @@ from tests.tournament.test_printouts_draw_words import drawn_event  # noqa: F401
 from tournament.competition.timetable import set_cell
 from tournament.models import Draw, Pair
 from tournament.printouts import draw as draw_sheet
+from tournament.printouts import draw_checks
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.services import build_printout
 from tournament.staff.services import add_staff
@@ -102,7 +103,7 @@ def test_swiss_and_partner_draws_are_checked_in_words():
     swiss = SimpleNamespace(seed="s1", params={"round": 2, "ranking": [3, 1, 2], "scores": {"3": 2, "1": 1, "2": 0},
                                                "had_bye": [2], "played": [[1, 3]], "entries": [1, 2, 3], "units": {},
                                                "standings_seed": "lot-7"})
-    check = draw_sheet._swiss_check(swiss, _Names(), {})
+    check = draw_checks._swiss_check(swiss, _Names(), {})
     assert any("第 2 轮" in line for line in check.lines) and any("1" in line for line in check.lines[2:3])
     title, table = check.tables[0]
     assert [row[:5] for row in table.rows] == [("1", "3", "队3", "单位1", "2"), ("2", "1", "队1", "单位1", "1"),
@@ -110,6 +111,6 @@ def test_swiss_and_partner_draws_are_checked_in_words():
     assert table.rows[2][5] == "是" and table.rows[0][5] == ""
     assert any("lot-7" in line for line in check.lines)
     pairs = SimpleNamespace(seed="p1", params={"pools": [{"pool": "单位“一厂”", "players": [7, 5, 9, 8]}]})
-    _title, table = draw_sheet._pairs_check(pairs, _Names(), {}).tables[0]
+    _title, table = draw_checks._pairs_check(pairs, _Names(), {}).tables[0]
     assert [row[1:] for row in table.rows] == [("1", "7", "选手7"), ("2", "5", "选手5"), ("3", "9", "选手9"),
                                                ("4", "8", "选手8")]

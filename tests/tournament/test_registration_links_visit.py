@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from tests.conftest import login
 from tests.tournament.test_draws_support import make_event
 from tournament import roles
-from tournament.entries import registration as reg
+from tournament.entries import registration_links
 from tournament.staff.services import add_creator
 
 UNITS = ("五厂", "六厂", "七厂", "八厂", "九厂")
@@ -48,7 +48,7 @@ def test_five_links_in_a_row_stay_on_the_page_and_print_as_one_pdf(client, organ
     assert len(shown) == 5, shown
     for link_url in shown:                          # every one opens its unit's page
         key = link_url.rstrip("/").rsplit("/", 1)[1]
-        assert reg.find_link(key).unit.name in UNITS
+        assert registration_links.find_link(key).unit.name in UNITS
     assert "一次打印全部 5 张报名卡" in html
 
     pdf = client.post(reverse("entries_link_cards", args=[event.slug]))
@@ -68,7 +68,7 @@ def test_a_revoked_or_replaced_link_drops_out_and_dismiss_clears_the_list(client
     client.post(url, {"action": "reissue", "link": links["六厂"].pk})
     html = client.get(url).content.decode()
     shown = _shown_urls(html)
-    assert len(shown) == 2 and {reg.find_link(u.rstrip("/").rsplit("/", 1)[1]).unit.name for u in shown} == {
+    assert len(shown) == 2 and {registration_links.find_link(u.rstrip("/").rsplit("/", 1)[1]).unit.name for u in shown} == {
         "六厂", "七厂"}                                  # 六厂 with its new key only
 
     other = make_user(roles.ORGANISER)

@@ -39,7 +39,8 @@ from tournament.models import (
 from tournament.printouts.services import build_printout
 from tournament.transfer import codec
 from tournament.transfer.codec import TransferError
-from tournament.transfer.services import NOT_EXPORTED, TABLES, export_event, import_event, label
+from tournament.transfer.services import export_event, import_event
+from tournament.transfer.tables import NOT_EXPORTED, TABLES, label
 
 AT = dt.datetime(2026, 12, 5, 3, 0, tzinfo=dt.timezone.utc)
 

@@ -26,7 +26,8 @@ from tournament.models import Event, EventRole, Match, RefereeUnit
 from tournament.staff.services import unique_username
 from tournament.transfer import codec
 from tournament.transfer.codec import TransferError
-from tournament.transfer.services import export_event, import_event, mappable_accounts
+from tournament.transfer.people import mappable_accounts
+from tournament.transfer.services import export_event, import_event
 
 DAY = {"start_date": "2026-12-12", "end_date": "2026-12-12"}
 

@@ -15,7 +15,7 @@ from infra import auth, clock
 from infra.appendonly import AppendOnlyError
 from scoring.profile_store import latest_profile
 from tournament import roles
-from tournament.entries import limits
+from tournament.entries import limits, registration_links
 from tournament.entries import registration as reg
 from tournament.entries.forms import GONE_LINK
 from tournament.entries.pairs import add_pair
@@ -60,15 +60,15 @@ def link_rows(link, rows):
 
 @pytest.fixture
 def links(event):
-    return {name: reg.create_link(event, name, phone=f"1380000000{n}") for n, name in enumerate(("一厂", "二厂", "三厂"))}
+    return {name: registration_links.create_link(event, name, phone=f"1380000000{n}") for n, name in enumerate(("一厂", "二厂", "三厂"))}
 
 
 def test_the_link_is_a_hashed_random_key_and_a_wrong_or_revoked_one_is_404(client, event, links):
     link, key = links["一厂"]
-    assert len(key) >= 32 and key not in link.digest and link.digest == reg.digest(key)
+    assert len(key) >= 32 and key not in link.digest and link.digest == registration_links.digest(key)
     assert client.get(reverse("unit_register", args=[key])).status_code == 200
     assert client.get(reverse("unit_register", args=[key[:-1] + ("A" if key[-1] != "A" else "B")])).status_code == 404
-    reg.revoke(link)
+    registration_links.revoke(link)
     assert client.get(reverse("unit_register", args=[key])).status_code == 404
     assert client.post(reverse("unit_register_check", args=[key]), {}).status_code == 404
 
@@ -128,7 +128,7 @@ def test_a_pair_name_another_unit_uses_is_said_on_the_check(client, league, make
     already has; the organiser's approval then refused it (add_pair: the name is taken)."""
     boss = make_user(roles.ORGANISER)
     add_pair(league, PairData("二厂", PlayerData("A甲", "M"), PlayerData("A乙", "M")))   # namesakes elsewhere
-    link, key = reg.create_link(league, "一厂")
+    link, key = registration_links.create_link(league, "一厂")
     rows = link_rows(link, open_rows("B", "A"))
     problems = reg.check(link, rows)
     assert [(p.row, p.field) for p in problems] == [(1, "player1")]
@@ -163,14 +163,14 @@ def test_the_checks_are_the_imports(event, links):
 
 
 def test_a_phone_when_the_event_asks(event, links):
-    reg.set_window(event, None, asks_phone=True)
+    registration_links.set_window(event, None, asks_phone=True)
     link = links["一厂"][0]
     problems = reg.check(link, link_rows(link, team_rows("一厂")))
     assert {p.field for p in problems} == {"phone1", "phone2"}
 
 
 def test_the_deadline_makes_links_read_only_and_a_reopened_unit_may_change(client, event, links):
-    reg.set_window(event, NOW, asks_phone=False)
+    registration_links.set_window(event, NOW, asks_phone=False)
     link, key = links["三厂"]
     with clock.frozen(NOW - dt.timedelta(minutes=1)):
         reg.save(link, link_rows(link, team_rows("三厂")))
@@ -179,7 +179,7 @@ def test_the_deadline_makes_links_read_only_and_a_reopened_unit_may_change(clien
                                {**post_data(team_rows("晚到")), "action": "submit"})
         assert response.status_code == 200 and "disabled" in response.content.decode()
         assert reg.draft(link)[0]["player1"] == "三厂甲0" and len(reg.versions(link)) == 1
-        reg.reopen(link)
+        registration_links.reopen(link)
         reg.save(link, link_rows(link, team_rows("晚到")), submit=True)
     assert reg.status(reg.versions(link)) == reg.SUBMITTED
 
@@ -263,7 +263,7 @@ def active_pairs(event, unit="一厂"):
 
 def test_approval_replaces_only_what_the_links_approvals_entered_not_the_organisers_pairs(league, make_user):
     boss = make_user(roles.ORGANISER)
-    link, _key = reg.create_link(league, "一厂")
+    link, _key = registration_links.create_link(league, "一厂")
     reg.save(link, link_rows(link, open_rows("A", "B")), submit=True)
     first = reg.approve(link, boss)
     assert reg.versions(link)[-1].pair_ids == [p.pk for p in first]     # the approval names what it entered
@@ -280,7 +280,7 @@ def test_approval_replaces_only_what_the_links_approvals_entered_not_the_organis
 
 def test_a_submitted_pair_the_organiser_entered_is_not_doubled_and_stays_the_organisers(league, make_user):
     boss = make_user(roles.ORGANISER)
-    link, _key = reg.create_link(league, "一厂")
+    link, _key = registration_links.create_link(league, "一厂")
     by_hand = add_pair(league, PairData("一厂", PlayerData("A甲", "M"), PlayerData("A乙", "M")))
     reg.save(link, link_rows(link, open_rows("A", "B")), submit=True)
     entered = reg.approve(link, boss)
@@ -293,7 +293,7 @@ def test_a_submitted_pair_the_organiser_entered_is_not_doubled_and_stays_the_org
 
 def test_an_approval_that_cannot_be_entered_changes_nothing(league, make_user):
     boss = make_user(roles.ORGANISER)
-    link, _key = reg.create_link(league, "一厂")
+    link, _key = registration_links.create_link(league, "一厂")
     reg.save(link, link_rows(link, open_rows("A", "B")), submit=True)
     reg.approve(link, boss)
     rows = open_rows("C", "D")
@@ -312,7 +312,7 @@ def test_an_approval_that_cannot_be_entered_changes_nothing(league, make_user):
 def test_an_approval_stored_without_its_pairs_owns_the_pairs_it_approved(league, make_user):
     """Approvals stored before they named their pairs (pair_ids None): the unit's pairs equal to them."""
     boss = make_user(roles.ORGANISER)
-    link, _key = reg.create_link(league, "一厂")
+    link, _key = registration_links.create_link(league, "一厂")
     rows = link_rows(link, open_rows("A"))
     for data in open_rows("A"):
         add_pair(league, PairData("一厂", PlayerData(data["player1"], "M"), PlayerData(data["player2"], "M")))
@@ -375,19 +375,19 @@ def test_the_card_is_printed_again_with_a_new_link_and_the_old_one_stops(client,
     text = page.content.decode()
     assert page.status_code == 200 and 'id="reissued"' in text and "<svg" in text
     new_key = text.split('name="key" value="')[1].split('"')[0]
-    assert new_key != old_key and new_key not in reg.find_link(new_key).digest
+    assert new_key != old_key and new_key not in registration_links.find_link(new_key).digest
     assert client.get(reverse("unit_register", args=[old_key])).status_code == 404
     assert client.post(reverse("entries_link_card", args=[event.slug]), {"key": old_key}).status_code == 404
     card = client.post(reverse("entries_link_card", args=[event.slug]), {"key": new_key})
     assert card.status_code == 200 and card.content.startswith(b"%PDF")
     unit_page = client.get(reverse("unit_register", args=[new_key])).content.decode()
     assert "一厂甲1" in unit_page                    # the draft and its history stay with the unit's link
-    assert reg.find_link(new_key).pk == link.pk and len(reg.versions(link)) == 1
+    assert registration_links.find_link(new_key).pk == link.pk and len(reg.versions(link)) == 1
 
 
 def test_the_unit_is_told_as_it_types_when_a_player_is_in_the_organisers_pair(league, make_user):
     boss = make_user(roles.ORGANISER)
-    link, _key = reg.create_link(league, "一厂")
+    link, _key = registration_links.create_link(league, "一厂")
     add_pair(league, PairData("一厂", PlayerData("A甲", "M"), PlayerData("A乙", "M"), name="一厂老将"))
     assert reg.check(link, link_rows(link, open_rows("A", "B"))) == []   # the organiser's pair as it is: fine
     rows = open_rows("B")
@@ -409,18 +409,18 @@ def field_error(page, field):
 def test_a_malformed_closing_time_is_refused_next_to_it_and_the_window_stays(client, event, links, make_user):
     client.force_login(make_user(roles.ORGANISER))
     url = reverse("entries_links", args=[event.slug])
-    reg.set_window(event, NOW, asks_phone=False)
+    registration_links.set_window(event, NOW, asks_phone=False)
     for typed in ("2026-02-30T09:00", "明天上午", "2026-12-05T25:00"):
         response = client.post(url, {"action": "window", "closes_at": typed, "asks_phone": "on"})
         page = response.content.decode()
         assert response.status_code == 200 and field_error(page, "closes_at") == "请输入时间，例如 2026-12-05 09:30。"
         assert f'name="closes_at" value="{typed}"' in page and 'name="asks_phone" checked' in page  # as typed
-        window = reg.window(event)
+        window = registration_links.window(event)
         assert (window.closes_at, window.asks_phone) == (NOW, False)                  # nothing saved
     client.post(url, {"action": "window", "closes_at": "2026-12-01T18:00"})
-    assert reg.window(event).closes_at == dt.datetime(2026, 12, 1, 10, 0, tzinfo=dt.UTC)   # the site's time zone
+    assert registration_links.window(event).closes_at == dt.datetime(2026, 12, 1, 10, 0, tzinfo=dt.UTC)   # the site's time zone
     client.post(url, {"action": "window", "closes_at": ""})
-    assert reg.window(event).closes_at is None
+    assert registration_links.window(event).closes_at is None
 
 
 def test_a_refused_new_link_is_said_next_to_its_field_as_typed(client, event, links, make_user):
@@ -443,7 +443,7 @@ def test_an_unknown_link_or_a_long_reason_is_refused_next_to_it_and_nothing_chan
     link = links["一厂"][0]
     reg.save(link, link_rows(link, team_rows("一厂")), submit=True)
     gone = links["二厂"][0]
-    reg.revoke(gone)
+    registration_links.revoke(gone)
     for pk in (gone.pk, 10**6, "abc", "²", ""):
         for action in ("refuse", "approve", "revoke", "reissue"):
             response = client.post(url, {"action": action, "link": pk, "note": "缺电话"})

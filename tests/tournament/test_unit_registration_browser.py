@@ -13,6 +13,7 @@ from tests.tournament.test_swiss_browser import shots_dir
 from tournament import roles
 from tournament.competition import draws, stages
 from tournament.entries import registration as reg
+from tournament.entries import registration_links
 from tournament.entries.views.register import LINK_NAME
 from tournament.models import Event, Match, Pair, Stage
 
@@ -88,12 +89,12 @@ def test_three_units_register_one_late_one_changes_the_organiser_approves_and_dr
     late = browser.new_context(viewport=PHONE).new_page()
     late.goto(urls["三厂"])
     fill_team(late, "三厂")
-    reg.set_window(event, timezone.now() - dt.timedelta(minutes=1), asks_phone=False)
+    registration_links.set_window(event, timezone.now() - dt.timedelta(minutes=1), asks_phone=False)
     late.click("button[value=submit]")
     late.wait_for_selector("#reg-closed")
     assert late.locator("fieldset[disabled]").count() == 4 and late.locator("button[value=submit]").count() == 0
     shot(late, "unit-too-late")
-    assert not reg.versions(reg.find_link(urls["三厂"].rstrip("/").rsplit("/", 1)[-1]))
+    assert not reg.versions(registration_links.find_link(urls["三厂"].rstrip("/").rsplit("/", 1)[-1]))
 
     # the organiser approves 一厂; 一厂 (reopened after the deadline) changes a player and submits again
     page.goto(links_url)

@@ -25,6 +25,12 @@ def first_errors(form: forms.Form, above: str = "stage") -> dict:
     return {(above if name == "__all__" else name): str(errors[0]) for name, errors in form.errors.items()}
 
 
+def typed(form: forms.Form) -> dict:
+    """Field name -> what was sent for it, for the fields the post held (to show them again beside a refusal;
+    read through the form, never the request)."""
+    return {bound.name: bound.value() for bound in form if bound.html_name in form.data}
+
+
 def _positive(label: str, **kwargs) -> WholeNumberField:
     """A count of 1 or more (``label`` names it in the sentence: "The number of groups")."""
     return WholeNumberField(message=POSITIVE, params={"label": _(label)}, min_value=1, **kwargs)

@@ -1,6 +1,5 @@
-"""Group standings and crosstables of the round-robin stages, computed from recorded results only (the rows
-and helpers the Swiss standings share: :class:`EntryInfo`, :func:`standings_config`, :func:`tie_note`; the final
-places and awards: ``placings``).
+"""Group standings and crosstables of the round-robin stages, computed from recorded results only (what the
+tables show, shared with the Swiss standings: ``standings_rows``; the final places and awards: ``placings``).
 
 Everything is derived from the Match rows (status, winner, final levels) with the pure
 :mod:`tournament.engines.standings` module and the event's frozen profile (points, tie-break order); nothing
@@ -31,8 +30,6 @@ import hashlib
 import json
 from collections import defaultdict
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from functools import cached_property
 
 from django.db import transaction
 from django.db.models import Count, Exists
@@ -41,151 +38,18 @@ from django.utils.translation import gettext as _
 from common.errors import UserError, gettext_noop
 from tournament.competition.slot_holders import holders
 from tournament.competition.stages import CompetitionError
+from tournament.competition.standings_rows import (
+    EntryInfo,
+    GroupTable,
+    RowView,
+    StageStandings,
+    metric_label,
+    shown_tie_note,
+    standings_config,
+)
 from tournament.engines import standings as pure
 from tournament.models import Draw, Group, GroupEntry, GroupStanding, Match, Pair, PairSubstitution, Stage
 from tournament.models.competition import round_words
-
-TIE_BREAK_NAMES = {"shared_place": "shared"}  # profile name -> pure standings name
-#: Each tie-break's name as a page says it (English msgids; the pure module's labels are its Chinese words).
-METRIC_WORDS = {
-    "points": gettext_noop("Points"), "net_levels": gettext_noop("Net levels"),
-    "total_levels": gettext_noop("Total levels"), "wins": gettext_noop("Wins"),
-    "head_to_head": gettext_noop("Points between the tied"), "buchholz": gettext_noop("Buchholz"),
-    "lot": gettext_noop("Lot"), "shared": gettext_noop("Shared place"),
-}
-
-
-# --------------------------------------------------------------------------- views
-@dataclass(frozen=True)
-class EntryInfo:
-    """An entry as shown in tables."""
-
-    pair_id: int
-    name: str
-    unit: str
-    withdrawn: bool = False
-    status: str = ""
-
-    @property
-    def removed_label(self) -> str:
-        """停赛 / 取消资格 for a pair the chief referee removed from the event (000 第十七条（八）), else ""."""
-        return str(Pair.Status(self.status).label) if self.status in Pair.REMOVED else ""
-
-
-@dataclass(frozen=True)
-class RowView:
-    """One line of a group table; ``tie_note`` says which tie-break decided a tied place."""
-
-    rank: int
-    entry: EntryInfo
-    played: int
-    wins: int
-    losses: int
-    points: float
-    net_levels: int
-    total_levels: int
-    decided_by: str | None
-    tie_note: str
-    shared: bool
-    lot_pending: bool
-
-
-@dataclass(frozen=True)
-class GroupTable:
-    """A group's standings and crosstable (对阵成绩表); the crosstable is built when first read (a page of
-    standings or a final ranking never needs the 4,096 cells of a group of 64)."""
-
-    group_id: int
-    name: str
-    rows: tuple[RowView, ...]
-    entries: tuple[EntryInfo, ...]
-    complete: bool
-    played: int
-    total: int
-    notes: tuple[str, ...]
-    order_labels: tuple[str, ...]
-    title: str = ""   # as pages and printouts head it: "A组"; the stage's name when it is the stage's one group
-    loader: object = field(default=None, repr=False, compare=False)  # reads the results when a crosstable needs them
-
-    @cached_property
-    def results(self) -> tuple:
-        """The pure MatchResults counted (read, for every group of the same read at once, when first needed)."""
-        return self.loader.of(self.group_id) if self.loader is not None else ()
-
-    @cached_property
-    def cross(self) -> tuple[tuple[str, ...], ...]:
-        """cross[i][j]: row entry i against column entry j."""
-        ids = [e.pair_id for e in self.entries]
-        table = pure.crosstable(ids, self.results)
-        words = {pure.WIN: _("Won"), pure.LOSS: _("Lost"), pure.DRAW: _("Drawn"), "walkover": _("Won (walkover)"),
-                 "forfeit": _("Lost (forfeit)"), "both": _("Both forfeited")}
-        return tuple(tuple(_cross_text(table.cells[i][j], words) for j in range(len(ids))) for i in range(len(ids)))
-
-
-def _cross_text(cell, words) -> str:
-    """One crosstable cell in the page's language, as ``CrossResult.text`` says it in Chinese: "胜 A:10",
-    "负（弃权）"; "—" on the diagonal, "" when not played."""
-    if cell is None:
-        return "—"
-    return " / ".join(_meeting_text(r, words) for r in cell)
-
-
-def _meeting_text(r, words) -> str:
-    if r.double_forfeit:
-        return words["both"]
-    if r.forfeit:
-        return words["walkover"] if r.outcome == pure.WIN else words["forfeit"]
-    levels = f" {r.own_level}:{r.opp_level}" if r.own_level and r.opp_level else ""
-    return words[r.outcome] + levels
-
-
-@dataclass(frozen=True)
-class StageStandings:
-    stage_id: int
-    name: str
-    groups: tuple[GroupTable, ...]
-
-    @property
-    def complete(self) -> bool:
-        return bool(self.groups) and all(g.complete for g in self.groups)
-
-
-# --------------------------------------------------------------------------- configuration
-def standings_config(profile_data: dict, stage_settings: dict | None = None) -> dict:
-    """Keyword arguments for the pure ``compute_standings`` from a profile and a stage's settings."""
-    rules = (profile_data or {}).get("standings") or {}
-    ladder = ((profile_data or {}).get("ladder") or {}).get("levels") or []
-    points = {"win": rules.get("win", 3), "loss": rules.get("loss", 0)}
-    for optional in ("draw", "forfeit_loss"):
-        if optional in rules:
-            points[optional] = rules[optional]
-    order = tuple(TIE_BREAK_NAMES.get(n, n) for n in rules.get("tie_break") or ("points", "net_levels", "lot"))
-    forfeit_rule = (stage_settings or {}).get("forfeit_rule") or rules.get("forfeit_rule") or "largest_margin"
-    return {"ladder": ladder, "points": points, "order": order, "forfeit_rule": forfeit_rule}
-
-
-def metric_label(name: str | None) -> str:
-    """A tie-break's name in the page's language."""
-    if name in METRIC_WORDS:
-        return _(METRIC_WORDS[name])
-    metric = pure.METRICS.get(name)
-    return metric.label if metric else (name or "")
-
-
-def tie_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed) -> str:
-    """"积分相同，由净胜级数决定" for a place decided by a tie-break; "" when not tied."""
-    first = metric_label(order[0])
-    if row.lot_pending:
-        return _("Tied on %(first)s and every tie-break: a lot to draw") % {"first": first}
-    if row.shared:
-        return _("Tied on %(first)s and every tie-break: place shared") % {"first": first}
-    if not row.decided_by or row.decided_by == order[0]:
-        return ""
-    if row.decided_by == "lot":
-        return (_("Tied on %(first)s and every tie-break: drawn by lot (seed %(seed)s)")
-                % {"first": first, "seed": lot_seed})
-    return _("Tied on %(first)s, decided by %(by)s") % {"first": first, "by": metric_label(row.decided_by)}
-
 
 # --------------------------------------------------------------------------- loading
 #: How a group's standings are read: KEPT (the kept row where it holds, else ranked and stored), RECOMPUTE
@@ -241,13 +105,13 @@ class _Results:
         return self.by_group.get(group_id, ())
 
 
-def _basis(config: dict, lot_seed, entry_ids: list, place: dict) -> str:
+def _basis(config: dict, lot_seed, *, entry_ids: list, place: dict) -> str:
     """A digest of what a group's ranking reads besides its results (a kept row holds while it is the same)."""
     text = json.dumps([FORMAT, config, lot_seed, entry_ids, sorted(place.items())], sort_keys=True, default=str)
     return hashlib.sha1(text.encode()).hexdigest()
 
 
-def _ranked(entry_ids: list, results: tuple, playable: int, config: dict, lot_seed) -> dict:
+def _ranked(entry_ids: list, results: tuple, *, playable: int, config: dict, lot_seed) -> dict:
     """A group's standings as kept: the ranked rows, the results counted and the matches to play."""
     table = pure.compute_standings(entry_ids, results, lot_seed=lot_seed, **config)
     return {"rows": [[r.entry, r.rank, r.values.get("points", 0), r.values.get("net_levels", 0),
@@ -263,7 +127,7 @@ def _rows_of(data: dict) -> list[pure.StandingRow]:
             for entry, rank, p, net, total, decided_by, shared, pending, played, wins, draws, losses in data["rows"]]
 
 
-def _group_table(group: dict, entries: list[EntryInfo], data: dict, lot_seed, title: str = "",
+def _group_table(group: dict, entries: list[EntryInfo], *, data: dict, lot_seed, title: str = "",
                  loader: _Results | None = None) -> GroupTable:
     """Standings of one group from its kept (or freshly ranked) data; the crosstable reads ``loader``."""
     info = {e.pair_id: e for e in entries}
@@ -274,7 +138,8 @@ def _group_table(group: dict, entries: list[EntryInfo], data: dict, lot_seed, ti
         RowView(rank=r.rank, entry=info[r.entry], played=r.played, wins=r.wins, losses=r.losses,
                 points=_plain(r.values["points"]), net_levels=int(r.values["net_levels"]),
                 total_levels=int(r.values["total_levels"]), decided_by=r.decided_by,
-                tie_note=shown_tie_note(r, order, lot_seed, complete), shared=r.shared, lot_pending=r.lot_pending)
+                tie_note=shown_tie_note(r, order, lot_seed=lot_seed, complete=complete), shared=r.shared,
+                lot_pending=r.lot_pending)
         for r in ranked)
     return GroupTable(
         group_id=group["id"], name=group["name"], rows=rows, entries=tuple(entries), loader=loader,
@@ -283,14 +148,6 @@ def _group_table(group: dict, entries: list[EntryInfo], data: dict, lot_seed, ti
                     for message, params in pure.note_messages(ranked, lot_seed)) if complete else (),
         order_labels=tuple(metric_label(n) for n in order),
         title=title or Group.heading(group["name"], "", False))
-
-
-def shown_tie_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed, complete: bool) -> str:
-    """The tie note a table shows: a lot decides (or is still to draw) only once the play it ranks is
-    complete, so nothing says "抽签决定" while the places can still change (before any match, none at all)."""
-    if not complete and (row.decided_by == "lot" or row.lot_pending or row.played == 0):
-        return ""
-    return tie_note(row, order, lot_seed)
 
 
 def _plain(value):
@@ -319,7 +176,7 @@ def _store(fresh: list[dict], mode: str) -> None:
                                                                                           data=g["data"])
 
 
-def _ranked_groups(event, stage_filter: dict, group_ids=None, mode=KEPT):
+def _ranked_groups(event, stage_filter: dict, group_ids=None, *, mode=KEPT):
     """(stages, groups each with its ranked ``data`` and ``lot_seed``, entries by group, holders, the results'
     loader), read and ranked as :func:`_load_stages` says."""
     profile_data = event.profile.data
@@ -350,7 +207,8 @@ def _ranked_groups(event, stage_filter: dict, group_ids=None, mode=KEPT):
     for g in groups:
         seed = seeds.get(g["stage_id"])
         g["lot_seed"] = f"{seed}:{g['name']}" if seed else None
-        g["basis"] = _basis(configs[g["stage_id"]], g["lot_seed"], [e.pair_id for e in entries[g["id"]]], place)
+        g["basis"] = _basis(configs[g["stage_id"]], g["lot_seed"], entry_ids=[e.pair_id for e in entries[g["id"]]],
+                            place=place)
         g["data"] = g.get("kept__data") if g.get("kept__basis") == g["basis"] else None
         if g["data"] is None:
             fresh.append(g)
@@ -364,7 +222,8 @@ def _ranked_groups(event, stage_filter: dict, group_ids=None, mode=KEPT):
         for g in fresh:
             try:
                 g["data"] = _ranked([e.pair_id for e in entries[g["id"]]], loader.of(g["id"]),
-                                    playable.get(g["id"], 0), configs[g["stage_id"]], g["lot_seed"])
+                                    playable=playable.get(g["id"], 0), config=configs[g["stage_id"]],
+                                    lot_seed=g["lot_seed"])
             except UserError:
                 if mode != KEEP:
                     raise
@@ -379,7 +238,8 @@ def _ranked_groups(event, stage_filter: dict, group_ids=None, mode=KEPT):
     return stages, groups, entries, holder, loader
 
 
-def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False, mode=KEPT) -> list[StageStandings]:
+def _load_stages(event, stage_filter: dict, group_ids=None, *, complete_only=False,
+                 mode=KEPT) -> list[StageStandings]:
     """Read and rank every round-robin stage matching ``stage_filter`` (a fixed number of queries); with
     ``group_ids``, only those groups (a page of the group tables), and only the stages holding them;
     ``complete_only``: only the groups whose play is complete (the qualifiers of a knock-out); ``mode``:
@@ -388,7 +248,7 @@ def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False,
     A group's ranking is its kept row (``GroupStanding``: one row per group, whatever its number of results)
     when its basis is the one its inputs give now; otherwise the group's decided matches are read and ranked,
     and the row is stored for the next reader."""
-    stages, groups, entries, holder, loader = _ranked_groups(event, stage_filter, group_ids, mode)
+    stages, groups, entries, holder, loader = _ranked_groups(event, stage_filter, group_ids, mode=mode)
     if any(held != pid for pid, held in holder.items()):
         names = dict(Pair.objects.filter(pk__in=set(holder.values())).values_list("pk", "name"))
         for gid, infos in entries.items():
@@ -402,7 +262,8 @@ def _load_stages(event, stage_filter: dict, group_ids=None, complete_only=False,
     out = []
     for s in stages:
         sole = round_words(s["name"]) if s["group_count"] == 1 else ""   # a single round robin is headed by its stage
-        tables = tuple(_group_table(g, entries[g["id"]], g["data"], g["lot_seed"], sole, loader)
+        tables = tuple(_group_table(g, entries[g["id"]], data=g["data"], lot_seed=g["lot_seed"], title=sole,
+                                    loader=loader)
                        for g in by_stage[s["id"]])
         out.append(StageStandings(s["id"], round_words(s["name"]), tables))
     return out

@@ -34,9 +34,10 @@ from django.utils.translation import gettext_lazy as _
 
 from common.naturalsort import natural_key
 from tournament.competition import swiss_standings
-from tournament.competition.group_standings import EntryInfo, StageStandings, event_standings
+from tournament.competition.group_standings import event_standings
 from tournament.competition.knockout import bracket_state
 from tournament.competition.stages import STRUCTURE_DRAWS, profile_format
+from tournament.competition.standings_rows import EntryInfo, StageStandings
 from tournament.models import Draw, Match, Pair, Stage
 from tournament.models.competition import round_words
 

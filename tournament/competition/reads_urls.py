@@ -1,6 +1,7 @@
-"""URLs of the API's reads for programs (``tournament.competition.api.reads``)."""
+"""URLs of the API's reads for programs (``tournament.competition.api.reads`` and ``.partner``)."""
 from django.urls import path
 
+from tournament.competition.api import partner as partner_api
 from tournament.competition.api import reads as reads_api
 
 urlpatterns = [
@@ -9,8 +10,8 @@ urlpatterns = [
     path("api/events/<slug:slug>/feed/", reads_api.EventFeed.as_view(), name="api_event_feed"),
     path("api/events/<slug:slug>/matches/", reads_api.EventMatchList.as_view(), name="api_event_matches"),
     path("api/matches/<int:match_id>/", reads_api.MatchRead.as_view(), name="api_match"),
-    path("api/stages/<int:stage_id>/swiss-standings/", reads_api.SwissStandingsRead.as_view(),
+    path("api/stages/<int:stage_id>/swiss-standings/", partner_api.SwissStandingsRead.as_view(),
          name="api_swiss_standings"),
-    path("api/events/<slug:slug>/units/", reads_api.UnitStandingsRead.as_view(), name="api_event_units"),
-    path("api/events/<slug:slug>/offences/", reads_api.OffenceList.as_view(), name="api_event_offences"),
+    path("api/events/<slug:slug>/units/", partner_api.UnitStandingsRead.as_view(), name="api_event_units"),
+    path("api/events/<slug:slug>/offences/", partner_api.OffenceList.as_view(), name="api_event_offences"),
 ]

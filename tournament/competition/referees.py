@@ -59,6 +59,17 @@ def assign_referee(match: Match, user) -> None:
     match.referees.add(user)  # refused by guard_referee_units when the referee's unit plays here
 
 
+@transaction.atomic
+def remove_referee(match: Match, user) -> None:
+    """Take a referee off a match; refused once the match is over (who refereed it is part of its record).
+    The one path the organiser's schedule page takes."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if match.status in Match.OVER:
+        raise CompetitionError(gettext_noop("This match is over: its referees can no longer change."),
+                               field="match")
+    match.referees.remove(user)
+
+
 def guard_referee_units(sender, instance, action, reverse, pk_set, **kwargs):
     """``m2m_changed`` on Match.referees (connected in TournamentConfig.ready): refuse adding a referee
     whose unit plays at that table, from either side of the relation. An integrity guard like a

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, UserError, gettext_noop
-from tournament.competition.group_standings import EntryInfo, metric_label, shown_tie_note, standings_config
+from tournament.competition.standings_rows import EntryInfo, metric_label, shown_tie_note, standings_config
 from tournament.engines import standings as pure
 from tournament.models import Draw, Match, Pair, Round, Stage
 
@@ -140,7 +140,7 @@ def stage_standings(stage: Stage, after_round: int | None = None) -> SwissStandi
             wins=r.wins, losses=r.losses, byes=1 if r.entry in byes else 0,
             points=_plain(r.values.get("points", 0)), buchholz=_plain(r.values.get("buchholz", 0)),
             net_levels=int(r.values.get("net_levels", 0)),
-            tie_note=shown_tie_note(r, table.order, lot_seed, decided and bool(results)),
+            tie_note=shown_tie_note(r, table.order, lot_seed=lot_seed, complete=decided and bool(results)),
             shared=r.shared))
     return SwissStandings(stage.pk, stage.label, after, paired, planned_rounds(stage, len(ids) or None),
                           tuple(out), tuple(metric_label(n) for n in table.order), _notes(out, lot_seed), lot_seed,

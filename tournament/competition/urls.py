@@ -5,7 +5,7 @@ from tournament.competition import api as api
 from tournament.competition import views as views
 from tournament.competition.views import blocks as block_views
 from tournament.competition.views import find as find_views
-from tournament.competition.views import grid
+from tournament.competition.views import grid, manage
 from tournament.competition.views import swiss as swiss_views
 
 urlpatterns = [
@@ -22,14 +22,14 @@ urlpatterns = [
     path("events/<slug:slug>/units.xlsx", swiss_views.units_xlsx, name="competition_units_xlsx"),
     path("manage/<slug:slug>/swiss/<int:stage_id>/", swiss_views.manage_swiss, name="competition_manage_swiss"),
     path("manage/<slug:slug>/units/", swiss_views.manage_units, name="competition_manage_units"),
-    path("manage/<slug:slug>/stages/", views.manage_stages, name="competition_manage_stages"),
-    path("manage/<slug:slug>/stages/<int:stage_id>/", views.manage_stage, name="competition_manage_stage"),
-    path("manage/<slug:slug>/stages/<int:stage_id>/edit/", views.manage_stage_edit,
+    path("manage/<slug:slug>/stages/", manage.manage_stages, name="competition_manage_stages"),
+    path("manage/<slug:slug>/stages/<int:stage_id>/", manage.manage_stage, name="competition_manage_stage"),
+    path("manage/<slug:slug>/stages/<int:stage_id>/edit/", manage.manage_stage_edit,
          name="competition_manage_stage_edit"),
-    path("manage/<slug:slug>/schedule/", views.manage_schedule, name="competition_manage_schedule"),
+    path("manage/<slug:slug>/schedule/", manage.manage_schedule, name="competition_manage_schedule"),
     path("manage/<slug:slug>/referee-grid/", grid.referee_grid, name="competition_referee_grid"),
     path("manage/<slug:slug>/referee-grid/blocks/", block_views.referee_blocks, name="competition_referee_blocks"),
-    path("manage/<slug:slug>/referees/", views.manage_referees, name="competition_manage_referees"),
+    path("manage/<slug:slug>/referees/", manage.manage_referees, name="competition_manage_referees"),
     path("api/events/<slug:slug>/stages/", api.StageListCreate.as_view(), name="api_competition_stages"),
     path("api/events/<slug:slug>/ranking/", api.RankingView.as_view(), name="api_competition_ranking"),
     path("api/stages/<int:pk>/", api.StageDetail.as_view(), name="api_competition_stage"),

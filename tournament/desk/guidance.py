@@ -1,4 +1,5 @@
-"""One line of guidance where a question arises at a table (issue 27 item 21), in the active language:
+"""One line of guidance where a question arises at a table (not in a
+manual nobody opens during play), in the active language:
 
     approval_line(profile) -> str       on the console: which offences wait for the chief referee's approval
     appeal_line(profile, deadline) -> str  on the table page and the console once the round is closed: who

@@ -4,7 +4,7 @@ it was decided, whether this user may still write, and the round's closure with 
     match_lifecycle(match, user, *, top_winner=None) -> dict
 
 ``top_winner``: the side past the top level by the hands ("NS"/"EW"/None) when the caller replayed them.
-The guidance lines (``tournament.desk.guidance``, issue 27 item 21) come with it: where to appeal once the
+The guidance lines (``tournament.desk.guidance``) come with it: where to appeal once the
 round is closed, which offences wait for the chief, and that hands may be recorded before the clock starts.
 """
 from __future__ import annotations

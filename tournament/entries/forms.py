@@ -152,6 +152,25 @@ class SubstitutionForm(forms.Form):
         self.fields["pair_in"].queryset = Pair.objects.filter(event=event)
 
 
+class DraftForm(forms.Form):
+    """A unit's draft as its registration page sends it: a player's name, gender and phone per slot
+    (``p<slot>-<field>``, texts trimmed), and whether to save it or submit it. The rules are the
+    registration service's (:func:`tournament.entries.registration.check`), said per row on the page."""
+
+    action = forms.ChoiceField(choices=[("save", "save"), ("submit", "submit")], required=False)
+
+    def __init__(self, data, *, link: UnitLink):
+        super().__init__(data)
+        self.link = link
+        for index, _reserve in enumerate(registration.slots(link)):
+            for name in registration.FIELDS:
+                self.fields[f"p{index}-{name}"] = forms.CharField(required=False)
+
+    def rows(self) -> list[dict]:
+        """The draft's rows, one per slot (the registration service's shape)."""
+        return registration.rows_from(self.cleaned_data, self.link)
+
+
 class ActionForm(forms.Form):
     """Which of a page's forms was sent (the ``action`` of its hidden input or button): one of ``choices``."""
 

@@ -1,9 +1,6 @@
-"""Units register themselves (issue 32): a private link per unit (per person in an open event), a deadline,
-the organiser's review and approval.
+"""Units register themselves (the organiser no longer types every entry): a private link per unit (per person
+in an open event, :mod:`tournament.entries.registration_links`), a deadline, the organiser's review and approval.
 
-- A link is ``secrets.token_urlsafe`` shown once (page, card); only its SHA-256 digest is kept and looked up.
-  A revoked or unknown key finds nothing (the page answers 404). To print a card again the organiser has
-  the link's key replaced (:func:`reissue`): the old key (and its card) stops working, the history stays.
 - The holder edits the unit's entries as a draft: every save, submission and approval is a new
   :class:`~tournament.models.UnitEntryVersion` (append-only: who is the link, or the approving organiser).
   The draft never touches the entries; :func:`approve` turns the submitted version into normal pairs through
@@ -16,8 +13,6 @@ the organiser's review and approval.
 """
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -31,25 +26,24 @@ from common.workbook import write_workbook
 from infra import clock
 from tournament.entries import cleanup
 from tournament.entries import pairs as entry_pairs
+from tournament.entries.registration_links import CLOSED, closed_reason, window
 from tournament.entries.services import (
     EntryError,
     PairData,
     PlayerData,
     check_player_free,
     clean_pair,
-    entries_locked_msgid,
     is_women,
     open_event,
     same_person,
     team_faults,
     team_rule,
 )
-from tournament.models import Event, Pair, Player, RegistrationWindow, UnitEntryVersion, UnitLink
+from tournament.models import Event, Pair, Player, UnitEntryVersion, UnitLink
 
 #: Pairs a unit may enter when the event's profile has no team rule (a person's link: one pair).
 OPEN_PAIRS = 8
 FIELDS = ("player1", "gender1", "phone1", "player2", "gender2", "phone2")
-KEY_BYTES = 24
 #: The organiser's reason for sending an entry back, at most this long.
 NOTE_MAX = 300
 NOTE_TOO_LONG = gettext_noop("The reason is too long (at most 300 characters).")
@@ -61,8 +55,6 @@ STATUS_LABELS = {NOT_STARTED: gettext_noop("Not started"), IN_PROGRESS: gettext_
                  APPROVED: gettext_noop("Approved"), REFUSED: gettext_noop("Sent back")}
 #: The status of a unit with no link (entered by the organiser or imported).
 NO_LINK = gettext_noop("No registration link")
-CLOSED = gettext_noop("Registration has closed: the entries can be read but no longer changed. Ask the "
-                      "organiser to reopen your unit.")
 ELSEWHERE = gettext_noop("Player %(slot)s is already entered in this event by another unit or sign-up: ask the "
                          "organiser.")
 NAME_TAKEN = gettext_noop("The pair name “%(name)s” (its two players' names) is already taken in this event: "
@@ -80,90 +72,6 @@ class Problem:
     message: str
 
 
-def digest(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-# --------------------------------------------------------------------------- links
-def create_link(event: Event, unit_name: str, *, individual: bool = False, phone: str = "",
-                by=None) -> tuple[UnitLink, str]:
-    """A new link for ``unit_name`` (the unit is made when new); returns (link, key), the key shown only now."""
-    with transaction.atomic():
-        event = open_event(event)
-        data = clean_pair(PairData(unit=unit_name, player1=PlayerData("a", "M"), player2=PlayerData("b", "M")))
-        phone = (phone or "").strip()
-        if len(phone) > 30:
-            raise EntryError(gettext_noop("The phone is too long (at most 30 digits)."), "phone")
-        unit = entry_pairs.unit_named(event, data.unit)
-        if unit.links.filter(revoked_at__isnull=True).exists():
-            raise EntryError(gettext_noop("“%(unit)s” already has a link: revoke it first to make a new one."),
-                             "unit", unit=unit.name)
-        key = _new_key()
-        link = UnitLink.objects.create(event=event, unit=unit, individual=individual, digest=digest(key),
-                                       contact_phone=phone, created_at=clock.now(), created_by=by)
-    return link, key
-
-
-def _new_key() -> str:
-    return secrets.token_urlsafe(KEY_BYTES)
-
-
-def find_link(key: str) -> UnitLink | None:
-    """The live link of ``key`` (one indexed read of its digest), or None: unknown, revoked, malformed."""
-    if not key or len(key) > 100:
-        return None
-    return (UnitLink.objects.select_related("event__profile", "unit").filter(digest=digest(key),
-                                                                           revoked_at__isnull=True).first())
-
-
-def reissue(link: UnitLink) -> tuple[UnitLink, str]:
-    """A new key for the unit's link (to print its card again: the key is kept only as a digest, so the old
-    one cannot be shown again). The old key stops opening the page at once; the unit's drafts, submissions
-    and approvals stay with the link. Returns (link, new key), the key shown only now."""
-    with transaction.atomic():
-        link = UnitLink.objects.select_for_update().select_related("event__profile", "unit").get(pk=link.pk)
-        if link.revoked_at is not None:
-            raise ConflictError(gettext_noop("This link has been revoked."), "link")
-        key = _new_key()
-        link.digest = digest(key)
-        link.reissued_at = clock.now()
-        link.save(update_fields=["digest", "reissued_at"])
-    return link, key
-
-
-def revoke(link: UnitLink) -> None:
-    if link.revoked_at is None:
-        link.revoked_at = clock.now()
-        link.save(update_fields=["revoked_at"])
-
-
-def reopen(link: UnitLink) -> None:
-    """Let this one unit change its entries after the deadline."""
-    link.reopened = True
-    link.save(update_fields=["reopened"])
-
-
-def window(event: Event) -> RegistrationWindow:
-    return RegistrationWindow.objects.filter(event=event).first() or RegistrationWindow(event=event)
-
-
-def set_window(event: Event, closes_at, asks_phone: bool) -> RegistrationWindow:
-    row, _created = RegistrationWindow.objects.update_or_create(
-        event=event, defaults={"closes_at": closes_at, "asks_phone": bool(asks_phone)})
-    return row
-
-
-def closed_reason(link: UnitLink) -> str | None:
-    """Why the link is read-only now (in the active language), or None."""
-    locked = entries_locked_msgid(link.event)
-    if locked:
-        return _(locked)
-    closes = window(link.event).closes_at
-    if closes is not None and clock.now() >= closes and not link.reopened:
-        return _(CLOSED)
-    return None
-
-
 # --------------------------------------------------------------------------- the draft
 def slots(link: UnitLink) -> list[bool]:
     """The draft's places, one per pair: False a regular pair, True a reserve pair."""
@@ -173,9 +81,10 @@ def slots(link: UnitLink) -> list[bool]:
     return [False] * (1 if link.individual else OPEN_PAIRS)
 
 
-def rows_from(post, link: UnitLink) -> list[dict]:
-    """The draft's rows from a form (``p<slot>-<field>``), one per slot, texts trimmed."""
-    return [{**{f: str(post.get(f"p{i}-{f}", "")).strip()[:200] for f in FIELDS}, "reserve": reserve}
+def rows_from(cleaned: dict, link: UnitLink) -> list[dict]:
+    """The draft's rows from a :class:`~tournament.entries.forms.DraftForm`'s cleaned data (``p<slot>-<field>``),
+    one per slot, texts trimmed."""
+    return [{**{f: str(cleaned.get(f"p{i}-{f}") or "").strip()[:200] for f in FIELDS}, "reserve": reserve}
             for i, reserve in enumerate(slots(link))]
 
 

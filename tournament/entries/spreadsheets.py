@@ -51,7 +51,8 @@ REQUIRED = ("unit", "player1", "gender1", "player2", "gender2")
 YES = {"是", "y", "yes", "true", "1", "候补", "√", "✓"}
 NO = {"", "否", "n", "no", "false", "0", "正选"}
 WITHDRAWN_WORDS = {"已退赛", "退赛", "withdrawn"}
-#: What each import column accepts, as the import page and the template's guide sheet say (issue 27 item 21).
+#: What each import column accepts, as the import page and the template's guide sheet say (one text, so they
+#: never disagree).
 COLUMN_HELP = {
     "unit": gettext_noop("The unit's name, at most %(unit)s characters. Required."),
     "name": gettext_noop("The pair's name, at most %(name)s characters; left empty: “player 1/player 2”."),

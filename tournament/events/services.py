@@ -21,7 +21,7 @@ from scoring.profile_store import in_language, latest_profile, sync_profiles
 from tournament.clocks import safety
 from tournament.clocks import services as clock_services
 from tournament.competition import unit_standings
-from tournament.entries import registration
+from tournament.entries import registration_links
 from tournament.events import rule_choices
 from tournament.models import Draw, Event, EventClockSettings, Match, Pair, Player, RegistrationWindow, Team, Unit
 from tournament.models.event import RESERVED_SLUGS, SLUG_RE
@@ -264,7 +264,7 @@ def _copy_settings(source: Event, target: Event, by) -> None:
         unit_standings.set_unit_rules(target, points=scoring.get("points"), best_n=scoring.get("best_n"),
                                       women_bonus=scoring.get("women_bonus"))
     if RegistrationWindow.objects.filter(event=source, asks_phone=True).exists():
-        registration.set_window(target, None, True)
+        registration_links.set_window(target, None, True)
 
 
 def _clone(obj, **changes):

@@ -1,4 +1,4 @@
-"""Issue #17: API tokens (per event, hashed, revocable); append-only everywhere on PostgreSQL (row triggers on
+"""API tokens (per event, hashed, revocable); append-only everywhere on PostgreSQL (row triggers on
 the tables that lacked one: draws, pair removals, lead reports; a statement-level trigger refusing TRUNCATE
 on every append-only table)."""
 import django.db.models.deletion

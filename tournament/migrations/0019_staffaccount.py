@@ -1,4 +1,4 @@
-"""Issue #26 item 1: what the staff pages know of an account (the event it was made for, whether its password
+"""What the staff pages know of an account (the event it was made for, whether its password
 is a one-time password, whether it is a demo account). Accounts already working at one event only, with no
 site-wide power, count as made for that event: its organisers keep the reset they had."""
 import django.db.models.deletion

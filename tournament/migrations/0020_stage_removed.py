@@ -1,4 +1,4 @@
-"""Issue #27 item 1: a stage deleted after its draws were voided keeps its row (the draws are append-only and
+"""A stage deleted after its draws were voided keeps its row (the draws are append-only and
 point at it), marked removed and hidden from every page."""
 
 import django.db.models.deletion

@@ -1,5 +1,6 @@
-"""Units register themselves (issue 32): a private link per unit (or per individual in an open event), the
-event's registration window, and every save, submission and approval as an append-only version."""
+"""Units register themselves (the organiser no longer types every entry): a private link per unit (or per
+individual in an open event), the event's registration window, and every save, submission and approval as an
+append-only version."""
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _

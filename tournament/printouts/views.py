@@ -14,17 +14,10 @@ from tournament.models import PrintJob, Round
 from tournament.permissions import organiser_event
 from tournament.printouts import services as services
 from tournament.printouts.common import PrintOptions, matches_of, round_label
+from tournament.printouts.forms import PrintOptionsForm
 from tournament.printouts.registry import PRINTOUTS
 
 RECENT_JOBS = 10
-
-
-def options_from(data, request=None):
-    """PrintOptions from a query or form (UserError naming the bad field); QR codes and printed links use
-    the address this request reached the site by."""
-    return PrintOptions(round=data.get("round") or None, match=data.get("match") or None,
-                        lang=data.get("lang") or "zh-hans",
-                        site_url=request.build_absolute_uri("/") if request is not None else "")
 
 
 @login_required
@@ -50,11 +43,12 @@ def _page(request, event, refused=None):
     }, status=400 if refused else 200)
 
 
-def _refused(request, event, kind, data, error):
+def _refused(request, event, kind, *, form, error):
     """The page again, the refusal in the form of ``kind`` (a service's sentence, never a command-line flag)."""
-    return _page(request, event, {"kind": kind, "known": kind in PRINTOUTS, "field": error.field if error.field in ("round", "match") else "",
-                                  "message": str(error), "round": data.get("round") or "",
-                                  "match": data.get("match") or "", "lang": data.get("lang") or ""})
+    return _page(request, event, {"kind": kind, "known": kind in PRINTOUTS,
+                                  "field": error.field if error.field in ("round", "match") else "",
+                                  "message": str(error), "round": form.typed("round"),
+                                  "match": form.typed("match"), "lang": form.typed("lang")})
 
 
 def _match_label(match):
@@ -68,11 +62,12 @@ def _match_label(match):
 def printout_download(request, event_slug, kind):
     """Build a printout now and send it as a PDF download (400 with the reason for bad options)."""
     event = organiser_event(request, event_slug)
+    form = PrintOptionsForm(request.GET)
     try:
-        options = options_from(request.GET, request)
+        options = form.options(request.build_absolute_uri("/"))
         pdf = services.build_printout(kind, event, options)
     except UserError as exc:
-        return _refused(request, event, kind, request.GET, exc)
+        return _refused(request, event, kind, form=form, error=exc)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{services.file_name(kind, event, options)}"'
     return response
@@ -83,12 +78,14 @@ def printout_download(request, event_slug, kind):
 def printout_job_create(request, event_slug, kind):
     """Ask for a background build (reused while the data is unchanged); back to the page, or JSON."""
     event = organiser_event(request, event_slug)
+    form = PrintOptionsForm(request.POST)
     try:
-        job, _created = services.request_job(kind, event, options_from(request.POST, request), request.user)
+        job, _created = services.request_job(kind, event, form.options(request.build_absolute_uri("/")),
+                                             user=request.user)
     except UserError as exc:
         if _wants_json(request):
             return JsonResponse({"field": exc.field, "detail": str(exc)}, status=400)
-        return _refused(request, event, kind, request.POST, exc)
+        return _refused(request, event, kind, form=form, error=exc)
     if _wants_json(request):
         return JsonResponse(_job_view(event, job), status=202)
     return redirect(reverse("printouts", args=[event.slug]) + f"?job={job.pk}#job-{job.pk}")

@@ -97,7 +97,7 @@ class StaffDelete(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-# --------------------------------------------------------------------------- API tokens (issue 29 item 2)
+# ------------------------------------------------------------------ API tokens (programs act without a session)
 class TokenSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -202,7 +202,7 @@ class SiteTokenRevoke(APIView):
         return Response(TokenSerializer(tokens.revoke_token(None, pk, by=_creator(request))).data)
 
 
-# --------------------------------------------------------------------------- a program's first token (#46 item 8)
+# ------------------------------------------------------------------ a program's first token (no page to get it)
 class LoginInputSerializer(StrictInput):
     closed = True  # a key it does not name is refused
     username = serializers.CharField(max_length=150, help_text="the account's login name (登录名)")

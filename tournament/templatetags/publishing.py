@@ -1,6 +1,6 @@
 """``{% publish_reminder event %}``: while an event is not published its pages say so to the staff who see
-them (spectators get "page not found"), and an organiser gets the publish button there and then (issue 43
-item 12: nothing reminded the organiser, and 发布 was only in 赛事设置). ``manage=True`` on an organiser's page."""
+them (spectators get "page not found"), and an organiser gets the publish button there and then (otherwise
+nothing reminds the organiser, and 发布 is only in 赛事设置). ``manage=True`` on an organiser's page."""
 from django import template
 
 from tournament import access

@@ -80,6 +80,12 @@ def parse(raw: bytes | str) -> dict:
     return data
 
 
+def damaged(where) -> TransferError:
+    """The refusal of a file whose ``where`` (a table and row, "users", ...) cannot be read: nothing is imported."""
+    return TransferError(gettext_noop("The export file is damaged at %(where)s: nothing was imported."),
+                         field="file", where=where)
+
+
 def not_text(data) -> bool:
     """Whether a key or a text anywhere in ``data`` holds a NUL or a lone surrogate (iteratively)."""
     stack = [data]

@@ -11,6 +11,7 @@ from common.names import display_name
 from tournament.form_fields import apply_user_error
 from tournament.models import Event
 from tournament.transfer import services
+from tournament.transfer.people import mappable_accounts, read_people
 
 MAX_UPLOAD = 50 * 1024 * 1024  # an event of a few thousand hands is a few megabytes
 NEW = "new"  # the account choice "a new account"
@@ -62,11 +63,11 @@ class UploadForm(forms.Form):
         return data
 
     def read(self, by):
-        """``(raw, data, people)``: the file's bytes, checked (``services.read_people``), and the people it names;
+        """``(raw, data, people)``: the file's bytes, checked (``people.read_people``), and the people it names;
         None with the refusal next to its field."""
         raw = self.cleaned_data["file"].read()
         try:
-            data, named = services.read_people(raw, by)
+            data, named = read_people(raw, by)
         except UserError as exc:
             apply_user_error(self, exc)
             return None
@@ -74,8 +75,8 @@ class UploadForm(forms.Form):
 
 
 class PeopleForm(forms.Form):
-    """The second step: for each person of the file (``people``: ``services.Person``), an account here that
-    ``by`` may give roles (``services.mappable_accounts``) or a new one; a person left out gets a new one."""
+    """The second step: for each person of the file (``people``: ``people.Person``), an account here that
+    ``by`` may give roles (``people.mappable_accounts``) or a new one; a person left out gets a new one."""
 
     people = forms.CharField(widget=forms.HiddenInput, initial="1", required=False)  # the step's mark
     slug = _slug()
@@ -87,7 +88,7 @@ class PeopleForm(forms.Form):
             self.fields["slug"].widget.attrs["placeholder"] = file_slug
         choices = [(NEW, _("A new account"))] + [
             (str(u.pk), gettext("%(name)s (you)") % {"name": display_name(u)} if u.pk == by.pk else display_name(u))
-            for u in services.mappable_accounts(by)]
+            for u in mappable_accounts(by)]
         for person in self.named:
             self.fields[person.field] = forms.ChoiceField(
                 label=_("Account here"), required=False, choices=choices,

@@ -11,11 +11,11 @@ Anyone can write such a file (its checksum is no signature), so an import trusts
 
 * **Rule profiles**: a version equal to the stored one of that slug and number is that one; any other is the
   event's own frozen copy (``RuleProfile.imported``), never offered to another event nor its slug's latest.
-* **People**: an organiser's upload (``user``) names, for each person of the file (``people``), an existing
-  account they may give roles (``mappable_accounts``: never a superuser, an account of the Django admin or with
-  a site-wide role, nor another event's organiser) or a new account without a usable password. The
-  installation's own command (no ``user``: restoring a backup) finds them by login name, and refuses a file
-  giving a role to a site administrator.
+* **People** (:mod:`tournament.transfer.people`): an organiser's upload (``user``) names, for each person of
+  the file, an existing account they may give roles (``mappable_accounts``: never a superuser, an account of
+  the Django admin or with a site-wide role, nor another event's organiser) or a new account without a usable
+  password. The installation's own command (no ``user``: restoring a backup) finds them by login name, and
+  refuses a file giving a role to a site administrator.
 
 An import only INSERTs (the append-only tables refuse UPDATE), in one transaction: a bad file saves
 nothing. Primary keys are kept when none of them is taken on this installation (restoring a backup on an
@@ -31,113 +31,20 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
-from django.db.models import Q
-from django.db.models.functions import Lower
 
 from common.errors import ConflictError, gettext_noop
-from common.names import full_name
 from infra import clock
-from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling, RulingVoid
-from scoring.models import Hand, RuleProfile
+from scoring.models import RuleProfile
 from tournament.clocks.services import running_round_ids, schedule_round_tasks
 from tournament.competition import unit_standings
-from tournament.models import (
-    ClockEvent,
-    ClockFiring,
-    Draw,
-    Event,
-    EventClockSettings,
-    EventRole,
-    Group,
-    GroupEntry,
-    HandAllowance,
-    LeadReport,
-    Match,
-    Pair,
-    PairRemoval,
-    PairRestoration,
-    PairSubstitution,
-    Player,
-    RefereeUnit,
-    Registration,
-    ResultDecision,
-    Round,
-    RoundClock,
-    RoundClosure,
-    Stage,
-    Team,
-    Unit,
-)
+from tournament.models import Draw, Event, EventRole, Match, Pair, Player, Round, RoundClock, Unit
 from tournament.models.event import RESERVED_SLUGS, SLUG_RE
-from tournament.staff.services import USERNAME_RE, add_creator, ascii_of
-from tournament.transfer import codec
+from tournament.staff.services import add_creator
+from tournament.transfer import codec, people
 from tournament.transfer.codec import TransferError
+from tournament.transfer.tables import PROFILE_FIELDS, TABLES, USER_FIELDS, columns_of, is_user, label
 
 log = logging.getLogger(__name__)
-
-_MATCH = "match__round__stage__event"
-_RULING = "ruling__match__round__stage__event"
-
-# Every table of an event, in an order where each row's references come before it, with the path from a
-# row to its event. tests/tournament/test_transfer.py checks that every model of the apps is here or in
-# NOT_EXPORTED.
-TABLES: tuple[tuple[type[models.Model], str], ...] = (
-    (Event, "pk"),
-    (EventClockSettings, "event"),
-    (EventRole, "event"),
-    (Unit, "event"),
-    (Player, "event"),
-    (Team, "event"),
-    (Pair, "event"),
-    (Registration, "event"),
-    (RefereeUnit, "event"),
-    (Stage, "event"),
-    (Group, "stage__event"),
-    (GroupEntry, "group__stage__event"),
-    (Round, "stage__event"),
-    (RoundClock, "round__stage__event"),
-    (Match, "round__stage__event"),
-    (Draw, "event"),
-    (Hand, _MATCH),
-    (Ruling, _MATCH),
-    (RulingVoid, _RULING),
-    (Approval, _RULING),
-    (ChoiceMade, _RULING),
-    (Appeal, _RULING),
-    (AppealDecision, "appeal__" + _RULING),
-    (PairRemoval, "pair__event"),
-    (PairRestoration, "removal__pair__event"),
-    (PairSubstitution, "event"),
-    (ResultDecision, _MATCH),
-    (RoundClosure, "round__stage__event"),
-    (ClockEvent, "round__stage__event"),
-    (ClockFiring, "round__stage__event"),
-    (HandAllowance, _MATCH),
-    (LeadReport, _MATCH),
-)
-NOT_EXPORTED = {"tournament.printjob": "rebuilt on demand", "scoring.ruleprofile": "travels as data.profiles",
-                "tournament.apitoken": "secrets: made anew where the event goes",
-                "tournament.staffaccount": "an account's own state (one-time password, demo), not the event's",
-                "scoring.matchsnapshot": "the kept engine state: the next write replays and keeps it anew",
-                "tournament.groupstanding": "the kept group standings: the first read ranks each group anew",
-                "tournament.unitlink": "secrets: registration links are made anew where the event goes",
-                "tournament.unitentryversion": "a link's registration history, read through its link",
-                "tournament.registrationwindow": "the registration before the event, over once it travels"}
-USER_FIELDS = ("username", "first_name", "last_name", "email", "is_active")
-PROFILE_FIELDS = ("slug", "version", "name", "data", "source")
-
-
-def label(model) -> str:
-    return model._meta.label_lower
-
-
-def _columns(model) -> list[models.Field]:
-    return [f for f in model._meta.concrete_fields]
-
-
-def _is_user(f) -> bool:
-    return f.is_relation and f.related_model is get_user_model()
-
 
 # --------------------------------------------------------------------------- export
 def export_event(event: Event, *, now=None) -> dict:
@@ -157,12 +64,12 @@ def export_event(event: Event, *, now=None) -> dict:
 def _export(event: Event, now) -> dict:
     tables, user_ids, profile_ids = {}, set(), {event.profile_id}
     for model, path in TABLES:
-        columns = _columns(model)
+        columns = columns_of(model)
         # every row, a removed stage's too (its voided draws point at it): the base manager hides none
         rows = list(model._base_manager.filter(**{path: event.pk}).order_by("pk")
                     .values(*[f.attname for f in columns]))
         for row in rows:
-            user_ids.update(row[f.attname] for f in columns if _is_user(f) and row[f.attname] is not None)
+            user_ids.update(row[f.attname] for f in columns if is_user(f) and row[f.attname] is not None)
             profile_ids.update(row[f.attname] for f in columns
                                if f.is_relation and f.related_model is RuleProfile)
         tables[label(model)] = [{k: codec.encode(v) for k, v in row.items()} for row in rows]
@@ -237,100 +144,6 @@ def _taken(slug: str) -> ConflictError:
                          free=f"{slug[:75]}-{n}")
 
 
-# --------------------------------------------------------------------------- the people a file names
-@dataclass(frozen=True)
-class Person:
-    """A user the file names: their id and login name there, their name, their roles in the event (EventRole
-    values), whether they referee tables, and the account here proposed for them (None: a new account);
-    ``refused_namesake``: an account here has their login name, but the importer may not give it roles."""
-
-    id: int
-    username: str
-    name: str
-    roles: tuple
-    referee: bool
-    proposed: int | None = None
-    refused_namesake: bool = False
-
-    @property
-    def field(self) -> str:
-        """The upload page's field (and the refusal's) for this person's account."""
-        return f"account-{self.id}"
-
-
-def mappable_accounts(by):
-    """The existing accounts ``by`` (the importing organiser) may give roles in the imported event: themselves
-    and the staff of the events they organise (of every event, for a superuser), but never a superuser, an
-    account of the Django admin (``is_staff``) or with a site-wide role or permission (a site organiser who may
-    create events), nor an organiser of an event ``by`` does not organise."""
-    users = get_user_model().objects
-    organiser = EventRole.Role.ORGANISER
-    organised = Event.objects.all() if by.is_superuser else Event.objects.filter(staff__user=by,
-                                                                                 staff__role=organiser)
-    colleagues = EventRole.objects.filter(event__in=organised).values("user_id")
-    elsewhere = EventRole.objects.filter(role=organiser).exclude(event__in=organised).values("user_id")
-    powers = users.filter(Q(is_superuser=True) | Q(is_staff=True) | Q(groups__isnull=False)
-                          | Q(user_permissions__isnull=False)).values("pk")
-    allowed = Q(pk__in=colleagues) & ~Q(pk__in=powers) & ~Q(pk__in=elsewhere)
-    if not by.is_superuser:  # a superuser holds every role already: never given one
-        allowed |= Q(pk=by.pk)
-    return users.filter(allowed).order_by("first_name", "last_name", "username")
-
-
-def _damaged(where) -> TransferError:
-    return TransferError(gettext_noop("The export file is damaged at %(where)s: nothing was imported."),
-                         field="file", where=where)
-
-
-def _role_holders(data) -> tuple[dict, set]:
-    """``({file user id: [EventRole values]}, {file user ids refereeing tables or given a referee's unit})``."""
-    roles, referees = {}, set()
-    for row in data["tables"][label(EventRole)]:
-        if row["role"] not in EventRole.Role.values:
-            raise ValueError(f"role {row['role']!r}")
-        roles.setdefault(row["user_id"], []).append(row["role"])
-    referees.update(row["user_id"] for row in data["tables"][label(RefereeUnit)])
-    referees.update(user for _match, user in data["match_referees"])
-    return roles, referees
-
-
-def people(data, by) -> list[Person]:
-    """Everyone the file ``data`` names (those with a role first), each with the account proposed here: the
-    account of the same login name when ``by`` may give it roles, else a new account."""
-    try:
-        roles, referees = _role_holders(data)
-        rows = [(row["id"], row["username"], full_name(row["first_name"], row["last_name"])) for row in data["users"]]
-        if not all(isinstance(i, int) and isinstance(u, str) and u for i, u, _n in rows):
-            raise ValueError("users")
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-        raise _damaged("users") from None
-    mappable = {u.username.lower(): u.pk for u in mappable_accounts(by)}
-    here = set(get_user_model().objects.annotate(low=Lower("username"))
-               .filter(low__in=[u.lower() for _i, u, _n in rows]).values_list("low", flat=True))
-    found = [Person(i, u, n or u, tuple(sorted(set(roles.get(i, ())), key=EventRole.Role.values.index)),
-                    i in referees, mappable.get(u.lower()), u.lower() in here and u.lower() not in mappable)
-             for i, u, n in rows]
-    order = EventRole.Role.values
-    return sorted(found, key=lambda p: (order.index(p.roles[0]) if p.roles else len(order) + (not p.referee), p.name))
-
-
-def summary(data) -> dict:
-    """The event a checked file holds, as the upload page names it: its name, web address, hands and rulings."""
-    try:
-        tables = data["tables"]
-        event = tables[label(Event)][0]
-        return {"name": str(event["name"]), "slug": str(event["slug"]), "hands": len(tables[label(Hand)]),
-                "rulings": len(tables[label(Ruling)])}
-    except (KeyError, IndexError, TypeError):
-        return {"name": "", "slug": "", "hands": 0, "rulings": 0}
-
-
-def read_people(raw: bytes | str, by) -> tuple[dict, list[Person]]:
-    """The checked file (``codec.parse``) and the people it names (the upload page's second step)."""
-    data = codec.parse(raw)
-    return data, people(data, by)
-
-
 def import_event(raw: bytes | str, *, slug: str | None = None, user=None, accounts=None) -> ImportReport:
     """Create the event of an export file; ``slug`` gives it a new web address; ``user`` (the uploader) becomes
     one of its organisers. ``accounts`` ({file user id: account id here, or None for a new account}) maps the
@@ -353,9 +166,9 @@ def import_event(raw: bytes | str, *, slug: str | None = None, user=None, accoun
             event_rows[0]["slug"] = check_slug(slug or old_slug)
             where = "users"
             if user is None:
-                users, created = _users_by_name(data)
+                users, created = people.users_by_name(data)
             else:
-                users, created = _users_mapped(data["users"], user, accounts or {})
+                users, created = people.users_mapped(data["users"], user, accounts or {})
             where = "profiles"
             profiles = _profiles(data["profiles"])
             if event_rows[0]["slug"] != old_slug:
@@ -370,7 +183,7 @@ def import_event(raw: bytes | str, *, slug: str | None = None, user=None, accoun
                     where = f"{label(model)} #{index + 1}"
                     if model is EventRole and row["role"] not in EventRole.Role.values:
                         raise ValueError(f"role {row['role']!r}")
-                    maps[label(model)][row["id"]] = _insert(model, row, maps, keep)
+                    maps[label(model)][row["id"]] = _insert(model, row, maps, keep=keep)
                 report.rows[label(model)] = len(tables[label(model)])
             where = "match_referees"
             through = Match.referees.through
@@ -386,76 +199,11 @@ def import_event(raw: bytes | str, *, slug: str | None = None, user=None, accoun
         if where == f"{label(Event)} #1":  # another import took the address in the meantime
             raise _taken(event_rows[0]["slug"]) from None
         log.warning("event import refused at %s", where, exc_info=True)
-        raise _damaged(where) from None
+        raise codec.damaged(where) from None
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, ValidationError, DatabaseError) as exc:
         log.warning("event import refused at %s: %r", where, exc)
-        raise _damaged(where) from None
+        raise codec.damaged(where) from None
     return report
-
-
-def _users_by_name(data) -> tuple[dict, list]:
-    """Old user id -> user id here (found by username, or created without a usable password): the
-    installation's own restore. A file giving a role to a site administrator's login name is refused."""
-    model = get_user_model()
-    roles, referees = _role_holders(data)
-    found, created = {}, []
-    for row in data["users"]:
-        username = row["username"]
-        if not isinstance(username, str) or not username:
-            raise ValueError("username")
-        user = model.objects.filter(username=username).first()
-        if user is None:
-            user = model(**{k: row[k] for k in USER_FIELDS})
-            user.set_unusable_password()
-            user.save()
-            created.append(username)
-        elif user.is_superuser and (row["id"] in roles or row["id"] in referees):
-            raise TransferError(gettext_noop("The file gives %(name)s a role in the event, but here that login name "
-                                             "is a site administrator's: nothing was imported."), field="file",
-                                name=username)
-        found[row["id"]] = user.pk
-    return found, created
-
-
-def _users_mapped(rows, by, accounts) -> tuple[dict, list]:
-    """Old user id -> the account ``accounts`` names for them (one ``by`` may give roles, each for one person
-    only), or a new account without a usable password."""
-    allowed = set(mappable_accounts(by).values_list("pk", flat=True))
-    found, created, taken = {}, [], set()
-    for row in rows:
-        old, chosen = row["id"], accounts.get(row["id"])
-        if chosen is None:
-            user = _new_account(row)
-            created.append(user.username)
-            chosen = user.pk
-        elif chosen not in allowed:
-            raise TransferError(gettext_noop("This account cannot be given roles in the imported event: choose "
-                                             "one from the list or a new account."), field=f"account-{old}")
-        elif chosen in taken:
-            raise TransferError(gettext_noop("Another person of the file is this account already: choose a "
-                                             "different account or a new one."), field=f"account-{old}")
-        taken.add(chosen)
-        found[old] = chosen
-    return found, created
-
-
-def _new_account(row):
-    """A new account for a person of the file (their login name when it is free here, else one made from it),
-    with their name and no usable password."""
-    model = get_user_model()
-    username = row["username"]
-    name = full_name(row["first_name"], row["last_name"])
-    base = username if isinstance(username, str) and USERNAME_RE.match(username) else ascii_of(name) or "staff"
-    base, candidate, n = base[:140], base[:150], 1
-    while model.objects.filter(username__iexact=candidate).exists():
-        n += 1
-        candidate = f"{base}-{n}"
-    user = model(username=candidate, first_name=str(row["first_name"] or "")[:150],
-                 last_name=str(row["last_name"] or "")[:150], email=str(row["email"] or "")[:254],
-                 is_active=row["is_active"] is not False)
-    user.set_unusable_password()
-    user.save()
-    return user
 
 
 def _profiles(rows) -> dict:
@@ -490,9 +238,9 @@ def _pin_unit_lot(row, old_slug, profiles):
         row["unit_scoring"] = {**scoring, "lot_seed": unit_standings.lot_seed(probe)}
 
 
-def _insert(model, row, maps, keep) -> int:
+def _insert(model, row, maps, *, keep) -> int:
     """One row, its references renumbered, written as it was (raw: no auto_now_add, no save() hooks)."""
-    columns = _columns(model)
+    columns = columns_of(model)
     if set(row) != {f.attname for f in columns}:
         raise KeyError(sorted(set(row) ^ {f.attname for f in columns}))
     values = {}

@@ -2,7 +2,7 @@
 
 The upload has two steps, a form each (:mod:`tournament.transfer.forms`): the file (checked, kept in the file
 store under a name only the uploader's session holds), then the people it names, each given an existing account
-the organiser may give roles or a new one (``services.people``, ``services.mappable_accounts``); only then is the
+the organiser may give roles or a new one (``people.people``, ``people.mappable_accounts``); only then is the
 event created. A refusal is shown next to its field.
 """
 import secrets
@@ -26,6 +26,7 @@ from tournament.permissions import organiser_required
 from tournament.transfer import services
 from tournament.transfer.codec import TransferError
 from tournament.transfer.forms import PEOPLE_STEP, PeopleForm, UploadForm
+from tournament.transfer.people import read_people, summary
 
 UPLOADED = "event_import_file"  # the session's key: the name of the uploaded file in the file store
 
@@ -63,7 +64,7 @@ def _upload(request):
     _forget(request)
     request.session[UPLOADED] = default_storage.save(
         f"event-imports/{request.user.pk}-{secrets.token_hex(16)}.json", ContentFile(raw))
-    people = PeopleForm(people=named, by=request.user, file_slug=services.summary(data)["slug"],
+    people = PeopleForm(people=named, by=request.user, file_slug=summary(data)["slug"],
                         initial={"slug": form.cleaned_data["slug"]})
     return _people_page(request, data, people)
 
@@ -77,11 +78,11 @@ def _confirm(request):
     with default_storage.open(name, "rb") as stored:
         raw = stored.read()
     try:
-        data, named = services.read_people(raw, request.user)
+        data, named = read_people(raw, request.user)
     except UserError as exc:
         _forget(request)
         return _file_page(request, UploadForm(request.POST, refused=exc))
-    form = PeopleForm(request.POST, people=named, by=request.user, file_slug=services.summary(data)["slug"])
+    form = PeopleForm(request.POST, people=named, by=request.user, file_slug=summary(data)["slug"])
     report = form.save(raw, request.user) if form.is_valid() else None
     if report is None:
         return _people_page(request, data, form)
@@ -116,4 +117,4 @@ def _people_page(request, data, form):
             roles.append(_("referees tables"))
         rows.append({"person": person, "roles": "、".join(roles), "account": form[person.field]})
     return render(request, "tournament/transfer/people.html", {
-        "form": form, "file": services.summary(data), "rows": rows}, status=400 if form.errors else 200)
+        "form": form, "file": summary(data), "rows": rows}, status=400 if form.errors else 200)

@@ -1,9 +1,10 @@
-"""REST reads a program needs to find its way (issue 29 item 1): an event's rounds with their ids, stage,
+"""REST reads a program needs to find its way without a person: an event's rounds with their ids, stage,
 planned start, status and clock; the event's matches filtered by round, stage, status and table; one match
-with its stage, round, table and planned start; what a partner needs besides (item 6): a Swiss stage's
-standings, the unit standings, the offence codes of the event's profile; one round, and its planned start set
-by its organisers through the referee grid page's service (:func:`tournament.competition.timetable.set_round_start`);
-the event's match changes as server-sent events for scoreboards (item 7, :class:`EventFeed`).
+with its stage, round, table and planned start (what a partner needs besides, a Swiss stage's standings,
+the unit standings and the offence codes, is :mod:`tournament.competition.api.partner`); one round, and its
+planned start set by its organisers through the referee grid page's service
+(:func:`tournament.competition.timetable.set_round_start`); the event's match changes as server-sent events
+for scoreboards (:class:`EventFeed`).
 
 Visible as the pages are (``tournament.access.visible_events``): published events for everybody, the
 event's own for its staff. A round's status is :func:`tournament.competition.rounds.round_status`.
@@ -32,14 +33,13 @@ from infra import clock
 from infra.api_errors import error_responses
 from infra.inputs import StrictInput
 from infra.renderers import EventStreamRenderer, JSONRenderer
-from rulings.presenters import offence_menu
 from tournament import access
 from tournament.access import visible_events
-from tournament.competition import swiss_standings, timetable, unit_standings
+from tournament.competition import timetable
 from tournament.competition.knockout import note_words
 from tournament.competition.rounds import ROUND_STATUSES, round_status
 from tournament.engines.clock import status_of
-from tournament.models import ClockEvent, Match, Round, Stage
+from tournament.models import ClockEvent, Match, Round
 
 CLOCK_STATUSES = ["not_started", "running", "paused"]
 
@@ -100,7 +100,8 @@ class MatchReadSerializer(serializers.Serializer):
         return [user.username for user in match.referees.all()]
 
 
-def _event(request, slug):
+def visible_event(request, slug):
+    """The event of ``slug`` if the user may see it (else a 404)."""
     return get_object_or_404(visible_events(request.user), slug=slug)
 
 
@@ -109,7 +110,8 @@ def _matches():
             .order_by("round__stage__order", "round__number", "table", "pk"))
 
 
-def _whole_number(params, name):
+def whole_number(params, name):
+    """A query's whole number ``name`` (None when not sent; else a 400 naming it)."""
     raw = params.get(name)
     if raw in (None, ""):
         return None
@@ -142,7 +144,7 @@ class EventRoundList(APIView):
     @extend_schema(responses={200: RoundReadSerializer(many=True), **error_responses(404)},
                    summary="the event's rounds")
     def get(self, request, slug):
-        event = _event(request, slug)
+        event = visible_event(request, slug)
         rows = round_rows(Round.objects.filter(stage__event=event).order_by("stage__order", "number"))
         return Response(RoundReadSerializer(rows, many=True).data)
 
@@ -234,11 +236,11 @@ class EventMatchList(APIView):
     @extend_schema(parameters=FILTERS, responses={200: MatchReadSerializer(many=True), **error_responses(400, 404)},
                    summary="the event's matches")
     def get(self, request, slug):
-        event = _event(request, slug)
+        event = visible_event(request, slug)
         found = _matches().filter(round__stage__event=event)
         params = request.query_params
         for name, lookup in (("round", "round_id"), ("stage", "round__stage_id"), ("table", "table")):
-            value = _whole_number(params, name)
+            value = whole_number(params, name)
             if value is not None:
                 found = found.filter(**{lookup: value})
         status = params.get("status")
@@ -322,7 +324,7 @@ class EventFeed(APIView):
                    **error_responses(400, 404)},
         summary="the event's match changes as server-sent events")
     def get(self, request, slug):
-        event = _event(request, slug)
+        event = visible_event(request, slug)
         raw = request.headers.get("Last-Event-ID") or request.query_params.get("last_event_id")
         parts = [f"retry: {FEED_RETRY_MS}\n\n"]
         matches = Match.objects.filter(round__stage__event=event)
@@ -350,109 +352,3 @@ class MatchRead(APIView):
     def get(self, request, match_id):
         match = get_object_or_404(_matches(), pk=match_id, round__stage__event__in=visible_events(request.user))
         return Response(MatchReadSerializer(match).data)
-
-
-# --------------------------------------------------------------------------- issue 29 item 6: a partner's reads
-class SwissRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    entry = serializers.IntegerField(source="entry.pair_id", help_text="the pair's id")
-    name = serializers.CharField(source="entry.name")
-    unit = serializers.CharField(source="entry.unit")
-    played = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    losses = serializers.IntegerField()
-    byes = serializers.IntegerField()
-    points = serializers.FloatField()
-    buchholz = serializers.FloatField()
-    net_levels = serializers.IntegerField()
-    tie_note = serializers.CharField(help_text="how a tie was broken (empty: none)")
-    shared = serializers.BooleanField(help_text="the place is shared")
-
-
-class SwissStandingsSerializer(serializers.Serializer):
-    stage = serializers.IntegerField(source="stage_id")
-    name = serializers.CharField()
-    after_round = serializers.IntegerField(help_text="the standings count rounds 1 to this one")
-    rounds_paired = serializers.IntegerField()
-    rounds_planned = serializers.IntegerField()
-    complete = serializers.BooleanField(help_text="every planned round paired and decided: the final ranking")
-    rows = SwissRowSerializer(many=True)
-    order_labels = serializers.ListField(child=serializers.CharField(), help_text="the tie-breaks, in order")
-    notes = serializers.ListField(child=serializers.CharField())
-
-
-class SwissStandingsRead(APIView):
-    """A Swiss stage's standings (points, Buchholz, net levels), after its last round paired or ``after_round``."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema(parameters=[OpenApiParameter("after_round", OpenApiTypes.INT,
-                                                description="the standings after this round (default: the last)")],
-                   responses={200: SwissStandingsSerializer, **error_responses(400, 404)},
-                   summary="a Swiss stage's standings")
-    def get(self, request, stage_id):
-        stage = get_object_or_404(Stage.objects.select_related("event__profile"), pk=stage_id,
-                                  event__in=visible_events(request.user))
-        result = swiss_standings.stage_standings(stage, _whole_number(request.query_params, "after_round"))
-        return Response(SwissStandingsSerializer(result).data)
-
-
-class CountedPairSerializer(serializers.Serializer):
-    name = serializers.CharField()
-    place = serializers.IntegerField()
-    points = serializers.FloatField()
-
-
-class UnitLineSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    unit = serializers.CharField()
-    score = serializers.FloatField()
-    pairs = CountedPairSerializer(many=True, help_text="the pairs counted, with their place and points")
-    bonus = serializers.IntegerField()
-    firsts = serializers.IntegerField()
-    seconds = serializers.IntegerField()
-    tie = serializers.CharField(help_text="how a tie was broken (empty: none)")
-
-
-class UnitStandingsSerializer(serializers.Serializer):
-    complete = serializers.BooleanField()
-    lines = UnitLineSerializer(many=True)
-    rules_text = serializers.ListField(child=serializers.CharField(), help_text="the rules counted, in words")
-
-
-class UnitStandingsRead(APIView):
-    """The event's unit standings (团体总分), from its final ranking so far and the organiser's unit rules."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema(responses={200: UnitStandingsSerializer, **error_responses(404)}, summary="the unit standings")
-    def get(self, request, slug):
-        return Response(UnitStandingsSerializer(unit_standings.event_unit_standings(_event(request, slug))).data)
-
-
-class OffenceOptionSerializer(serializers.Serializer):
-    id = serializers.CharField()
-    label = serializers.CharField()
-
-
-class OffenceCodeSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="what a ruling's `code` takes")
-    name = serializers.CharField(help_text="the offence's name in the rule profile")
-    options = OffenceOptionSerializer(many=True, help_text="the referee's choices (a ruling's `choice`), if any")
-    default = serializers.CharField(allow_null=True)
-    needs = serializers.DictField(child=serializers.ListField(child=serializers.CharField()),
-                                  help_text="per choice (\"\": any) the inputs a ruling needs: minutes, seconds, "
-                                            "cards, role")
-    common = serializers.BooleanField(help_text="one of the offences the console shows first")
-
-
-class OffenceList(APIView):
-    """The offences of the event's rule profile: the codes a ruling takes, their names and what each needs."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema(responses={200: OffenceCodeSerializer(many=True), **error_responses(404)},
-                   summary="the offence codes of the event's profile")
-    def get(self, request, slug):
-        event = _event(request, slug)
-        return Response(OffenceCodeSerializer(offence_menu(event.profile) if event.profile_id else [], many=True).data)

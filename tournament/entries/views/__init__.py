@@ -61,7 +61,7 @@ def _page(request, event, template, **context):
 @organiser_required
 def entries_list(request, event):
     """Units, pairs, players, teams and their status; team-rule problems shown on top. Each unit says where
-    its registration through its link stands (issue 32): a unit with a link and no entries yet is listed too."""
+    its registration through its link stands: a unit with a link and no entries yet is listed too."""
     pairs = sorted(event.pairs.select_related("unit", "team", "player1", "player2"),
                    key=lambda p: (natural_key(p.unit.name), p.status, natural_key(p.name)))
     by_unit = {}

@@ -1,12 +1,13 @@
-"""Pages of issue 32: the unit's registration page behind its private link (no account), and the organiser's
-links page (window, links, cards, review, approval) with the list of units not yet submitted. Thin: the
-logic is in :mod:`tournament.entries.registration`.
+"""Pages of the units' own registration: the unit's registration page behind its private link (no
+account), and the organiser's links page (window, links, cards, review, approval) with the list of units not
+yet submitted. Thin: the logic is in :mod:`tournament.entries.registration` and its links'
+:mod:`tournament.entries.registration_links`.
 
 A link's page answers 404 for a key it does not know (or a revoked one) and counts the miss like a failed
 login (``infra.auth.record_failure``, per address); past ``LOGIN_FAILURE_LIMIT`` misses a wrong key from that
 address answers 429 (with ``Retry-After``) for ``LOGIN_LOCKOUT_SECONDS``; misses go on counting meanwhile,
 and each ``LOGIN_FAILURE_LIMIT`` more lock the address again for the whole period. A right key is always served: the units behind one address (a company's NAT) must not lose
-their own pages to whoever guessed from it (issue 46 item 4). Guessing stays hopeless: a key is 192 random
+their own pages to whoever guessed from it. Guessing stays hopeless: a key is 192 random
 bits, and a guesser is told nothing but "wrong" and "slow down".
 """
 from django.conf import settings
@@ -22,7 +23,8 @@ from common.errors import ConflictError, UserError
 from common.qr import qr_svg
 from infra import auth
 from tournament.entries import registration as reg
-from tournament.entries.forms import ActionForm, CardForm, LinkActionForm, LinkForm, WindowForm
+from tournament.entries import registration_links
+from tournament.entries.forms import ActionForm, CardForm, DraftForm, LinkActionForm, LinkForm, WindowForm
 from tournament.entries.registration_card import registration_card_pdf, registration_cards_pdf
 from tournament.entries.services import entries_locked_reason, team_rule
 from tournament.form_fields import apply_user_error
@@ -35,7 +37,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _link_or_404(request, key):
-    link = reg.find_link(key)
+    link = registration_links.find_link(key)
     if link is not None:   # the right key, whatever this address guessed before
         return link, None
     address = auth.client_address(request)
@@ -59,19 +61,22 @@ def unit_register(request, key):
         return refused
     problems, rows = [], None
     if request.method == "POST":
-        rows = reg.rows_from(request.POST, link)
-        submit = request.POST.get("action") == "submit"
-        try:
-            reg.save(link, rows, submit=submit)
-        except UserError as exc:
-            if isinstance(exc, ConflictError):   # closed meanwhile: the page says so, the stored draft stays
-                rows = None
+        form = DraftForm(request.POST, link=link)
+        if form.is_valid():
+            rows, submit = form.rows(), form.cleaned_data["action"] == "submit"
+            try:
+                reg.save(link, rows, submit=submit)
+            except UserError as exc:
+                if isinstance(exc, ConflictError):   # closed meanwhile: the page says so, the stored draft stays
+                    rows = None
+                else:
+                    problems = reg.check(link, rows) or [reg.Problem(None, exc.field or "", str(exc))]
             else:
-                problems = reg.check(link, rows) or [reg.Problem(None, exc.field or "", str(exc))]
+                messages.success(request, _("Submitted: the organiser will review your entries.") if submit
+                                 else _("Saved. Submit when the entries are complete."))
+                return redirect("unit_register", key)
         else:
-            messages.success(request, _("Submitted: the organiser will review your entries.") if submit
-                             else _("Saved. Submit when the entries are complete."))
-            return redirect("unit_register", key)
+            problems = [reg.Problem(None, "", _form_problem(form))]
     history = reg.versions(link)
     rows = rows or reg.draft(link, history)
     by_row = {}
@@ -79,7 +84,7 @@ def unit_register(request, key):
         by_row.setdefault(problem.row, []).append(problem.message)
     return render(request, "tournament/entries/register.html", {
         "link": link, "event": link.event, "key": key, "rule": team_rule(link.event),
-        "window": reg.window(link.event), "closed": reg.closed_reason(link),
+        "window": registration_links.window(link.event), "closed": registration_links.closed_reason(link),
         "rows": [{"index": i, "row": r, "problems": by_row.get(i, [])} for i, r in enumerate(rows)],
         "unit_problems": by_row.get(None, []), "status": _(reg.STATUS_LABELS[reg.status(history)]),
         "history": list(reversed(history)),
@@ -93,8 +98,14 @@ def unit_check(request, key):
     link, refused = _link_or_404(request, key)
     if refused:
         return refused
-    problems = reg.check(link, reg.rows_from(request.POST, link))
+    form = DraftForm(request.POST, link=link)
+    problems = reg.check(link, form.rows()) if form.is_valid() else [reg.Problem(None, "", _form_problem(form))]
     return JsonResponse({"problems": [{"row": p.row, "field": p.field, "message": p.message} for p in problems]})
+
+
+def _form_problem(form) -> str:
+    """The first thing the draft's form refused (a text no field may hold, such as a NUL character)."""
+    return str(next(iter(form.errors.values()))[0])
 
 
 # --------------------------------------------------------------------------- the organiser
@@ -112,7 +123,8 @@ def links_page(request, event):
     if action == "window":
         window_form = WindowForm(request.POST)
         if window_form.is_valid():
-            reg.set_window(event, window_form.cleaned_data["closes_at"], window_form.cleaned_data["asks_phone"])
+            chosen = window_form.cleaned_data
+            registration_links.set_window(event, chosen["closes_at"], chosen["asks_phone"])
             messages.success(request, _("Registration window saved."))
             return redirect("entries_links", event.slug)
     elif action == "create":
@@ -127,7 +139,7 @@ def links_page(request, event):
                 created = _reissue(request, action_form)
             elif _link_action(request, action, action_form):
                 return redirect("entries_links", event.slug)
-    window = reg.window(event)
+    window = registration_links.window(event)
     made = _visit_links(request, event)
     return render(request, "tournament/entries/links.html", {
         "event": event, "locked": entries_locked_reason(event), "rows": reg.review(event), "created": created,
@@ -152,9 +164,9 @@ def _shown(request, link, key, **extra) -> dict:
     return {"link": link, "key": key, "url": url, "qr": qr_svg(url, label=link.unit.name), **extra}
 
 
-# The links made in this visit (issue 43 item 4: five links in a row lost four): a link's key is kept only as a
-# digest, so the keys made are kept in the organiser's session, one list per event, until the organiser
-# dismisses them or logs out (the session ends). A key that no longer opens its link (revoked, or replaced by
+# The links made in this visit (a page showing only the last one would lose the others' keys): a link's key
+# is kept only as a digest, so the keys made are kept in the organiser's session, one list per event, until the
+# organiser dismisses them or logs out (the session ends). A key that no longer opens its link (revoked, or replaced by
 # a new one) drops out of the list.
 VISIT_LINKS = "registration_links_made"
 
@@ -173,7 +185,7 @@ def _visit_links(request, event) -> list[dict]:
     mine = made.get(str(event.pk), [])
     shown = []
     for item in mine:
-        link = reg.find_link(item["key"])
+        link = registration_links.find_link(item["key"])
         if link is not None and link.event_id == event.pk and link.pk == item["link"]:
             shown.append(_shown(request, link, item["key"], reissued=item.get("reissued", False)))
     if len(shown) != len(mine):
@@ -192,7 +204,8 @@ def _create(request, event, form):
     """A new link from a valid LinkForm (shown once), or None with the service's refusal on its field."""
     d = form.cleaned_data
     try:
-        link, key = reg.create_link(event, d["unit"], individual=d["individual"], phone=d["phone"], by=request.user)
+        link, key = registration_links.create_link(event, d["unit"], individual=d["individual"], phone=d["phone"],
+                                                   by=request.user)
     except UserError as exc:
         apply_user_error(form, exc)
         return None
@@ -202,7 +215,7 @@ def _create(request, event, form):
 def _reissue(request, form):
     """The link's new key and card (shown once), or None with the refusal in the unit's row."""
     try:
-        link, key = reg.reissue(form.cleaned_data["link"])
+        link, key = registration_links.reissue(form.cleaned_data["link"])
     except UserError as exc:
         _refused(form, "reissue", exc)
         return None
@@ -215,10 +228,10 @@ def _link_action(request, action, form) -> bool:
     link = form.cleaned_data["link"]
     try:
         if action == "revoke":
-            reg.revoke(link)
+            registration_links.revoke(link)
             messages.success(request, _("The link of “%(unit)s” was revoked.") % {"unit": link.unit.name})
         elif action == "reopen":
-            reg.reopen(link)
+            registration_links.reopen(link)
             messages.success(request, _("“%(unit)s” may change its entries again.") % {"unit": link.unit.name})
         elif action == "approve":
             pairs = reg.approve(link, request.user)
@@ -255,10 +268,10 @@ def link_card(request, event):
     and must be the event's. To print a card later the organiser has the key replaced (``reissue``)."""
     form = CardForm(request.POST)
     key = form.cleaned_data["key"] if form.is_valid() else ""
-    link = reg.find_link(key)
+    link = registration_links.find_link(key)
     if link is None or link.event_id != event.pk:
         raise Http404
-    closes = reg.window(event).closes_at
+    closes = registration_links.window(event).closes_at
     pdf = registration_card_pdf(event_name=event.name, unit=link.unit.name, url=link_url(request, key),
                                 closes=timezone.localtime(closes).strftime("%Y-%m-%d %H:%M") if closes else "")
     response = HttpResponse(pdf, content_type="application/pdf")
@@ -275,7 +288,7 @@ def link_cards(request, event):
     if not made:
         messages.error(request, _("No new link in this visit: make the links first, or use “New link and card”."))
         return redirect("entries_links", event.slug)
-    closes = reg.window(event).closes_at
+    closes = registration_links.window(event).closes_at
     pdf = registration_cards_pdf(event_name=event.name, cards=[(m["link"].unit.name, m["url"]) for m in made],
                                  closes=timezone.localtime(closes).strftime("%Y-%m-%d %H:%M") if closes else "")
     response = HttpResponse(pdf, content_type="application/pdf")
