@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.db.models import Max, Q
 
-from rulings.adjustments import match_replay
 from tournament.clocks import arithmetic as clocks
 from tournament.models import ClockEvent, ClockFiring, EventClockSettings, Match, Round, RoundClock
+from tournament.records.adjustments import match_replay
 
 
 def round_with_event(round_or_id):
