@@ -110,8 +110,9 @@ def direct_imports(graph: grimp.ImportGraph, importer: str, imported: str) -> li
 
 def mutual_pairs(graph: grimp.ImportGraph, roots: list[str]) -> list[tuple[str, str]]:
     """The pairs of sibling packages (two top-level ``roots``, or two subpackages of one package, at any depth)
-    of which each imports the other directly, sorted. A module that is not a package takes part through its
-    package: two packages are what a reader sees in the folders."""
+    of which each imports the other directly (a module of one, or of a package inside it, importing a module
+    of the other), sorted. Only packages are paired, as a reader sees them in the folders: a module beside a
+    package (``tournament.access`` beside ``tournament.competition``) is not."""
     modules = set().union(*(_within(graph, root) for root in roots))
     packages = {module for module in modules if graph.find_children(module)} | set(roots)
     one_way = set()
