@@ -33,8 +33,8 @@ class MatchRecord:
     """One match's records as a write read them (the Match row locked by the caller).
 
     ``kept``: the kept engine state (``tournament.records.snapshots``) when it stands for the hands and
-    rulings: no live ruling waits for a hand or may end the match, so neither is read (``hands`` None,
-    ``entries`` empty). Otherwise ``hands`` are the current Hand rows, ``entries`` every ruling with its
+    rulings (for a new hand: no live ruling waits for a hand or may end the match; for a new ruling: always,
+    :func:`read`'s ``kept_waiting``), so neither is read (``hands`` None, ``entries`` empty). Otherwise ``hands`` are the current Hand rows, ``entries`` every ruling with its
     sanction in force and its state, and ``ledger`` the penalty ledger holding the live ones. ``replay``:
     the match replayed from them (set by the write once it has stored its row: :meth:`replayed`).
     """
@@ -54,7 +54,8 @@ class MatchRecord:
     def adjustments(self, hands=None) -> dict:
         """What the live rulings do to each hand (``tournament.records.adjustments.adjustments_for``, the
         replay's one hook) over ``hands`` (the record's own by default)."""
-        return rulings_adjust.adjustments_for(self.match, list(self.entries))(self.hands if hands is None else hands)
+        adjust = rulings_adjust.adjustments_for(self.match, list(self.entries))
+        return adjust(self.hands if hands is None else hands)
 
     def replay_now(self) -> Replay:
         """The match replayed from the record's hands and rulings (a record read whole)."""
