@@ -14,11 +14,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 
-from rulings.adjustments import match_replay
 from scoring.services import record_hand
 from tournament import roles
 from tournament.competition import draws, stages
 from tournament.models import Draw, Match, Stage
+from tournament.records.adjustments import match_replay
 
 DEMO_GROUP_SEED = "demo-2026-groups"
 DEMO_BRACKET_SEED = "demo-2026-bracket"

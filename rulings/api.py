@@ -16,7 +16,6 @@ from rest_framework.views import APIView
 from infra.api_errors import error_responses
 from rulings import appeals, previews, services
 from rulings import permissions as perms
-from rulings.ledger import entry_of, sanction_dict
 from rulings.models import Appeal, Ruling
 from rulings.presenters import entry_data, event_appeals, event_log, match_log, referee_choices, ruling_text
 from rulings.serializers import (
@@ -41,6 +40,7 @@ from rulings.serializers import (
 from tournament import access
 from tournament.competition import referees
 from tournament.models import Event, Match
+from tournament.records.ledger import entry_of, sanction_dict
 
 ERRORS = error_responses(400, 403, 404, 409)
 

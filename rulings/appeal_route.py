@@ -15,8 +15,8 @@ group its members, the organising committee the organisers.
 from __future__ import annotations
 
 from common.errors import gettext_noop
-from rulings.ledger import ledger_for
 from tournament import access
+from tournament.records.ledger import ledger_for
 
 # The access action a body's members hold (see tournament.access._BY_ROLE).
 _ACTION_OF_BODY = {

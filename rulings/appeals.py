@@ -14,29 +14,22 @@ from django.utils.translation import gettext as _
 from common.errors import ConflictError, ForbiddenError, gettext_noop
 from infra import clock
 from rulings import appeal_route
-from rulings.adjustments import match_replay
-from rulings.closing import appeal_deadline_of
 from rulings.engine import normalise_side, offending_seat
-from rulings.ledger import (
+from rulings.models import Appeal, AppealDecision, Approval, Ruling
+from rulings.pair_removals import remove_from_event, restore_if_lifted
+from rulings.services import Conflict, RulingError, engine_call, lock_match
+from tournament import access
+from tournament.competition import results
+from tournament.models import Round
+from tournament.records import match as match_record
+from tournament.records.closing import appeal_deadline_of
+from tournament.records.ledger import (
     mark_new,
-    match_entries,
     match_rulings,
     related_row,
     replay_rulings,
     sanction_dict,
 )
-from rulings.models import Appeal, AppealDecision, Approval, Ruling
-from rulings.services import (
-    Conflict,
-    RulingError,
-    engine_call,
-    lock_match,
-    remove_from_event,
-    restore_if_lifted,
-)
-from tournament import access
-from tournament.competition import results
-from tournament.models import Round
 
 # What an amendment (改判) may give: the engine's inputs of the new sanction.
 AMENDMENT_FIELDS = ("code", "side", "minutes", "seconds", "cards", "choice", "role")
@@ -53,7 +46,7 @@ def deadline_after(ruling, published_at, ends=None):
     """The appeal deadline of ``ruling`` once its round's results were published at ``published_at`` (None:
     not published). Counted from the table's end of play where the profile says so (000 第十九条（二）), which
     runs before the close and is not moved by a reopen. The logs pass the round they read with the rulings,
-    and ``ends`` (:func:`rulings.closing.ends_of_play` of their matches)."""
+    and ``ends`` (:func:`tournament.records.closing.ends_of_play` of their matches)."""
     if ends is not None and ruling.match_id in ends:
         return appeal_deadline_of(ruling.match, ruling.profile, published_at=published_at, end=ends[ruling.match_id])
     return appeal_deadline_of(ruling.match, ruling.profile, published_at=published_at)
@@ -135,7 +128,7 @@ def decide_appeal(appeal, user, *, instance, outcome, reason="", amendment=None,
                                   field="result_stands")
             replacement = None
             if outcome == AppealDecision.Outcome.AMENDED:
-                replacement = _replacement(match, ruling, user, amendment, reason)
+                replacement = _replacement(match, ruling, user, amendment=amendment, reason=reason)
             row = AppealDecision.objects.create(appeal=appeal, instance=instance, outcome=outcome,
                                                 reason=reason or "", replacement=replacement,
                                                 result_stands=kept if result_stands else "", decided_by=user,
@@ -144,7 +137,7 @@ def decide_appeal(appeal, user, *, instance, outcome, reason="", amendment=None,
             restore_if_lifted(match, user, ruling)
             sanction = _sanction_of(match, replacement) if replacement is not None else None
             if sanction is not None and access.may(user, access.APPROVE, match=match):
-                remove_from_event(match, user, replacement, sanction)  # a disqualification given on appeal
+                remove_from_event(match, user, replacement, sanction=sanction)  # a disqualification given on appeal
             return row
     except IntegrityError as exc:
         raise Conflict(gettext_noop("Someone else has just decided at this instance."), field="instance") from exc
@@ -158,15 +151,14 @@ def _resettle(match, kept, result_stands):
     """Settle the (locked) match again after a decision, through its one owner; ``kept``: the winner side
     before it. A decision that changes the result where it can no longer change is refused with the reason
     and what the deciding body can do (:class:`ResultCannotChange`)."""
-    entries = match_entries(match)
-    replay = match_replay(match, entries)
+    record = match_record.of(match)   # the records as the decision leaves them
     winner = str(match.winner) if match.winner_id else ""   # before settle changes the locked match
-    would = results.expected(match, replay=replay, entries=entries, standing=False)
+    would = results.expected(match, record=record, standing=False)
     if would is None:   # a bye or a walkover: its result is not the records'
         if result_stands:
             raise RulingError(gettext_noop("This decision does not change the result: there is nothing to keep."),
                               field="result_stands")
-        results.settle(match, replay=replay, entries=entries)
+        results.settle(match, record=record)
         return
     changes = kept is not None and (not would.over or would.winner != kept)
     if result_stands and not changes:
@@ -174,7 +166,7 @@ def _resettle(match, kept, result_stands):
                           field="result_stands")
     closed = match.round.results_published_at is not None
     if changes and not result_stands and closed and not (would.over and would.winner):
-        after = results.expected(match, replay=replay, entries=entries)
+        after = results.expected(match, record=record)
         if not (after.over and after.winner):   # no result an earlier decision kept either
             raise ResultCannotChange(
                 gettext_noop("With this decision the recorded hands and rulings no longer decide %(match)s (its "
@@ -183,7 +175,7 @@ def _resettle(match, kept, result_stands):
                              "winner, or reopen the round first."),
                 field="result_stands", match=str(match), winner=winner)
     try:
-        results.settle(match, replay=replay, entries=entries)
+        results.settle(match, record=record)
     except results.NextMatchBegun as exc:
         begun = exc.begun
         raise ResultCannotChange(
@@ -200,7 +192,7 @@ class ResultCannotChange(Conflict):
     why and offers ``result_stands``."""
 
 
-def _replacement(match, ruling, user, amendment, reason):
+def _replacement(match, ruling, user, *, amendment, reason):
     """The new ruling an amendment (改判) stores: the deciding body's sanction for the same hand, computed
     by the ledger as if it stood where the appealed ruling stood; a match loss it gives is decided by the
     deciding body (its Approval row), not sent back for approval."""

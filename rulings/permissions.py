@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import BasePermission
 
-from rulings.closing import refuse_if_round_closed
 from tournament import access
+from tournament.records.closing import refuse_if_round_closed
 
 
 def _match_of(obj):

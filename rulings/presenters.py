@@ -10,17 +10,17 @@ from django.utils.translation import gettext as _
 
 from common.names import display_name
 from rulings import appeal_route
-from rulings.adjustments import table_state
 from rulings.appeal_route import OUTCOME_LABELS
 from rulings.appeals import appeal_deadline_for, deadline_after
-from rulings.closing import ends_of_play
 from rulings.engine import AWAITING, in_force_text  # noqa: F401  (in_force_text: the pages import it from here)
-from rulings.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 from rulings.models import Appeal, Ruling
 from rulings.wording import english
 from scoring.profile_store import english_page, in_language, known_words, shared_profile
 from tournament import access
 from tournament.models import Match
+from tournament.records.adjustments import table_state
+from tournament.records.closing import ends_of_play
+from tournament.records.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 
 
 def decided_text(explanation, approval):
@@ -100,7 +100,7 @@ def entry_data(entry, viewer=None):
 
 
 def entries_data(match, entries, viewer=None):
-    """The match's entries (``rulings.ledger.match_entries``) as :func:`entry_data` shows them to ``viewer``
+    """The match's entries (``tournament.records.ledger.match_entries``) as :func:`entry_data` shows them to ``viewer``
     (who may read what is decided once for the match)."""
     private = sees_private(viewer, match=match)
     return [_entry_data(e, private) for e in entries]
@@ -108,7 +108,7 @@ def entries_data(match, entries, viewer=None):
 
 def _entry_data(entry, private, ends=None):
     """One ruling; ``private``: with the referees' own words (else empty strings, the same keys); ``ends``:
-    the ends of play of the matches a log reads (:func:`rulings.closing.ends_of_play`)."""
+    the ends of play of the matches a log reads (:func:`tournament.records.closing.ends_of_play`)."""
     ruling, sanction = entry.ruling, entry.sanction
     void = related_row(ruling, "void")
     approval = related_row(ruling, "approval")

@@ -8,9 +8,14 @@ from django.db.models import Q
 from django.utils.translation import gettext, gettext_noop
 
 from common.errors import UserError
-from rulings.adjustments import TableState, match_replay
 from rulings.engine import normalise_side
-from rulings.ledger import (
+from rulings.models import Approval, Ruling, RulingVoid
+from rulings.presenters import decided_text, ruling_text
+from rulings.services import engine_call, offender_role_in, sanction_inputs, with_declarer
+from tournament.competition import results
+from tournament.models import Match, PairRemoval
+from tournament.records.adjustments import TableState, match_replay
+from tournament.records.ledger import (
     IN_FORCE,
     PENDING,
     STATE_LABELS,
@@ -21,11 +26,6 @@ from rulings.ledger import (
     replay_rulings,
     sanction_dict,
 )
-from rulings.models import Approval, Ruling, RulingVoid
-from rulings.presenters import decided_text, ruling_text
-from rulings.services import engine_call, offender_role_in, sanction_inputs, with_declarer
-from tournament.competition import results
-from tournament.models import Match, PairRemoval
 
 SIDE_NAMES = {"NS": gettext_noop("North-South"), "EW": gettext_noop("East-West")}
 
@@ -41,7 +41,8 @@ def preview_with_impact(match, code, side, *, minutes=None, cards=None, choice=N
     levels, before and after), ``winner_after`` and ``text`` (a sentence for the console, in the
     active language; empty when the ruling changes no recorded hand and no level).
     """
-    inputs = sanction_inputs(code, side, minutes, cards, choice, role, seconds, waived_by)
+    inputs = sanction_inputs(code, side, minutes=minutes, cards=cards, choice=choice, role=role, seconds=seconds,
+                             waived_by=waived_by)
     ledger, entries = replay_rulings(match, match_rulings(match, for_replay=True))
     sanction = engine_call(ledger.record, **inputs)
     before = match_replay(match, entries)
@@ -225,7 +226,7 @@ def _result_text(verdict):
 
 def _lifted_removals(before_entries, after_entries):
     """The pairs a disqualification (or suspension) of these rulings took out of the event that would play on:
-    the ruling no longer carries it once the ledger counts again (``services.lift_undone_removals``)."""
+    the ruling no longer carries it once the ledger counts again (``rulings.pair_removals.lift_undone_removals``)."""
     carrying = {e.ruling.pk for e in after_entries if _removes(e)}
     undone = [e.ruling.pk for e in before_entries if _removes(e) and e.ruling.pk not in carrying]
     if not undone:

@@ -1,12 +1,14 @@
 """Recording rulings: record, preview, void, approve, choose; each write settles the match's result.
 
-Writers lock the Match row (``infra.db.lock_row``) inside ``transaction.atomic``, replay the match's
-rulings once (``rulings.ledger``), store one append-only row, and hand the match to the one owner of
-its result (:func:`tournament.competition.results.settle`).
+Writers lock the Match row (``infra.db.lock_row``) inside ``transaction.atomic``, read the match's records
+once (:class:`tournament.records.match.MatchRecord`: the kept state, or the hands and the rulings replayed
+through the ledger), store one append-only row, and hand the record to the one owner of the match's result
+(:func:`tournament.competition.results.settle`).
 """
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
@@ -14,34 +16,31 @@ from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from common.seats import SEAT_SIDE
 from infra import clock
 from infra.db import lock_row
-from rulings.adjustments import TableState, match_replay, needs_seat
-from rulings.closing import MATCH_OVER, ended_for
-from rulings.engine import PenaltyLedger, in_force_text, normalise_side, offending_seat
-from rulings.ledger import (
-    AMENDED,
-    IN_FORCE,
+from rulings.engine import PenaltyLedger, normalise_side, offending_seat
+from rulings.models import Appeal, Approval, ChoiceMade, Ruling, RulingVoid
+from rulings.pair_removals import lift_undone_removals, remove_from_event, restore_if_lifted
+from scoring.models import RuleProfile
+from tournament import access
+from tournament.competition import results
+from tournament.models import Match
+from tournament.records import match as match_record
+from tournament.records import snapshots
+from tournament.records.adjustments import TableState, needs_seat
+from tournament.records.closing import MATCH_OVER, ended_for
+from tournament.records.ledger import (
     REVERSED,
     VOID,
     Entry,
     entry_of,
-    ledger_and_entries,
     ledger_for,
     live_ledger,
     mark_new,
     match_entries,
     match_rulings,
     profile_table_source,
-    replay_rulings,
     ruling_state,
     sanction_dict,
 )
-from rulings.models import Appeal, Approval, ChoiceMade, Ruling, RulingVoid
-from scoring import snapshots
-from scoring.models import RuleProfile
-from tournament import access
-from tournament.competition import results
-from tournament.entries import removals
-from tournament.models import Match, PairRemoval
 
 NOTE_MAX = 2000   # a ruling's note: the referees' own (never on the public log)
 
@@ -77,7 +76,7 @@ def engine_call(func, **inputs):
         raise RulingError(message, field=field) from exc
 
 
-def sanction_inputs(code, side, minutes, cards, choice, role, seconds=None, waived_by=None):
+def sanction_inputs(code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None, waived_by=None):
     return {"code": code, "side": side, "minutes": minutes, "cards": cards,
             "choice": choice or None, "role": role or None, "seconds": seconds, "waived_by": waived_by or None}
 
@@ -95,8 +94,8 @@ def offender_role_in(side, role, state):
 def preview(match, code, side, *, minutes=None, cards=None, choice=None, role=None, seconds=None, waived_by=None):
     """The sanction that recording this offence now would give (nothing is stored)."""
     ledger = live_ledger(match, match_rulings(match))
-    return engine_call(ledger.preview, **sanction_inputs(code, side, minutes, cards, choice, role, seconds,
-                                                        waived_by))
+    return engine_call(ledger.preview, **sanction_inputs(code, side, minutes=minutes, cards=cards, choice=choice,
+                                                        role=role, seconds=seconds, waived_by=waived_by))
 
 
 def lock_match(match_id, profile=None):
@@ -135,12 +134,15 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
                         check=None, waived_by=None) -> Entry:
     """:func:`record_ruling`, returning the ruling as an :class:`Entry` (its sanction in force and state).
 
-    The ruling applies to the match's kept state (``scoring.snapshots``: the ledger's running counts and
-    the table state) when there is one, else the match's rulings are replayed once. ``check``: called
-    with the locked match (its roles and assignment read for ``user``) before anything is written; the
-    API passes its permission check, so it reads the match only once.
+    The ruling applies to the match's kept state (``tournament.records.snapshots``: the ledger's running counts
+    and the table state) when there is one, else the match's records are read and its rulings replayed once
+    (``tournament.records.match.read``). ``check``: called with the locked match (its roles and assignment
+    read for ``user``) before anything is written; the API passes its permission check, so it reads the
+    match only once.
     """
-    inputs = sanction_inputs(code, side, minutes, cards, choice, role, seconds, waived_by)
+    inputs = sanction_inputs(code, side, minutes=minutes, cards=cards, choice=choice, role=role, seconds=seconds,
+                             waived_by=waived_by)
+    given = Given(hand_number=hand_number, declarer=declarer, note=note, idempotency_key=idempotency_key)
     try:
         with transaction.atomic():
             locked = _lock_for_record(match, user)
@@ -150,11 +152,10 @@ def record_ruling_entry(match, user, code, side, *, minutes=None, cards=None, ch
             if existing is not None:  # a retry: the stored ruling, presented in full
                 return entry_of(locked, existing)
             _refuse_after_end(locked, user, inputs["code"])
-            kept = snapshots.kept(locked)
-            if kept is not None:
-                return _create_on_kept(locked, user, inputs, hand_number, declarer, note, idempotency_key, kept)
-            rulings = match_rulings(locked, for_replay=True)
-            return _create_ruling(locked, user, inputs, hand_number, declarer, note, idempotency_key, rulings)
+            record = match_record.read(locked, kept_waiting=True)   # a new ruling adds to the kept counts
+            if record.kept is not None:
+                return _create_on_kept(record, user, inputs, given=given)
+            return _create_ruling(record, user, inputs, given=given)
     except IntegrityError as exc:
         raise Conflict(gettext_noop("Another ruling was recorded at the same time; reload and try again.")) from exc
 
@@ -163,11 +164,11 @@ def _lock_for_record(match, user):
     """The match locked, then read with its round and kept state (its rule profile the process's copy), and
     with the event and ``user``'s assignment the permission check needs."""
     queryset = Match.objects.select_related("round", "hand_allowance", "engine_snapshot")
-    return access.remember_access(user, snapshots.read(access.with_access(queryset, user), match.pk))
+    return access.remember_access(user, match_record.lock(access.with_access(queryset, user), match.pk))
 
 
 def _refuse_after_end(match, user, code):
-    """A new ruling at a match that ended: a chief referee's only (``rulings.closing.ended_for``); a 409."""
+    """A new ruling at a match that ended: a chief referee's only (``tournament.records.closing.ended_for``); a 409."""
     if ended_for(user, match, code):
         raise Conflict(MATCH_OVER, field="match")
 
@@ -186,78 +187,91 @@ def _check_table(match, note):
         raise RulingError(gettext_noop("The note may be at most %(max)s characters."), field="note", max=NOTE_MAX)
 
 
-def _create_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, rulings):
-    """Store the new ruling of the (locked) ``match`` and bring the match up to date; returns its Entry.
+@dataclass(frozen=True)
+class Given:
+    """What the referee gave with the offence: the hand it belongs to, the declarer seat when the table has
+    none yet, the note, and the console's client key."""
 
-    The live rulings are replayed once: the ledger records the new offence on top of them, and the new
-    ruling's entry is appended to theirs (it is the latest, so the earlier sanctions stay as they are).
-    The state the write leaves is kept for the next one (``scoring.snapshots``).
+    hand_number: int | None = None
+    declarer: str | None = None
+    note: str = ""
+    idempotency_key: str = ""
+
+
+def _create_ruling(record, user, inputs, *, given) -> Entry:
+    """Store the new ruling of the (locked) match and bring the match up to date; returns its Entry.
+
+    ``record``: the match's records read whole (no kept state): the ledger holding the live rulings records
+    the new offence on top of them, and the new ruling's entry is appended to theirs (it is the latest, so
+    the earlier sanctions stay as they are). The state the write leaves is kept for the next one.
     """
-    _check_table(match, note)
-    ledger, entries = replay_rulings(match, rulings)
-    sanction = engine_call(ledger.record, **inputs)
-    before = match_replay(match, entries)
-    sequence = (max((r.sequence for r in rulings), default=0)) + 1
-    entry, decided = _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, sanction,
-                                   before, sequence)
-    every = [*entries, entry]
-    done = before
+    match = record.match
+    _check_table(match, given.note)
+    sanction = engine_call(record.ledger.record, **inputs)
+    before = record.replay_now()
+    sequence = max((entry.ruling.sequence for entry in record.entries), default=0) + 1
+    entry, decided = _store_ruling(match, user, inputs, given=given, sanction=sanction, before=before,
+                                   sequence=sequence)
+    record = record.with_entry(entry).replayed(before)
     if decided or _touches_scores(entry.ruling, before.hands):
-        done = match_replay(match, every, before.hands)
-        results.settle(match, replay=done, entries=every)
-    snapshots.keep(match, done, every, ledger)
+        record = record.replayed(record.replay_now())
+        results.settle(match, record=record)
+    snapshots.keep(match, record.replay, entries=list(record.entries), ledger=record.ledger)
     if decided:
-        remove_from_event(match, user, entry.ruling, sanction)
+        remove_from_event(match, user, entry.ruling, sanction=sanction)
     return entry
 
 
-def _create_on_kept(match, user, inputs, hand_number, declarer, note, idempotency_key, kept):
+def _create_on_kept(record, user, inputs, *, given) -> Entry:
     """The new ruling applied to the match's kept state: the ledger resumes from the kept counts, the table
     state is the kept one; only a ruling that changes the replay now (or that a chief referee decides at
-    once) replays the match, with every ruling read."""
-    _check_table(match, note)
+    once) reads the match's hands and every ruling (the new one too) and replays it."""
+    match, kept = record.match, record.kept
+    _check_table(match, given.note)
     ledger = PenaltyLedger.resume(profile_table_source(match.profile), kept.tally)
     sanction = engine_call(ledger.record, **inputs)
     before = kept.replay
-    entry, decided = _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, sanction,
-                                   before, kept.sequence + 1)
+    entry, decided = _store_ruling(match, user, inputs, given=given, sanction=sanction, before=before,
+                                   sequence=kept.sequence + 1)
     if decided or _touches_scores(entry.ruling, before.hands):
-        full, every = ledger_and_entries(match)
-        done = match_replay(match, every)   # the stored hands: the kept ones hold no bottom, last trick or outcome
-        results.settle(match, replay=done, entries=every)
-        snapshots.keep(match, done, every, full)
+        # the stored hands: the kept ones hold no bottom, last trick or outcome
+        whole = match_record.read(match, whole=True)
+        whole = whole.replayed(whole.replay_now())
+        results.settle(match, record=whole)
+        snapshots.keep(match, whole.replay, entries=list(whole.entries), ledger=whole.ledger)
     else:
         kept.tally, kept.sequence, kept.ruling_id = ledger.tally(), entry.ruling.sequence, entry.ruling.pk
         kept.waiting = kept.waiting or snapshots.waiting([entry], kept.next_number)
         snapshots.keep_applied(match, kept)
     if decided:
-        remove_from_event(match, user, entry.ruling, sanction)
+        remove_from_event(match, user, entry.ruling, sanction=sanction)
     return entry
 
 
-def _store_ruling(match, user, inputs, hand_number, declarer, note, idempotency_key, sanction, before, sequence):
+def _store_ruling(match, user, inputs, *, given, sanction, before, sequence):
     """Check the hand number against the table state ``before`` and store the Ruling (and the chief's
     approval when the chief decides it at once); returns (its Entry, decided)."""
-    state = with_declarer(TableState.of(before.state), declarer, sanction)
-    if sanction.effect.applies_to == "first_hand":
-        hand_number = 1
+    state = with_declarer(TableState.of(before.state), given.declarer, sanction)
+    hand_number = 1 if sanction.effect.applies_to == "first_hand" else given.hand_number
     hand_number = _check_hand_number(hand_number or state.hand_number, state.hand_number)
     side, seat = normalise_side(inputs["side"]), offending_seat(inputs["side"])
+    context = {"declarer": state.declarer, "levels": state.levels, "level_played": state.level_played,
+               "hand_number": state.hand_number}
     with snapshots.applying():   # the caller keeps the state itself: the signal leaves it
         ruling = mark_new(Ruling.objects.create(
             match=match, sequence=sequence, hand_number=hand_number, code=inputs["code"], side=side, seat=seat,
-            role=inputs["role"] or "", waived_by=sanction.waived_by or "", offender_role=offender_role_in(side, inputs["role"], state),
+            role=inputs["role"] or "", waived_by=sanction.waived_by or "",
+            offender_role=offender_role_in(side, inputs["role"], state),
             minutes=inputs["minutes"], seconds=inputs["seconds"], cards=inputs["cards"],
             choice=inputs["choice"] or "", sanction=sanction_dict(sanction), clause=sanction.clause[:120],
-            table=match.table, profile=match.profile, profile_version=match.profile.version,
-            context={"declarer": state.declarer, "levels": state.levels, "level_played": state.level_played,
-                     "hand_number": state.hand_number},
-            note=note or "", idempotency_key=idempotency_key or "", recorded_by=user, recorded_at=clock.now()))
-        decided = _chief_decides(match, user, ruling, sanction)
+            table=match.table, profile=match.profile, profile_version=match.profile.version, context=context,
+            note=given.note or "", idempotency_key=given.idempotency_key or "", recorded_by=user,
+            recorded_at=clock.now()))
+        decided = _chief_decides(match, user, ruling, sanction=sanction)
     return Entry(ruling, sanction, ruling_state(ruling, sanction)), decided
 
 
-def _chief_decides(match, user, ruling, sanction) -> bool:
+def _chief_decides(match, user, ruling, *, sanction) -> bool:
     """A match loss or forfeit a chief referee records is decided by that act (the chief is the approving
     authority; the Approval row says who), unless the profile asks for a second person
     (``sanctions.approval_needs_second_person``). A table referee's proposal waits for a chief."""
@@ -269,30 +283,6 @@ def _chief_decides(match, user, ruling, sanction) -> bool:
     row = Approval.objects.create(ruling=ruling, approved=True, decided_by=user, decided_at=ruling.recorded_at)
     Ruling.approval.related.set_cached_value(ruling, row)
     return True
-
-
-def remove_from_event(match, user, ruling, sanction):
-    """A disqualification (or 停赛, 000 第十七条（八）) the chief referee decided takes the offending pair out
-    of the event's remaining play, not only this match (``tournament.entries.removals``)."""
-    if "disqualification" not in sanction.kinds:
-        return
-    pair = match.ns if sanction.side == "NS" else match.ew
-    if pair is not None and pair.status == pair.Status.ACTIVE:
-        removals.remove_pair(pair, user, kind=removals.kind_of_sanction(sanction),
-                             reason=in_force_text(sanction.explanation)[:500], ruling=ruling)
-
-
-def restore_if_lifted(match, user, ruling, *, reason=""):
-    """A suspension or disqualification that took a pair out of the event (``remove_from_event``) is lifted
-    once its ruling no longer stands (void, reversed or amended on appeal): the pair plays on, its later
-    matches not yet begun are no longer walkovers (``tournament.entries.removals.restore_pair``)."""
-    removal = (PairRemoval.objects.filter(ruling=ruling, restoration__isnull=True).select_related("pair")
-               .order_by("-decided_at").first())
-    if removal is None or removal.pair.status != removal.kind:
-        return None
-    if entry_of(match, ruling).state not in (VOID, REVERSED, AMENDED):
-        return None
-    return removals.restore_pair(removal, user, reason=reason or "", by_ruling=True)
 
 
 def _touches_scores(ruling, hands):
@@ -367,19 +357,6 @@ def void_ruling(ruling, user, reason=""):
         raise Conflict(gettext_noop("This ruling has just been voided by someone else."), field="ruling") from exc
 
 
-def lift_undone_removals(match, user, entries, *, reason=""):
-    """After a void, the later rulings are counted again (``rulings.ledger.replay_rulings``): one that took a
-    pair out of the event (``remove_from_event``) and no longer carries a disqualification in force gives the
-    pair back its place, as :func:`restore_if_lifted` does for the voided ruling itself. ``entries``: the
-    match's rulings replayed after the void."""
-    carrying = {e.ruling.pk for e in entries if e.state == IN_FORCE and e.sanction is not None
-                and "disqualification" in e.sanction.kinds}
-    rows = (PairRemoval.objects.filter(ruling__match_id=match.pk, restoration__isnull=True)
-            .exclude(ruling_id__in=carrying).select_related("pair").order_by("decided_at", "pk"))
-    return [removals.restore_pair(row, user, reason=reason or "", by_ruling=True)
-            for row in rows if row.pair.status == row.kind]
-
-
 def last_live_ruling(match):
     """The latest ruling of the match that is not void (None when there is none)."""
     return (Ruling.objects.filter(match=match, void__isnull=True).order_by("-sequence").first())
@@ -414,7 +391,7 @@ def approve(ruling, user, *, approved=True, note=""):
                                           decided_by=user, decided_at=clock.now())
             apply_match_result(match)  # approved: the forfeit ends the match; rejected: the rest applies
             if row.approved:
-                remove_from_event(match, user, ruling, entry.sanction)
+                remove_from_event(match, user, ruling, sanction=entry.sanction)
             return row
     except IntegrityError as exc:
         raise Conflict(gettext_noop("Someone else has just decided on this ruling."), field="ruling") from exc
@@ -440,10 +417,10 @@ def record_choice(ruling, user, side, option):
         raise Conflict(gettext_noop("The choice on this ruling has already been recorded."), field="ruling") from exc
 
 def apply_match_result(match, entries=None, *, hands=None):
-    """Settle the (locked) match's result after a ruling, inside the caller's transaction.
+    """Settle the (locked) match's result after a ruling's row was added, inside the caller's transaction.
 
-    ``match`` must be the instance locked by :func:`lock_match` (it is updated in place);
-    ``entries`` and ``hands``: the match's replayed rulings and current hands, when already read.
+    ``match`` must be the instance locked by :func:`lock_match` (it is updated in place); its records are
+    read as the new row leaves them (``tournament.records.match.of``); ``entries`` and ``hands``: the match's
+    replayed rulings and current hands, when already read after the row.
     """
-    entries = match_entries(match) if entries is None else entries
-    return results.settle(match, replay=match_replay(match, entries, hands), entries=entries)
+    return results.settle(match, record=match_record.of(match, entries=entries, hands=hands))

@@ -9,13 +9,13 @@ from django.utils.translation import gettext as _
 from infra import clock
 from rulings import presenters, public_log
 from rulings.asking import confirm_labels
-from rulings.closing import MATCH_OVER, closed_round_text, ended_for
 from rulings.exports import penalty_log_workbook
-from rulings.ledger import match_entries
 from rulings.presenters import entries_data, match_info, offence_menu
 from tournament import access, pagecache
 from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Event, Match
+from tournament.records.closing import MATCH_OVER, closed_round_text, ended_for
+from tournament.records.ledger import match_entries
 
 
 def _match(match_id):

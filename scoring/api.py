@@ -19,11 +19,11 @@ from infra.api_errors import error_responses
 from infra.inputs import StrictInput
 from scoring import services
 from scoring.engine import MAX_TRICK_PAIRS
-from scoring.hands import hand_history
 from scoring.models import SEAT_CHOICES, Hand
 from scoring.presenters import state_payload
 from tournament import access
 from tournament.models import Match
+from tournament.records.hands import hand_history
 
 WINNERS = [("defenders", _("Defenders (bottom captured)")), ("declarers", _("Declarers (bottom kept)"))]
 BURIERS = [("declarers", _("Declarers buried the bottom")),

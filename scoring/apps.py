@@ -8,17 +8,15 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring and rules")
 
     def ready(self):
-        """A hand, ruling, void, approval, choice or appeal decision saved outside a write that keeps the
-        match's state itself drops that state (``scoring.snapshots``); a rule-profile version saved or deleted
-        drops the process's copies of the versions."""
+        """A hand saved outside a write that keeps the match's state itself drops that state
+        (``tournament.records.snapshots``; the rulings app connects its own rows); a rule-profile version saved
+        or deleted drops the process's copies of the versions."""
         # models and services are not importable before the apps are ready (Django's app loading)
-        from rulings.models import AppealDecision, Approval, ChoiceMade, Ruling, RulingVoid  # noqa: PLC0415
         from scoring.models import Hand, RuleProfile  # noqa: PLC0415
         from scoring.profile_store import forget_shared  # noqa: PLC0415
-        from scoring.snapshots import drop_on_write  # noqa: PLC0415
+        from tournament.records.snapshots import drop_on_write  # noqa: PLC0415
 
-        for model in (Hand, Ruling, RulingVoid, Approval, ChoiceMade, AppealDecision):
-            post_save.connect(drop_on_write, sender=model, dispatch_uid=f"snapshot-drop-{model.__name__}")
+        post_save.connect(drop_on_write, sender=Hand, dispatch_uid="snapshot-drop-Hand")
         # the process's copies of the rule-profile versions (scoring.profile_store.shared_version)
         for signal in (post_save, post_delete):
             signal.connect(forget_shared, sender=RuleProfile, dispatch_uid=f"profile-forget-{signal is post_save}")

@@ -237,7 +237,7 @@ OUTCOMES = frozenset(Hand.Outcome.values)
 
 class MatchSnapshot(models.Model):
     """A match's engine state as its hands and rulings left it, kept so the next hand or ruling applies to
-    it instead of replaying every hand (``scoring.snapshots``). A cache, never evidence: the hands and
+    it instead of replaying every hand (``tournament.records.snapshots``). A cache, never evidence: the hands and
     rulings are the record, and ``manage.py verify_replay`` checks that a replay gives the same state.
 
     ``hand_id`` and ``ruling_id`` name the last hand version and the last ruling it holds; ``profile_id``

@@ -2,10 +2,10 @@
 from django.utils.translation import get_language, gettext
 
 from common.seats import side_of, zh_seats
-from rulings.adjustments import match_replay
 from rulings.presenters import ruling_text
 from scoring import explain
 from tournament import access
+from tournament.records.adjustments import match_replay
 
 
 def hand_line(line, profile=None) -> str:
@@ -26,7 +26,7 @@ def hand_line(line, profile=None) -> str:
 def state_payload(match, user, replayed=None, *, allowed=None):
     """The state answer for ``user``: levels, declarer, winner, every hand with its explanation.
 
-    ``replayed``: the match's :class:`~scoring.hands.Replay` when the caller already has it (a write
+    ``replayed``: the match's :class:`~tournament.records.hands.Replay` when the caller already has it (a write
     just computed it); ``allowed``: whether ``user`` may record here, when already checked.
     """
     replayed = replayed or match_replay(match)

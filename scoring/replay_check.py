@@ -4,7 +4,7 @@
     check_event(event) -> (matches checked, [Mismatch])
 
 The stored state is the Match row (levels, status, winner: :func:`tournament.competition.results.expected`
-says what the records give) and the kept engine state (``scoring.snapshots``), which must be what a
+says what the records give) and the kept engine state (``tournament.records.snapshots``), which must be what a
 full replay gives: the engine state, the hands as shown, the numbers decided by rulings, the penalty
 ledger's counts and the versions. ``manage.py verify_replay [SLUG]`` prints the mismatches.
 """
@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
-from rulings.adjustments import match_replay
-from rulings.ledger import ledger_and_entries
-from scoring import snapshots
 from scoring.models import MatchSnapshot
 from tournament.clocks import services as clock_services
 from tournament.competition import results
 from tournament.models import Match
+from tournament.records import match as match_record
+from tournament.records import snapshots
 
 
 class Mismatch(NamedTuple):
@@ -39,10 +38,11 @@ def _side_of(match, winner_id):
 
 def check_match(match) -> list[Mismatch]:
     """The differences between ``match`` as stored and as its hands and rulings replay (none: [])."""
-    ledger, entries = ledger_and_entries(match)
-    done = match_replay(match, entries)
+    record = match_record.read(match, whole=True)
+    record = record.replayed(record.replay_now())
+    done, entries, ledger = record.replay, list(record.entries), record.ledger
     found = []
-    verdict = results.expected(match, replay=done, entries=entries)
+    verdict = results.expected(match, record=record)
     if verdict is not None:
         settled = bool(done.hands) or bool(match.ns_level or match.ew_level)
         if settled and (match.ns_level, match.ew_level) != (done.state.levels["NS"], done.state.levels["EW"]):
@@ -54,11 +54,11 @@ def check_match(match) -> list[Mismatch]:
                 found.append(Mismatch(match, "result", (match.status, _side_of(match, match.winner_id)), wanted))
         elif match.status in Match.DECIDED:
             found.append(Mismatch(match, "result", (match.status, _side_of(match, match.winner_id)), "not over"))
-    found.extend(_check_kept(match, done, entries, ledger))
+    found.extend(_check_kept(match, done, entries=entries, ledger=ledger))
     return found
 
 
-def _check_kept(match, done, entries, ledger):
+def _check_kept(match, done, *, entries, ledger):
     row = MatchSnapshot.objects.filter(match_id=match.pk).first()
     if row is None:
         return []

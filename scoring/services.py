@@ -4,12 +4,13 @@
                 last_trick=None, reclaim=False) -> HandWritten(hand, match, replay)
     correct_last_hand(match, user, *, number, ...same fields...) -> HandWritten
 
-Levels, declarer and winner are never typed in: each write locks the Match row, applies the hand to the
-match's kept engine state (``scoring.snapshots``) or, when that cannot be done (a correction, a ruling
-waiting for this hand, no kept state), replays the match once with the rulings' adjustments
-(``rulings.adjustments``), stores the Hand with the engine's result, and hands the state to the one owner
-of the match's result (:func:`tournament.competition.results.settle`), all in one transaction. The unique
-constraints on Hand catch any race the lock leaves; both become a 409 (:class:`HandConflict`).
+Levels, declarer and winner are never typed in: each write locks the Match row and reads the match's records
+once (:class:`tournament.records.match.MatchRecord`): its kept engine state, or, when that cannot stand for
+them (a correction, a ruling waiting for this hand, no kept state), its current hands and rulings. The hand
+is applied to the kept state or the match replayed once with the rulings' adjustments, the Hand stored with
+the engine's result, and the record handed to the one owner of the match's result
+(:func:`tournament.competition.results.settle`), all in one transaction. The unique constraints on Hand
+catch any race the lock leaves; both become a 409 (:class:`HandConflict`).
 """
 from __future__ import annotations
 
@@ -20,16 +21,15 @@ from django.db import IntegrityError, transaction
 from common.errors import ConflictError, ForbiddenError, NotFoundError, UserError, gettext_noop
 from common.seats import SEAT_SIDE
 from infra import clock
-from rulings.adjustments import adjustments_for
-from rulings.closing import refuse_if_round_closed
-from rulings.ledger import ledger_and_entries
-from scoring import snapshots
-from scoring.hands import Replay, apply_hand, current_hands, next_hand_number, replay
 from scoring.models import TRUMPS, Hand
 from tournament import access
 from tournament.clocks import services as clock_services
 from tournament.competition import results
 from tournament.models import Match
+from tournament.records import match as match_record
+from tournament.records import snapshots
+from tournament.records.closing import refuse_if_round_closed
+from tournament.records.hands import Replay, apply_hand, next_hand_number, replay
 
 
 class HandConflict(ConflictError):
@@ -53,17 +53,17 @@ class HandWritten:
 def _for_hands(writer):
     """The match as a hand write reads it after the lock: the pairs, the round, the kept state, the clock
     state :func:`tournament.clocks.services.hands_left` needs, and the event and the writer's assignment the
-    permission check needs (the rule profile is the process's copy: :func:`scoring.snapshots.read`)."""
+    permission check needs (the rule profile is the process's copy: :func:`tournament.records.match.lock`)."""
     related = Match.objects.select_related("ns", "ew", "round", "engine_snapshot")
     return access.with_access(clock_services.with_clock_state(related), writer)
 
 
 def _lock_match(match, writer):
     """Lock the Match row for this transaction and return it fresh, with its kept state
-    (:func:`scoring.snapshots.read`). The lock also serialises writers on SQLite (:func:`infra.db.lock_row`).
-    """
+    (:func:`tournament.records.match.lock`). The lock also serialises writers on SQLite
+    (:func:`infra.db.lock_row`)."""
     try:
-        return access.remember_access(writer, snapshots.read(_for_hands(writer), match.pk))
+        return access.remember_access(writer, match_record.lock(_for_hands(writer), match.pk))
     except Match.DoesNotExist as exc:
         raise NotFoundError(gettext_noop("No such match."), field="match") from exc
 
@@ -85,7 +85,7 @@ def _check_number(number, expected):
                         expected=expected, number=number)
 
 
-def _hand_inputs(trump, defender_points, declarer=None, bottom_points=0, last_trick=None, reclaim=False):
+def _hand_inputs(trump, defender_points, *, declarer=None, bottom_points=0, last_trick=None, reclaim=False):
     """The referee's inputs for one hand as a dict (the fields a Hand row stores)."""
     if trump not in TRUMPS:
         raise UserError(gettext_noop("Unknown trump: choose one of %(choices)s."), field="trump",
@@ -114,7 +114,7 @@ def _rebel_inputs(called_by, declarer):
     return {**_redeal_inputs(), "outcome": Hand.Outcome.REBEL, "called_by": called_by, "bid_winner": declarer}
 
 
-def _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim, called_by=None):
+def _inputs_for(outcome, *, trump, defender_points, declarer, bottom_points, last_trick, reclaim, called_by=None):
     if outcome == Hand.Outcome.REDEAL:
         return _redeal_inputs()
     if outcome == Hand.Outcome.REBEL:
@@ -122,10 +122,11 @@ def _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_t
     if outcome not in (None, Hand.Outcome.PLAYED):
         raise UserError(gettext_noop("Unknown outcome: choose one of %(choices)s."), field="outcome",
                         choices="/".join(Hand.Outcome.values))
-    return _hand_inputs(trump, defender_points, declarer, bottom_points, last_trick, reclaim)
+    return _hand_inputs(trump, defender_points, declarer=declarer, bottom_points=bottom_points,
+                        last_trick=last_trick, reclaim=reclaim)
 
 
-def _store(match, user, number, inputs, state, adjustment, supersedes=None):
+def _store(match, user, number, *, inputs, state, adjustment, supersedes=None):
     """Create the Hand row from the inputs and the engine's result of that hand (the state's last)."""
     result = state.last_hand
     levels = state.levels
@@ -160,9 +161,9 @@ def _check_open(match, number, *, correcting):
                            field="number")
 
 
-def _write(match, user, number, inputs, *, correcting) -> HandWritten:
-    """Lock, check, apply the hand to the kept state (or replay once), store it, settle the result, all
-    in one transaction (an IntegrityError becomes a 409)."""
+def _write(match, user, number, *, inputs, correcting) -> HandWritten:
+    """Lock, check, read the match's records once, apply the hand to the kept state (or replay once),
+    store it, settle the result, all in one transaction (an IntegrityError becomes a 409)."""
     with transaction.atomic():
         match = _lock_match(match, user)
         if not access.may(user, access.RECORD, match=match):   # who may record may see (a role in the event)
@@ -175,34 +176,33 @@ def _write(match, user, number, inputs, *, correcting) -> HandWritten:
             _check_open(match, number, correcting=True)
             if match.is_over and not access.may(user, access.DECIDE_RESULT, match=match):
                 raise HandRefused(gettext_noop("This match is finished: only a chief referee may correct it."))
-        kept = None if correcting else snapshots.kept(match)
-        if kept is not None and not kept.waiting:
-            return _apply(match, user, number, inputs, kept)
-        return _replay_and_write(match, user, number, inputs, correcting=correcting)
+        record = match_record.read(match, whole=correcting)   # a correction replays the stored hands
+        if record.kept is not None:
+            return _apply(record, user, number, inputs=inputs)
+        return _replay_and_write(record, user, number, inputs=inputs, correcting=correcting)
 
 
-def _apply(match, user, number, inputs, kept) -> HandWritten:
+def _apply(record, user, number, *, inputs) -> HandWritten:
     """The next hand applied to the match's kept state: no ruling waits for it, so nothing is replayed."""
+    match, kept = record.match, record.kept
     _check_number(number, kept.next_number)
     _check_open(match, number, correcting=False)
     state = apply_hand(kept.state, inputs)
     with snapshots.applying():   # this write keeps the state itself: the signal leaves it
-        hand = _store(match, user, number, inputs, state, {})
+        hand = _store(match, user, number, inputs=inputs, state=state, adjustment={})
     kept.state, kept.hand_id = state, hand.pk
     kept.hands.append(snapshots.KeptHand.of(hand))
     done = kept.replay
-    results.settle(match, replay=done, entries=[])   # no live ruling may end the match (kept.waiting)
+    results.settle(match, record=record.replayed(done))   # no live ruling may end the match (kept.waiting)
     snapshots.keep_applied(match, kept)
     return HandWritten(hand, match, done)
 
 
-def _replay_and_write(match, user, number, inputs, *, correcting) -> HandWritten:
+def _replay_and_write(record, user, number, *, inputs, correcting) -> HandWritten:
     """The hand recorded by a full replay (a correction, a ruling waiting for this hand, no kept state);
     the state it leaves is kept for the next write."""
-    hands = current_hands(match)
-    ledger, entries = ledger_and_entries(match)
-    adjust = adjustments_for(match, entries)
-    adjustments = adjust(hands)
+    match, hands = record.match, record.hands
+    adjustments = record.adjustments()
     if correcting:
         last = hands[-1].number if hands else 0
         if number < last:
@@ -218,19 +218,21 @@ def _replay_and_write(match, user, number, inputs, *, correcting) -> HandWritten
         _check_number(number, next_hand_number(hands, adjustments))
         _check_open(match, number, correcting=False)
         old, kept = None, hands
-    state = replay(match, kept, adjustments, {number: inputs})
+    state = replay(match, kept, adjustments, extra={number: inputs})
     # the row stores this hand's own result: a corrected hand may have hands decided by a ruling after it
     through = state if not correcting else replay(
-        match, kept, {n: adjustment for n, adjustment in adjustments.items() if n <= number}, {number: inputs})
+        match, kept, {n: adjustment for n, adjustment in adjustments.items() if n <= number}, extra={number: inputs})
     with snapshots.applying():
-        hand = _store(match, user, number, inputs, through, adjustments.get(number, {}), supersedes=old)
+        hand = _store(match, user, number, inputs=inputs, state=through, adjustment=adjustments.get(number, {}),
+                      supersedes=old)
     after_hands = [*kept, hand]
     # a ruling may depend on the hand's declarer or score (e.g. one waiting for this hand's points):
     # the adjustments are recomputed for the new hands and the match replayed again only if they changed
-    after = adjust(after_hands)
+    after = record.adjustments(after_hands)
     done = Replay(after_hands, after, state if after == adjustments else replay(match, after_hands, after))
-    results.settle(match, replay=done, entries=entries)
-    snapshots.keep(match, done, entries, ledger)
+    record = record.replayed(done)
+    results.settle(match, record=record)
+    snapshots.keep(match, done, entries=list(record.entries), ledger=record.ledger)
     return HandWritten(hand, match, done)
 
 
@@ -244,9 +246,10 @@ def record_hand(match, user, *, number, trump=None, defender_points=None, declar
     "rebel": 造反 (004 二.7), ``called_by`` the attacker's seat who called it and ``declarer`` the seat that
     won the new bidding; no score, and like a redeal it does not count as a hand after an announcement.
     """
-    inputs = _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim, called_by)
+    inputs = _inputs_for(outcome, trump=trump, defender_points=defender_points, declarer=declarer,
+                         bottom_points=bottom_points, last_trick=last_trick, reclaim=reclaim, called_by=called_by)
     try:
-        return _write(match, user, number, inputs, correcting=False)
+        return _write(match, user, number, inputs=inputs, correcting=False)
     except IntegrityError as exc:
         raise _taken(number) from exc
 
@@ -259,9 +262,10 @@ def correct_last_hand(match, user, *, number, trump=None, defender_points=None, 
     A correction may reopen a match the corrected hand had won, or give it to the other side: the
     result service then moves the bracket (or refuses, naming the next match already begun).
     """
-    inputs = _inputs_for(outcome, trump, defender_points, declarer, bottom_points, last_trick, reclaim, called_by)
+    inputs = _inputs_for(outcome, trump=trump, defender_points=defender_points, declarer=declarer,
+                         bottom_points=bottom_points, last_trick=last_trick, reclaim=reclaim, called_by=called_by)
     try:
-        return _write(match, user, number, inputs, correcting=True)
+        return _write(match, user, number, inputs=inputs, correcting=True)
     except IntegrityError as exc:
         raise HandConflict(gettext_noop("Hand %(number)s was corrected by someone else at the same time; "
                                         "reload the table."), field="number", number=number) from exc

@@ -11,7 +11,6 @@ from django.utils.translation import get_language, gettext
 
 from common.seats import SEAT_ZH, side_of
 from rulings.presenters import in_force_text
-from scoring.hands import hand_history
 from scoring.models import SEAT_CHOICES, Hand
 from scoring.presenters import hand_line, state_payload
 from scoring.profile_store import engine_profile
@@ -19,6 +18,7 @@ from scoring.profiles import choice_specs
 from tournament import access
 from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Match
+from tournament.records.hands import hand_history
 
 
 def table(request, match_id):

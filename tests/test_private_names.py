@@ -72,24 +72,24 @@ def cross_module_private_uses(source: str, module: str, is_package: bool, module
 
 
 def test_the_detector_finds_each_kind_of_use():
-    modules = {"scoring", "scoring.ledger", "scoring.hands", "tournament", "tournament.engines.swiss"}
+    modules = {"scoring", "scoring.ledger", "tournament.records.hands", "tournament", "tournament.engines.swiss"}
     source = "\n".join([
         "from scoring.ledger import _replay, public",
         "from . import _helpers",
         "from .ledger import _one as one",
         "import tournament.engines.swiss as sw",
-        "from scoring import hands",
+        "from tournament.records import hands",
         "sw._match(hands._seat, self._own, public._x)",
         "from django.db import _private_of_django",
         "model._meta.fields",
-        "from scoring.hands import __all__",
+        "from tournament.records.hands import __all__",
         "from scoring.ledger import Ledger",
         "Ledger._replay(Ledger._meta, Ledger.__name__)",
     ])
     found = cross_module_private_uses(source, "scoring.engine", False, modules)
     assert len(found) == 7 and set(found) == {
         "line 1: from scoring.ledger import _replay", "line 2: from scoring import _helpers",
-        "line 3: from scoring.ledger import _one", "line 6: tournament.engines.swiss._match", "line 6: scoring.hands._seat",
+        "line 3: from scoring.ledger import _one", "line 6: tournament.engines.swiss._match", "line 6: tournament.records.hands._seat",
         "line 6: scoring.ledger.public._x", "line 11: scoring.ledger.Ledger._replay"}
     assert cross_module_private_uses("from .ledger import _own\n_own()", "scoring.ledger", False, modules) == []
 

@@ -152,9 +152,9 @@ def test_a_hand_state_renders_as_drfs_own_field_by_field_rendering(client, match
     rendering gives, for every kind of hand."""
     from rest_framework import serializers
 
-    from rulings.adjustments import match_replay
     from scoring.api import HandStateSerializer
     from scoring.presenters import state_payload
+    from tournament.records.adjustments import match_replay
 
     played(match, referee, 3)
     services.record_hand(match, referee, number=4, outcome="redeal")

@@ -1,5 +1,9 @@
 """The project's own import-linter contract types (registered in ``.importlinter``'s ``contract_types``).
 
+``one_way``: of the named packages, no two import each other both ways (direct imports, each package with all
+its modules): between two of them the imports go one way or not at all. :func:`mutual_pairs` counts such pairs
+among sibling packages anywhere in the project (``tests/test_layers.py``).
+
 ``acyclic_modules``: no module imports another that imports it back, directly or through others, anywhere in
 the named packages. import-linter's own ``acyclic_siblings`` squashes each package's children into one node,
 so it cannot be asked of ``tournament``, whose feature packages use each other both ways (entries and
@@ -7,6 +11,8 @@ competition, clocks and competition) although no module of theirs ever imports i
 at the modules themselves, whole project at once.
 """
 from __future__ import annotations
+
+from itertools import combinations
 
 import grimp
 from importlinter.application import contract_utils, output
@@ -88,4 +94,69 @@ class AcyclicModulesContract(Contract):
     def render_broken_contract(self, check: ContractCheck) -> None:
         for cycle in check.metadata["cycles"]:
             output.print_error(f"{cycle[0]} imports itself back: " + " -> ".join(cycle))
+            output.new_line()
+
+
+def _within(graph: grimp.ImportGraph, package: str) -> set[str]:
+    return {package} | graph.find_descendants(package)
+
+
+def direct_imports(graph: grimp.ImportGraph, importer: str, imported: str) -> list[tuple[str, str]]:
+    """The direct imports of a module of ``importer`` (a package with its modules) of one of ``imported``."""
+    targets = _within(graph, imported)
+    return sorted((module, other) for module in _within(graph, importer)
+                  for other in graph.find_modules_directly_imported_by(module) if other in targets)
+
+
+def mutual_pairs(graph: grimp.ImportGraph, roots: list[str]) -> list[tuple[str, str]]:
+    """The pairs of sibling packages (two top-level ``roots``, or two subpackages of one package, at any depth)
+    of which each imports the other directly (a module of one, or of a package inside it, importing a module
+    of the other), sorted. Only packages are paired, as a reader sees them in the folders: a module beside a
+    package (``tournament.access`` beside ``tournament.competition``) is not."""
+    modules = set().union(*(_within(graph, root) for root in roots))
+    packages = {module for module in modules if graph.find_children(module)} | set(roots)
+    one_way = set()
+    for module in modules:
+        for other in graph.find_modules_directly_imported_by(module):
+            if other not in modules:
+                continue
+            mine, theirs = module.split("."), other.split(".")
+            depth = 0
+            while depth < min(len(mine), len(theirs)) and mine[depth] == theirs[depth]:
+                depth += 1
+            if depth >= len(mine) or depth >= len(theirs):
+                continue   # one inside the other
+            a, b = ".".join(mine[:depth + 1]), ".".join(theirs[:depth + 1])
+            if a in packages and b in packages:
+                one_way.add((a, b))
+    return sorted({tuple(sorted(pair)) for pair in one_way if pair[::-1] in one_way})
+
+
+class OneWayContract(Contract):
+    """No two of ``packages`` import each other both ways (direct imports; each package with its modules)."""
+
+    type_name = "one_way"
+
+    packages = fields.ListField(subfield=fields.ModuleField())
+    ignore_imports = fields.SetField(subfield=fields.ImportExpressionField(), required=False)
+
+    def check(self, graph: grimp.ImportGraph, verbose: bool) -> ContractCheck:
+        removal = contract_utils.remove_ignored_imports_and_report(
+            graph=graph, ignore_imports=self.ignore_imports,  # type: ignore[arg-type]
+            unmatched_alerting=contract_utils.AlertLevel.ERROR)
+        names = [module.name for module in self.packages]  # type: ignore[attr-defined]
+        both = []
+        for a, b in combinations(names, 2):
+            there, back = direct_imports(graph, a, b), direct_imports(graph, b, a)
+            if there and back:
+                both.append({"pair": (a, b), "there": there, "back": back})
+        return ContractCheck(kept=not both, warnings=list(removal.warnings),
+                             ignored_import_count=removal.ignored_import_count, metadata={"both": both})
+
+    def render_broken_contract(self, check: ContractCheck) -> None:
+        for found in check.metadata["both"]:
+            a, b = found["pair"]
+            output.print_error(f"{a} and {b} import each other both ways:")
+            for importer, imported in (*found["there"], *found["back"]):
+                output.print_error(f"    {importer} -> {imported}")
             output.new_line()

@@ -5,13 +5,13 @@ import pathlib
 
 import pytest
 
-from rulings import adjustments as adjustments_
 from rulings import appeals as appeals_
-from rulings import ledger as ledger_
 from rulings import services
 from rulings.models import AppealDecision
 from tests.conftest import login
 from tests.tournament.test_clock_fixtures import _fresh_cache  # noqa: F401
+from tournament.records import adjustments as adjustments_
+from tournament.records import ledger as ledger_
 
 SHOTS = pathlib.Path("/tmp/desk-shots")
 

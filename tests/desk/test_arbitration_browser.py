@@ -5,9 +5,9 @@ import pathlib
 import pytest
 
 from rulings import appeals as appeals_
-from rulings import ledger as ledger_
 from rulings import services
 from tests.conftest import login
+from tournament.records import ledger as ledger_
 
 SHOTS = pathlib.Path("/tmp/desk-shots")
 

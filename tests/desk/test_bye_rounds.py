@@ -6,7 +6,6 @@ must neither break an order by table nor show as a table."""
 import pytest
 from django.urls import reverse
 
-from rulings.adjustments import match_state
 from scoring.services import record_hand
 from tests.conftest import refused
 from tests.tournament.test_draws_support import make_event
@@ -18,6 +17,7 @@ from tournament.models import Match, Round, Stage
 from tournament.printouts import results, scoresheets, seatcards, tablecards
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.services import build_printout
+from tournament.records.adjustments import match_state
 
 
 @pytest.fixture

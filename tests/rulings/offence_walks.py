@@ -11,9 +11,9 @@ import dataclasses
 import glob
 from pathlib import Path
 
-from rulings.ledger import ledger_for
 from rulings.presenters import offence_menu
 from scoring.profiles import choice_specs, load_profile
+from tournament.records.ledger import ledger_for
 
 PROFILES = tuple(sorted(Path(p).stem for p in glob.glob(str(Path(__file__).resolve().parents[2]
                                                              / "fixtures" / "profiles" / "*.yaml"))))

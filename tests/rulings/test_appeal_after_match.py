@@ -14,7 +14,6 @@ from rest_framework.test import APIClient
 
 from demo.hands import scratch_match
 from rulings import appeals, services
-from rulings.ledger import AMENDED, IN_FORCE, match_entries
 from rulings.models import AppealDecision
 from scoring import services as scoring
 from scoring.replay_check import check_match
@@ -23,6 +22,7 @@ from tests.tournament.test_reserve_substitution import _first, knockout  # noqa:
 from tournament import roles
 from tournament.competition import rounds
 from tournament.models import Match
+from tournament.records.ledger import AMENDED, IN_FORCE, match_entries
 
 
 def _stored(match):

@@ -6,15 +6,15 @@ import pytest
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from rulings import adjustments as adjustments_
 from rulings import appeals as appeals_
-from rulings import ledger as ledger_
 from rulings import services
 from rulings.appeal_route import OUTCOME_LABELS
 from rulings.models import AppealDecision, Ruling
 from scoring import services as hand_services
 from tournament.printouts import penalties
 from tournament.printouts.common import PrintOptions
+from tournament.records import adjustments as adjustments_
+from tournament.records import ledger as ledger_
 
 
 @pytest.fixture

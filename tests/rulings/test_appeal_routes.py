@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from common.errors import ConflictError, ForbiddenError
 from rulings import appeal_route, services
 from rulings import appeals as appeals_
-from rulings import ledger as ledger_
+from tournament.records import ledger as ledger_
 
 ROUTES = {
     "shenzhen-community": (["chief_referee", "organising_committee"], False, ("chief", "organiser")),

@@ -3,11 +3,11 @@ reversal. Every profile's route: test_appeal_routes.py."""
 import pytest
 
 from common.errors import ForbiddenError
-from rulings import adjustments as adjustments_
 from rulings import appeals as appeals_
-from rulings import ledger as ledger_
 from rulings import services
 from tournament.models import Match
+from tournament.records import adjustments as adjustments_
+from tournament.records import ledger as ledger_
 
 
 @pytest.fixture

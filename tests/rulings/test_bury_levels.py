@@ -4,11 +4,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulings import adjustments as adjustments_
 from rulings.engine import PenaltyLedger
 from scoring.engine import LastTrick, MatchState, final_points
 from scoring.profiles import load_profile
 from tests.conftest import refused
+from tournament.records import adjustments as adjustments_
 
 UNION = load_profile("union-games")
 
@@ -92,7 +92,7 @@ def record(match, referee, number, points, declarer=None):
 
 def test_ruling_on_a_recorded_hand_moves_the_stage_and_grades_the_levels(union_table):
     from rulings import services
-    from rulings.adjustments import match_replay, match_state
+    from tournament.records.adjustments import match_replay, match_state
 
     match, referee = union_table
     record(match, referee, 1, 75, declarer="N")          # normally: NS keep the stage, +1
@@ -121,7 +121,7 @@ def test_the_hands_penalty_points_count_toward_the_levels(union_table):
 
 def test_ruling_before_the_hand_is_recorded_waits_for_its_points(union_table):
     from rulings import services
-    from rulings.adjustments import match_replay, match_state
+    from tournament.records.adjustments import match_replay, match_state
 
     match, referee = union_table
     services.record_ruling(match, referee, "wrong_bury", "NS", role="declarers", declarer="N")

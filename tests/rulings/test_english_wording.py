@@ -4,10 +4,10 @@ an English page: the offence's name_en from the profile, the engine's phrases as
 import pytest
 from django.utils import translation
 
-from rulings.ledger import ledger_for
 from rulings.presenters import offence_menu, ruling_text
 from rulings.wording import english
 from scoring.profile_store import latest_profile
+from tournament.records.ledger import ledger_for
 
 NAMES = {"扣错底牌": "Wrong bury", "甩错牌": "Failed multiple lead", "拖延比赛时间": "Delaying the game"}
 

@@ -7,12 +7,12 @@ import pytest
 
 from common.errors import ConflictError, ForbiddenError
 from rulings import services as rulings
-from rulings.adjustments import match_state
 from scoring import services as scoring
 from scoring.profiles import known_profiles, load_profile
 from tournament.engines import clock as clocks
 from tournament.events import rule_choices
 from tournament.models import Event
+from tournament.records.adjustments import match_state
 
 
 def test_the_page_lists_clause_both_readings_and_the_one_in_force(table, client):

@@ -4,10 +4,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from rulings import services
-from rulings.adjustments import match_state
 from rulings.models import Ruling
 from scoring.services import record_hand
 from tournament.models import Match
+from tournament.records.adjustments import match_state
 
 
 def test_seconds_are_stored_and_replayed(table):

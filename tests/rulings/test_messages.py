@@ -14,8 +14,8 @@ from common.errors import ForbiddenError, UserError, gettext_noop
 from infra.appendonly import AppendOnlyError
 from infra.idempotency import IdempotencyKeyMiddleware
 from rulings import presenters, services
-from rulings.ledger import match_entries
 from rulings.models import Ruling
+from tournament.records.ledger import match_entries
 
 
 def one_language(text):

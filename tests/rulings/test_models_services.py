@@ -2,11 +2,11 @@
 import pytest
 
 from common.errors import ForbiddenError, UserError
-from rulings import adjustments as adjustments_
-from rulings import ledger as ledger_
 from rulings import services
 from rulings.models import Ruling
 from tournament.models import Match
+from tournament.records import adjustments as adjustments_
+from tournament.records import ledger as ledger_
 
 
 def states(match):

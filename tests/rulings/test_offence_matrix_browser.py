@@ -10,12 +10,12 @@ import re
 
 import pytest
 
-from rulings.ledger import ledger_for
 from rulings.models import Ruling
 from tests.conftest import login
 from tests.rulings import offence_walks
 from tournament.events import rule_choices
 from tournament.models import Round
+from tournament.records.ledger import ledger_for
 
 PREVIEW = re.compile(r"^处罚预览：(?P<text>.*?)(?P<approval>（须裁判长核准）)?(\n|$)")
 

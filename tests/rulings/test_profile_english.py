@@ -12,7 +12,6 @@ from django.utils import translation
 
 from common.errors import UserError
 from rulings import services as rulings
-from rulings.ledger import ledger_for
 from rulings.presenters import clause_text, offence_menu, ruling_text
 from rulings.wording import english
 from scoring import services as scoring
@@ -21,6 +20,7 @@ from scoring.profile_choices import choice_specs, patch, validate_profile_dict
 from scoring.profile_store import PROFILE_DIR, TWINNED, english_words, in_language, latest_profile
 from tournament.events import rule_choices
 from tournament.printouts.results import _hands
+from tournament.records.ledger import ledger_for
 
 CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 SLUGS = sorted(path.stem for path in PROFILE_DIR.glob("*.yaml"))

@@ -5,9 +5,9 @@ import pytest
 from common.errors import ForbiddenError
 from rulings import appeals as appeals_
 from rulings import services
-from rulings.adjustments import match_replay
 from scoring.services import record_hand
 from tournament.models import Match
+from tournament.records.adjustments import match_replay
 
 
 def test_voiding_the_ruling_that_decided_the_match_reopens_it(table):

@@ -15,14 +15,15 @@ import pytest
 from django.utils import timezone
 
 from rulings import appeals as appeals_
-from rulings import closing, services
-from rulings.closing import closed_round_text
-from rulings.ledger import ledger_for
+from rulings import services
 from scoring import services as scoring_services
 from scoring.profiles import load_profile
 from tournament.competition import results, rounds
 from tournament.desk import lifecycle
 from tournament.events import rule_choices
+from tournament.records import closing
+from tournament.records.closing import closed_round_text
+from tournament.records.ledger import ledger_for
 
 NO_LIMIT_PROFILES = ("union-games", "company-league", "company-league-2008")
 

@@ -1,11 +1,11 @@
-"""rulings.ledger.sanction_dict gives what the dataclasses.asdict-based snapshot gave, for any Sanction."""
+"""tournament.records.ledger.sanction_dict gives what the dataclasses.asdict-based snapshot gave, for any Sanction."""
 import dataclasses
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulings.engine import Effect, Sanction
-from rulings.ledger import sanction_dict
+from tournament.records.ledger import sanction_dict
 
 TEXT = st.text(alphabet="NSEWabcd_", max_size=6)
 MAYBE = st.one_of(st.none(), TEXT)

@@ -11,12 +11,12 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from rulings import ledger as ledger_
 from rulings import previews, services
 from rulings.models import Approval, Ruling, RulingVoid
 from scoring.replay_check import check_match
 from tests.tournament.test_reserve_substitution import _first, knockout  # noqa: F401
 from tournament.models import Match, Pair, PairRemoval
+from tournament.records import ledger as ledger_
 
 
 def _stored(match):

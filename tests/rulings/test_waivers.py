@@ -11,12 +11,12 @@ from rest_framework.test import APIClient
 
 from rulings import services
 from rulings.engine import PenaltyLedger
-from rulings.ledger import sanction_dict
 from rulings.models import Ruling
 from rulings.wording import english
 from scoring.profiles import load_profile
 from scoring.replay_check import check_match
 from tests.conftest import login, refused
+from tournament.records.ledger import sanction_dict
 
 SZ, CL, CL8 = "shenzhen-community", "company-league", "company-league-2008"
 

@@ -2,11 +2,11 @@
 import pytest
 
 from demo.hands import DEMO_HANDS, seed_hands
-from rulings.adjustments import match_replay, match_state
 from scoring import services
 from scoring.models import Hand
 from tournament import roles
 from tournament.models import Match, Round
+from tournament.records.adjustments import match_replay, match_state
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from django.db import IntegrityError, connection, transaction
 from common.errors import ConflictError
 from infra.appendonly import AppendOnlyError
 from infra.db import lock_row
-from rulings.adjustments import hand_adjustments, match_replay, match_state
 from scoring import profile_store as profile_store_
 from scoring import services
 from scoring.engine import LastTrick, MatchState
@@ -18,6 +17,7 @@ from tests.scoring.test_hands_support import hand_body, match, post_hand, refere
 from tournament import access
 from tournament.competition import results
 from tournament.models import Match
+from tournament.records.adjustments import hand_adjustments, match_replay, match_state
 
 
 def record(match, user, number, points, **extra):
@@ -160,13 +160,11 @@ def settle(match):
 @pytest.fixture
 def rulings_hook(monkeypatch):
     """Replace the rulings layer's ``adjustments_for`` with one returning what the test puts in ``table``."""
-    from rulings import adjustments
-    from scoring import services as scoring
-    from scoring import snapshots
+    from tournament.records import adjustments, snapshots
 
     table = {}
-    for module in (adjustments, scoring):   # the replay's hook, where the writers and readers call it
-        monkeypatch.setattr(module, "adjustments_for", lambda match, entries=None: lambda hands=None: table)
+    # the replay's one hook: the writers (through the match's record) and the readers call it there
+    monkeypatch.setattr(adjustments, "adjustments_for", lambda match, entries=None: lambda hands=None: table)
     # these rulings are no rows: a kept state cannot know them, so every write replays
     monkeypatch.setattr(snapshots, "kept", lambda match: None)
     return table

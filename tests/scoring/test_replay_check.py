@@ -1,4 +1,4 @@
-"""The kept match state (scoring.snapshots) is what a full replay of the hands and rulings gives.
+"""The kept match state (tournament.records.snapshots) is what a full replay of the hands and rulings gives.
 
 A hand or a ruling applies to the kept state instead of replaying the match; ``manage.py verify_replay``
 replays every match of an event and compares with the stored levels, results and kept state. Here: the
@@ -13,14 +13,15 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from rulings import services as rulings
-from rulings.adjustments import match_replay
-from scoring import services, snapshots
+from scoring import services
 from scoring.engine import MatchState
 from scoring.models import MatchSnapshot
 from scoring.profile_store import engine_profile
 from scoring.replay_check import check_event, check_match
 from tests.scoring.test_hands_support import chief, match, referee  # noqa: F401  (fixtures)
 from tournament.models import Match
+from tournament.records import snapshots
+from tournament.records.adjustments import match_replay
 
 pytestmark = pytest.mark.django_db
 
@@ -151,7 +152,7 @@ def test_a_state_that_differs_from_the_replay_is_reported(match, referee):
 def test_match_state_and_ledger_counts_round_trip(match, referee):
     """The engine's kept forms give back the same state and the same next sanction."""
     from rulings.engine import PenaltyLedger
-    from rulings.ledger import profile_table_source
+    from tournament.records.ledger import profile_table_source
 
     for number in (1, 2, 3):
         services.record_hand(match, referee, number=number, trump="H", defender_points=[45, 85, 5][number - 1],

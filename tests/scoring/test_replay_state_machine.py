@@ -21,7 +21,7 @@ arbitration member would call them, each step either on its own or inside a requ
 
 A refused step (a ``common.errors.UserError``) must change nothing; any other exception fails. After each
 step ``scoring.replay_check.check_match`` must find no difference (levels, status, winner and the kept
-state of ``scoring.snapshots``) and the stored finish time must be set exactly when the match is decided.
+state of ``tournament.records.snapshots``) and the stored finish time must be set exactly when the match is decided.
 
 Examples: ``REPLAY_SM_EXAMPLES`` if set, else 60 on SQLite and 300 on PostgreSQL (CI's path, ``.ci/run``).
 The examples are derandomized (the same every run) unless ``REPLAY_SM_RANDOM=1`` asks for new ones.
@@ -53,10 +53,8 @@ from demo.hands import scratch_match
 from infra import clock
 from rulings import appeal_route, appeals
 from rulings import services as rulings
-from rulings.adjustments import match_replay
 from rulings.appeals import AMENDMENT_FIELDS
 from rulings.engine import PenaltyLedger
-from rulings.ledger import LIVE_STATES, PENDING, match_entries
 from rulings.models import Appeal, AppealDecision, Approval, ChoiceMade, Ruling, RulingVoid
 from scoring import services as scoring
 from scoring.models import Hand, MatchSnapshot
@@ -68,6 +66,8 @@ from tournament.clocks import services as clocks
 from tournament.competition import rounds
 from tournament.events import rule_choices
 from tournament.models import Match, PairRemoval, PairRestoration
+from tournament.records.adjustments import match_replay
+from tournament.records.ledger import LIVE_STATES, PENDING, match_entries
 
 PROFILES = read_profile_files()                 # {slug: (data, file name)}: every profile file
 SLUGS = sorted(PROFILES)

@@ -25,7 +25,6 @@ from demo.competition import play_to_win
 from infra import clock
 from rulings import appeal_route, appeals
 from rulings import services as rulings
-from rulings.adjustments import match_replay
 from rulings.models import Ruling
 from scoring.profile_store import latest_profile
 from scoring.services import record_hand
@@ -35,6 +34,7 @@ from tournament.entries import pairs as entry_pairs
 from tournament.entries import removals, substitutions
 from tournament.events import rule_choices
 from tournament.models import Event, EventRole, Match, Pair, Player, Round, Stage, Team, Unit
+from tournament.records.adjustments import match_replay
 
 from .shapes import Shape
 

@@ -5,12 +5,12 @@ import itertools
 
 import pytest
 
-from rulings.adjustments import match_state
 from scoring.profile_store import latest_profile
 from scoring.services import record_hand
 from tournament.clocks import services as clock_services
 from tournament.competition import results
 from tournament.models import Event, Match, Pair, Player, Round, Stage, Unit
+from tournament.records.adjustments import match_state
 
 _serial = itertools.count(1)
 

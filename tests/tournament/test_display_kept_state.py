@@ -9,12 +9,12 @@ from django.utils import timezone
 
 from infra import clock
 from rulings import services as rulings_services
-from rulings.adjustments import match_state as replayed_state
-from scoring import snapshots
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, play, tables_of  # noqa: F401
 from tournament.clocks import display
 from tournament.competition import display_cache
 from tournament.models import Match
+from tournament.records import snapshots
+from tournament.records.adjustments import match_state as replayed_state
 
 
 def rows_by_match(rnd):

@@ -138,7 +138,7 @@ def test_the_demo_event_in_english_has_no_chinese_outside_names(client, demo_eve
 def _profile_words(profile):
     """The rule profile's own words a ruling quotes as written: its option labels, notes and clauses that have
     no English twin (``label_en``, ``note_en``, ``clause_en``; the shipped profiles give every one)."""
-    from rulings.ledger import ledger_for
+    from tournament.records.ledger import ledger_for
 
     words, nodes = set(), [ledger_for(profile).table["offences"]]
     while nodes:

@@ -8,13 +8,13 @@ from rest_framework.test import APIClient
 from common.errors import ConflictError, ForbiddenError
 from rulings import appeals
 from rulings import services as rulings
-from rulings.ledger import IN_FORCE, PENDING, entry_of
 from scoring.services import HandConflict, HandRefused, correct_last_hand, record_hand
 from tests.tournament.test_results import knockout, one_hand_left, row  # noqa: F401  (fixtures)
 from tournament import roles
 from tournament.clocks import services as clock_services
 from tournament.competition import referees, results, rounds
 from tournament.models import Match, ResultDecision, RoundClosure
+from tournament.records.ledger import IN_FORCE, PENDING, entry_of
 
 
 @pytest.fixture

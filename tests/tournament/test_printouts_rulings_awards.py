@@ -80,7 +80,7 @@ def test_score_sheets_read_the_rulings_of_their_own_matches_only(ruled_match, ch
     assert replayed[1:] == [other.pk] and [p.side for p in data.sheets[0].penalties] == ["东西"]
 
 def test_penalty_log_names_offences_from_the_sanction_table(ruled_match):
-    from rulings.ledger import ledger_for
+    from tournament.records.ledger import ledger_for
 
     names = ledger_for(ruled_match.profile).table["offences"]
     text = flat(build_printout("penalties", ruled_match.round.stage.event, PrintOptions(match=ruled_match.pk)))

@@ -5,13 +5,13 @@ import pytest
 from common.errors import ConflictError
 from infra import clock
 from rulings import services as rulings
-from scoring.hands import current_hands
 from scoring.services import correct_last_hand, record_hand
 from tests.tournament.test_draws_support import finish, make_event
 from tournament import roles
 from tournament.clocks import services as clock_services
 from tournament.competition import draws, results, stages
 from tournament.models import Event, HandAllowance, Match, Stage
+from tournament.records.hands import current_hands
 
 
 def row(stage, key):
@@ -118,15 +118,9 @@ def test_decide_orders_forfeit_then_top_then_the_last_allowed_hand(db):
         def winner_at_time(self):
             return self._at_time
 
-    class Sanction:
-        explanation = "迟到超过规定时间，判负"
-
-    class Entry:
-        sanction = Sanction
-
     time_up = HandAllowance(reason=HandAllowance.Reason.TIME_UP, last_hand=3, hand_in_play=4)
     announced = HandAllowance(reason=HandAllowance.Reason.ANNOUNCE, last_hand=3, hand_in_play=1)
-    assert results.decide(State("NS", 5), (None, Entry), time_up) == results.Verdict(
+    assert results.decide(State("NS", 5), (None, "迟到超过规定时间，判负"), time_up) == results.Verdict(
         True, None, results.FORFEIT, "迟到超过规定时间，判负")
     assert results.decide(State("EW", 2), None, time_up) == results.Verdict(True, "EW", results.TOP)
     assert results.decide(State(None, 3, "NS"), None, time_up)[:3] == (True, "NS", results.TIME)

@@ -15,9 +15,7 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from infra import clock
-from rulings.adjustments import match_replay
 from rulings.models import Ruling
-from scoring import snapshots
 from scoring.models import Hand
 from scoring.profile_store import shared_version
 from tournament.clocks.records import clock_rule, mark, marks_of, round_with_event
@@ -26,6 +24,8 @@ from tournament.competition.display_cache import display_key, generation_key, wh
 from tournament.competition.stages import describe_source
 from tournament.engines import clock as clocks
 from tournament.models import ClockFiring, Match, Round
+from tournament.records import snapshots
+from tournament.records.adjustments import match_replay
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,7 @@ def _with_records(match):
 
 
 def match_state(match):
-    """The match's engine state: its kept state (:mod:`scoring.snapshots`, the replay as of its last write),
+    """The match's engine state: its kept state (:mod:`tournament.records.snapshots`, the replay as of its last write),
     else a replay of its hands and rulings (none to read when the row's ``has_hands`` and ``has_rulings``
     say so). Reading the kept states of a round's 64 tables takes a few ms, replaying them 250-450 ms."""
     kept = snapshots.kept(match)

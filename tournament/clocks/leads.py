@@ -11,11 +11,11 @@ from django.db import transaction
 
 from common.errors import ForbiddenError, UserError, gettext_noop
 from infra import clock
-from rulings.closing import refuse_if_round_closed
 from tournament import access
 from tournament.clocks.records import hands_recorded
 from tournament.competition import display_cache
 from tournament.models import HandAllowance, LeadReport
+from tournament.records.closing import refuse_if_round_closed
 
 
 def _latest(match, hand_number):

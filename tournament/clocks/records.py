@@ -3,9 +3,9 @@ marks, the tables still playing. Writes live in ``services``; the round whose cl
 ``tournament.competition.rounds.current_clock_round``."""
 from __future__ import annotations
 
-from rulings.adjustments import match_replay
 from tournament.engines import clock as clocks
 from tournament.models import ClockEvent, EventClockSettings, Match, Round, RoundClock
+from tournament.records.adjustments import match_replay
 
 
 def round_with_event(round_or_id):

@@ -15,12 +15,12 @@ from django.db.models import Exists, OuterRef
 
 from infra import clock
 from infra.db import lock_row
-from rulings.adjustments import match_replay
 from tournament.clocks import leads
 from tournament.clocks.records import clock_rule, hands_recorded, marks_of, round_with_event
 from tournament.competition import allowances, display_cache, results
 from tournament.engines import clock as clocks
 from tournament.models import ClockEvent, HandAllowance, Match
+from tournament.records.adjustments import match_replay
 
 
 def fire_table(rule, marks, now, match) -> bool:

@@ -8,13 +8,13 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from rulings.ledger import match_entries
 from rulings.models import Ruling
 from rulings.presenters import entry_data
 from tournament.competition import group_standings
 from tournament.competition.knockout import note_words
 from tournament.competition.stages import describe_source
 from tournament.models import Group, GroupEntry, Match, Pair, Stage
+from tournament.records.ledger import match_entries
 
 
 def _seats(pair, side) -> list[tuple[str, str]]:

@@ -1,8 +1,8 @@
 """The one owner of a match's result: status, winner, levels, finish time and note are written here only.
 
-    decide(state, forfeit, allowance, decision=None) -> Verdict   what the records say of the match
-    settle(match, *, replay, entries=None) -> Verdict   store it in one save and move the competition on
-    expected(match, *, replay, entries=None) -> Verdict | None   what settle would store now (read only)
+    decide(state, forfeit, allowance, *, decision=None, standing=None) -> Verdict   what the records say
+    settle(match, *, record) -> Verdict                  store it in one save and move the competition on
+    expected(match, *, record) -> Verdict | None         what settle would store now (read only)
     record_decision(match, user, *, winner, kind, reason) -> ResultDecision   a chief's result where the
                                                         hands cannot decide (no hand at time-up, no play)
     advance_bracket(stage, *, refuse_started=False)     write a knock-out's resolved entrants, byes, walkovers
@@ -14,8 +14,11 @@
 Every source of a result calls :func:`settle` inside its own transaction, holding the Match lock:
 recording or correcting a hand (``scoring.services``), a ruling that changes the replay or decides a
 forfeit (``rulings.services`` and ``rulings.appeals``), the clock fixing a table's last hand at time-up
-(``tournament.clocks.services``), a chief's decision (:func:`record_decision`). Byes and walkovers come
-from the bracket and from withdrawals, below.
+(``tournament.clocks.tables``), a chief's decision (:func:`record_decision`). It hands over the match's
+records as it read them (:class:`tournament.records.match.MatchRecord`: the replay, the approved forfeit, a
+result kept on appeal), so this module reads no hand or ruling itself; a caller holding only a replay passes
+``replay=`` (and ``entries=``) and the record is made from them. Byes and walkovers come from the bracket
+and from withdrawals, below.
 
 When the outcome changes (a match ends, changes winner, or is reopened), the competition moves on
 explicitly: the knock-out's next matches get their entrants (or lose them), a group's knock-out gets
@@ -35,13 +38,12 @@ from django.utils.translation import gettext as _
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from infra import clock
 from infra.db import lock_row
-from rulings.adjustments import approved_forfeit, match_replay, standing_result
-from rulings.engine import in_force_text
-from rulings.ledger import match_entries
 from tournament import access, pagecache
 from tournament.competition import allowances, display_cache, group_standings, knockout
 from tournament.competition.referees import drop_conflicting_referees
 from tournament.models import Event, HandAllowance, Match, Pair, ResultDecision, Stage
+from tournament.records import match as match_record
+from tournament.records.match import MatchRecord
 
 # How a match ended (Verdict.how) and the note stored with results that the levels alone do not explain.
 TOP, HANDS, TIME, FORFEIT, DECISION, STANDS = "top", "hands", "time", "forfeit", "decision", "stands"
@@ -70,13 +72,13 @@ class Verdict(NamedTuple):
     note: str = ""
 
 
-def decide(state, forfeit, allowance, decision=None, standing=None) -> Verdict:
+def decide(state, forfeit, allowance, *, decision=None, standing=None) -> Verdict:
     """The verdict on a match from its replayed ``state`` (hands and rulings), the approved ``forfeit``
-    ((winner side or None, Entry) from :func:`rulings.adjustments.approved_forfeit`, or None), the
+    ((winner side or None, its note) from :attr:`tournament.records.match.MatchRecord.forfeit`, or None), the
     clock's ``allowance`` (in force: ``tournament.clocks.allowances.InForce``, or None while its hands are not limited) and the
     chief's latest ``decision`` (a ResultDecision, or None).
 
-    A result an appeal's deciding body kept (``standing``: the side, :func:`rulings.adjustments.standing_result`)
+    A result an appeal's deciding body kept (``standing``: the side, ``MatchRecord.standing``)
     decides first; then a forfeit; then a side past the top level; then the chief's decision (made only where
     the hands could not decide); then the last allowed hand, where the profile's time-up rule names the
     winner (``MatchState.winner_at_time``).
@@ -84,8 +86,8 @@ def decide(state, forfeit, allowance, decision=None, standing=None) -> Verdict:
     if standing is not None:
         return Verdict(True, standing, STANDS, _(_NOTES[STANDS]))
     if forfeit is not None:
-        winner, entry = forfeit
-        return Verdict(True, winner, FORFEIT, in_force_text(entry.sanction.explanation)[:200])
+        winner, note = forfeit
+        return Verdict(True, winner, FORFEIT, note)
     if state.winner is not None:
         return Verdict(True, state.winner, TOP)
     if decision is not None:
@@ -119,20 +121,30 @@ def _latest_decision(match):
     return ResultDecision.objects.filter(match_id=match.pk).order_by("-decided_at", "-id").first()
 
 
-def settle(match, *, replay, entries=None, decision=None) -> Verdict:
+def _record(match, *, record, replay, entries) -> MatchRecord:
+    """The record settle and expected decide from: the caller's (with ``replay`` when given), else one made
+    from the caller's ``replay`` and ``entries`` (read when None)."""
+    if record is None:
+        return match_record.of(match, replay=replay, entries=entries)
+    return record if replay is None else record.replayed(replay)
+
+
+def settle(match, *, record=None, replay=None, entries=None, decision=None) -> Verdict:
     """Store the result the records give ``match`` (locked by the caller, in its transaction).
 
-    ``replay``: the match replayed with the rulings' adjustments (``scoring.hands.Replay``); ``entries``:
-    the match's replayed rulings when the caller has them; ``decision``: a chief's decision just stored. The levels, status, winner, finish and start
-    times and note are written in one save; when the outcome changed the competition moves on (or the
-    change is refused, naming the next match already begun). Byes and walkovers are left as they are.
+    ``record``: the match's records as the caller read them and its write left them
+    (:class:`~tournament.records.match.MatchRecord`, its ``replay`` set); or ``replay``: the match replayed
+    with the rulings' adjustments and ``entries``: its replayed rulings (read when None). ``decision``: a
+    chief's decision just stored. The levels, status, winner, finish and start times and note are written in
+    one save; when the outcome changed the competition moves on (or the change is refused, naming the next
+    match already begun). Byes and walkovers are left as they are.
     """
     decision = decision or _latest_decision(match)
     if match.status in (Match.Status.BYE, Match.Status.WALKOVER) and decision is None:
         return Verdict(True, None)
-    state = replay.state
-    verdict = decide(state, approved_forfeit(match, entries), _allowance(match, state), decision,
-                     standing_result(match, entries))
+    record = _record(match, record=record, replay=replay, entries=entries)
+    state = record.replay.state
+    verdict = decide(state, record.forfeit, _allowance(match, state), decision=decision, standing=record.standing)
     before = (match.is_over, match.winner_id)
     shown = (match.status, match.winner_id, match.ns_level, match.ew_level)
     now = clock.now()
@@ -173,15 +185,18 @@ def _event(round_id) -> Event:
     return Event.objects.select_related("profile").get(stages__rounds=round_id)
 
 
-def expected(match, *, replay, entries=None, standing=True) -> Verdict | None:
+def expected(match, *, record=None, replay=None, entries=None, standing=True) -> Verdict | None:
     """What :func:`settle` would conclude for ``match`` now, read only (``manage.py verify_replay``): None
-    for a bye or a walkover the records leave as they are. ``standing=False``: what the records give without
-    a result an appeal kept (does a decision change the result?)."""
+    for a bye or a walkover the records leave as they are. ``record`` (or ``replay`` and ``entries``) as for
+    :func:`settle`. ``standing=False``: what the records give without a result an appeal kept (does a decision
+    change the result?)."""
     decision = _latest_decision(match)
     if match.status in (Match.Status.BYE, Match.Status.WALKOVER) and decision is None:
         return None
-    return decide(replay.state, approved_forfeit(match, entries), _allowance(match, replay.state), decision,
-                  standing_result(match, entries) if standing else None)
+    record = _record(match, record=record, replay=replay, entries=entries)
+    state = record.replay.state
+    return decide(state, record.forfeit, _allowance(match, state), decision=decision,
+                  standing=record.standing if standing else None)
 
 
 def status_of(match, verdict) -> str:
@@ -199,13 +214,13 @@ def decide_match(match, user, *, winner, kind, reason):
         raise ForbiddenError(gettext_noop("Only a chief referee may decide a result."))
     with transaction.atomic():
         locked = lock_row(Match.objects.select_related("round", "ns", "ew", "profile", "hand_allowance"), match.pk)
-        entries = match_entries(locked)
         return record_decision(locked, user, winner=winner, kind=kind, reason=reason,
-                               replay=match_replay(locked, entries), entries=entries)
+                               record=match_record.of(locked))
 
 
-def record_decision(match, user, *, winner, kind, reason, replay, entries=None):
-    """Store a chief's decision of the (locked) ``match`` and settle it; ``replay``: its replay. Refused when the hands,
+def record_decision(match, user, *, winner, kind, reason, record=None, replay=None, entries=None):
+    """Store a chief's decision of the (locked) ``match`` and settle it; ``record`` (or ``replay`` and
+    ``entries``) as for :func:`settle`. Refused when the hands,
     a forfeit or the top level already decide it, or once the round's results are published. The
     decision is a new append-only row; the result is then settled like every other (and the bracket moves).
     """
@@ -219,12 +234,14 @@ def record_decision(match, user, *, winner, kind, reason, replay, entries=None):
         raise ConflictError(gettext_noop("This table has no two entries to decide between."), field="winner")
     if match.round.results_published_at is not None:
         raise ConflictError(gettext_noop("The round is closed: reopen it before changing a result."), field="winner")
-    by_records = decide(replay.state, approved_forfeit(match, entries), _allowance(match, replay.state))
+    record = _record(match, record=record, replay=replay, entries=entries)
+    state = record.replay.state
+    by_records = decide(state, record.forfeit, _allowance(match, state))
     if by_records.over and by_records.winner is not None:
         raise ConflictError(gettext_noop("The recorded hands and rulings already decide this match."), field="winner")
     row = ResultDecision.objects.create(match=match, kind=kind, winner=winner, reason=reason.strip()[:300],
                                         decided_by=user, decided_at=clock.now())
-    settle(match, replay=replay, entries=entries, decision=row)
+    settle(match, record=record, decision=row)
     return row
 
 

@@ -21,8 +21,6 @@ from common.names import display_name
 from infra import clock
 from rulings import appeal_route
 from rulings.appeals import appeal_deadline_for
-from rulings.closing import appeal_deadline_of
-from rulings.ledger import PENDING, STATE_LABELS, match_entries, related_row
 from rulings.models import Ruling
 from rulings.presenters import decided_text, offence_menu, ruling_text
 from scoring.profile_store import shared_version
@@ -30,6 +28,8 @@ from tournament.clocks import display
 from tournament.competition import rounds
 from tournament.desk import uplinks
 from tournament.models import Match, Round
+from tournament.records.closing import appeal_deadline_of
+from tournament.records.ledger import PENDING, STATE_LABELS, match_entries, related_row
 
 # A table's state on the desk.
 NOT_STARTED, PLAYING, LAST_HANDS, FINISHED, NO_RESULT, DISPUTED = (

@@ -7,7 +7,7 @@ manual nobody opens during play), in the active language:
     CLOCK_NOT_STARTED                   on the table page while the hall clock has not started: hands may be
                                         recorded all the same
 
-The offences are read from the profile's sanction table (``rulings.ledger``): an outcome that is a match loss
+The offences are read from the profile's sanction table (``tournament.records.ledger``): an outcome that is a match loss
 or a disqualification, unless the table makes it automatic, waits for the chief (``rulings.engine``'s
 ``needs_approval``), and so does the match loss of a side's n-th violation in a round (the escalation rule).
 """
@@ -19,8 +19,8 @@ from django.utils.translation import gettext_noop
 
 from rulings import appeal_route
 from rulings.engine import APPROVAL_KINDS
-from rulings.ledger import ledger_for
 from rulings.presenters import offence_name, offence_order
+from tournament.records.ledger import ledger_for
 
 CLOCK_NOT_STARTED = gettext_noop("The hall clock has not started: hands can be recorded all the same. The time "
                                  "limit and the last-hands announcement count from the chief referee's start.")

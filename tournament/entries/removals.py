@@ -11,7 +11,7 @@ In the final ranking (:mod:`tournament.competition.placings`) a suspended pair k
 one does; a disqualified pair takes no place and no award (the places below move up) until it is lifted.
 
 A removal that came from a ruling is lifted when the ruling no longer stands (voided, reversed or amended
-on appeal: ``rulings.services.restore_if_lifted``): the pair is active again and its walkovers not yet
+on appeal: ``rulings.pair_removals.restore_if_lifted``): the pair is active again and its walkovers not yet
 begun are played after all (:func:`tournament.competition.results.entry_restored`).
 """
 from __future__ import annotations

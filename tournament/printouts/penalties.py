@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rulings.ledger import ledger_for
 from rulings.presenters import event_log, match_log
 from scoring.models import RuleProfile
 from scoring.profile_store import english_page, in_language
@@ -23,6 +22,7 @@ from tournament.printouts.common import (
     round_label,
 )
 from tournament.printouts.layout import Heading, build_pdf, content_size, grid_table, styles, text
+from tournament.records.ledger import ledger_for
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from django.utils.translation import gettext_lazy
 from reportlab.platypus import PageBreak, Spacer
 
 from common.errors import UserError, gettext_noop
-from rulings.adjustments import match_replay
 from rulings.engine import in_force_text
 from scoring.models import SEAT_CHOICES
 from scoring.presenters import hand_line, state_payload
@@ -28,6 +27,7 @@ from tournament.printouts.common import (
 )
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 from tournament.printouts.scoresheets import HandRow
+from tournament.records.adjustments import match_replay
 
 SEATS = dict(SEAT_CHOICES)
 

@@ -15,7 +15,6 @@ from reportlab.platypus import PageBreak
 
 from common.errors import UserError, gettext_noop
 from common.qr import qr_modules
-from rulings.ledger import AMENDED, IN_FORCE, LAPSED, REVERSED, VOID
 from rulings.presenters import matches_log
 from scoring.models import Hand
 from tournament.printouts.common import (
@@ -41,6 +40,7 @@ from tournament.printouts.layout import (
     register_font,
 )
 from tournament.printouts.penalties import offence_label, offence_names, side_name
+from tournament.records.ledger import AMENDED, IN_FORCE, LAPSED, REVERSED, VOID
 
 HAND_ROWS = 18          # rows on a sheet (more when more hands are already recorded)
 PENALTY_ROWS = 4        # rows in the penalty box (rulings in force first, then blank lines)

@@ -16,10 +16,10 @@ from django.utils import timezone
 from common.errors import ConflictError, gettext_noop
 from infra import clock
 from rulings.engine import appeal_deadline
-from rulings.ledger import ledger_for
 from scoring.models import Hand
 from tournament import access
 from tournament.models import Match, Round, RoundClosure
+from tournament.records.ledger import ledger_for
 
 TABLE_END_OF_PLAY = "table_end_of_play"
 _UNSET = object()

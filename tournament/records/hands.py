@@ -2,12 +2,12 @@
 
     current_hands(match) -> [Hand]          the latest version of every hand, by number
     hand_history(match) -> [Hand]           every version, superseded ones included
-    replay(match, hands, adjustments, extra=None) -> MatchState
+    replay(match, hands, adjustments, *, extra=None) -> MatchState
     load_replay(match, *, adjust, hands=None) -> Replay   hands + adjustments + state, once
     next_hand_number(hands, adjustments) -> int
 
-The rulings' adjustments of each hand come from the rulings layer (``rulings.ledger``), which calls this
-module; ``rulings.ledger.match_replay(match)`` is the replay with them. An adjustment is::
+The rulings' adjustments of each hand come from the rulings layer (``tournament.records.ledger``), which calls this
+module; ``tournament.records.ledger.match_replay(match)`` is the replay with them. An adjustment is::
 
     {"penalty_points": int,        # signed, toward the defenders' total of that hand (default 0)
      "award": dict | None,         # kwargs for MatchState.award(...): the hand's outcome was decided
@@ -101,7 +101,7 @@ def ruled_numbers(adjustments) -> set:
     return {n for n, adj in adjustments.items() if adj.get("award") or adj.get("forfeit")}
 
 
-def replay(match, hands, adjustments, extra=None):
+def replay(match, hands, adjustments, *, extra=None):
     """The engine state after ``hands`` (+ ``extra``: {number: inputs} not stored yet) and the awards."""
     rows = {hand.number: hand for hand in hands}
     stored = set(rows) - set(extra or {})
@@ -129,7 +129,7 @@ class Replay:
     adjustments: dict
     state: MatchState
     ruled: tuple | None = None   # the numbers decided by a ruling, when the adjustments are not at hand
-                                 # (a state kept between requests: ``scoring.snapshots``)
+                                 # (a state kept between requests: ``tournament.records.snapshots``)
 
     @property
     def numbers(self) -> list:
@@ -147,7 +147,7 @@ def load_replay(match, *, adjust, hands=None) -> Replay:
     """Read the current hands (unless given) and replay them with the rulings' adjustments.
 
     ``adjust``: a function ``hands -> adjustments`` (the rulings layer's ``adjustments_for(match)``), or a
-    dict of adjustments (``{}`` for none). The rulings-aware replay is ``rulings.ledger.match_replay``.
+    dict of adjustments (``{}`` for none). The rulings-aware replay is ``tournament.records.ledger.match_replay``.
     """
     hands = current_hands(match) if hands is None else hands
     adjustments = adjust(hands) if callable(adjust) else adjust

@@ -2,7 +2,7 @@
 
     hand_adjustments(match, entries=None, *, hands=None) -> {hand number: adjustment}
     adjustments_for(match, entries=None) -> (hands -> adjustments)     the scoring replay's hook
-    match_replay(match, entries=None, hands=None) -> scoring.hands.Replay   hands and rulings, once
+    match_replay(match, entries=None, hands=None) -> tournament.records.hands.Replay   hands and rulings, once
     match_state(match) -> MatchState                                 the state of that replay
     approved_forfeit(match, entries=None) -> (winner side or None, Entry) | None
     standing_result(match, entries=None) -> "NS" | "EW" | None       a result kept on appeal
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from common.seats import NEXT_SEAT, SEAT_SIDE
 from rulings.engine import defender_points_delta
-from rulings.ledger import IN_FORCE, REJECTED, final_decision, match_entries
 from scoring.engine import final_points
-from scoring.hands import last_trick_from, load_replay
 from scoring.profile_store import engine_profile
+from tournament.records.hands import last_trick_from, load_replay
+from tournament.records.ledger import IN_FORCE, REJECTED, final_decision, match_entries
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
     read(queryset, match_id) -> Match       lock the Match row, then read it with its kept state (fresh)
     kept(match) -> Kept | None              the kept state of a match read by :func:`read`, if it still holds
     version_of(match) -> str                the kept state's version (its last hand and ruling ids)
-    keep(match, replay, entries, ledger)    keep the state a full replay gave (after a write that replayed)
+    keep(match, replay, *, entries, ledger) keep the state a full replay gave (after a write that replayed)
     keep_applied(match, kept)               keep the state a fast write moved on
     forget(match_ids)                       drop the kept state (a write that does not apply to it)
     applying()                              context: rows written inside belong to a fast write
@@ -31,12 +31,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from infra.db import lock_row
-from rulings.ledger import LIVE_STATES
 from scoring.engine import MatchState
-from scoring.hands import Replay
 from scoring.models import Hand, MatchSnapshot
 from scoring.profile_store import engine_profile, shared_version
 from tournament.models import Match
+from tournament.records.hands import Replay
+from tournament.records.ledger import LIVE_STATES
 
 FORMAT = 1
 ENDS_MATCH = frozenset({"match_forfeit", "disqualification"})
@@ -162,7 +162,7 @@ def of_replay(replay, entries, ledger) -> Kept:
                 max((hand.pk for hand in replay.hands), default=0), max((r.pk for r in rulings), default=0))
 
 
-def keep(match, replay, entries, ledger):
+def keep(match, replay, *, entries, ledger):
     """Keep the state a full replay gave (see :func:`of_replay`)."""
     _store(match, of_replay(replay, entries, ledger))
 
