@@ -24,6 +24,7 @@ from tournament.competition import unit_standings
 from tournament.entries import registration
 from tournament.events import rule_choices
 from tournament.models import Draw, Event, EventClockSettings, Match, Pair, Player, RegistrationWindow, Team, Unit
+from tournament.selfscore import modes as recorders
 from tournament.staff.services import add_creator, ascii_of, short_ascii
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
@@ -31,7 +32,7 @@ RESERVED_SLUGS = {"new"}  # /events/new/ is the new-event page
 #: The longest name, venue and organising body (the model's columns; the page's form and the API declare it too).
 TEXT_MAX = 200
 FIELDS = ("name", "organising_body", "start_date", "end_date", "venue", "format", "profile", "profile_version",
-          "slug", "published")
+          "slug", "published", "hand_recorders")
 
 
 class EventError(UserError):
@@ -177,6 +178,8 @@ def _clean(values: dict, event: Event | None) -> dict:
             raise EventError(gettext_noop("Another event already uses the web address %(slug)s."), field="slug",
                              slug=slug)
         out["slug"] = slug
+    if values.get("hand_recorders") not in (None, ""):   # who records the hands (tournament.selfscore)
+        out["hand_recorders"] = recorders.check(values["hand_recorders"])
     if "published" in values:
         published = values["published"]
         if isinstance(published, str):
@@ -233,6 +236,7 @@ def copy_event(event: Event, by, values: dict, *, with_entries: bool = False) ->
     and pairs when ``with_entries``; ``by`` becomes its organiser. Never its stages, draws or results."""
     base = {"name": event.name, "organising_body": event.organising_body, "venue": event.venue,
             "start_date": event.start_date, "end_date": event.end_date, "format": event.format,
+            "hand_recorders": event.hand_recorders,
             "profile": rule_choices.base_profile(event).slug}
     base.update({k: v for k, v in values.items() if v not in (None, "")})
     base["published"] = False
