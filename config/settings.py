@@ -221,6 +221,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "infra.auth.CsrfSessionAuthentication",   # DRF's, its CSRF refusal in the user's language
         "tournament.staff.authentication.ApiTokenAuthentication",
+        "tournament.selfscore.authentication.SideCodeAuthentication",   # a side's code: its writes' key owner
         "infra.auth.SwitchableBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

@@ -1,7 +1,7 @@
 """The sides' codes: a short number per (match, side), handed to that pair alone on its own slip.
 
     issue_code(match, side, by) -> str                 a new code (the old one dies); shown once
-    issue_round_codes(rnd, by) -> [Issued]              a code for both sides of every table of the round
+    issue_round_codes(rnd, by, tables=None) -> [Issued]  a code for both sides of every table of the round
     side_of(match, code, *, address) -> SideCode        the side whose code it is (refusals below)
     owner_of(match_id, code) -> SideCode | None         the same without counting or refusing (the API's writer)
 
@@ -73,12 +73,13 @@ def _new_code() -> str:
     return f"{secrets.randbelow(10 ** DIGITS):0{DIGITS}d}"
 
 
-def _may_issue(user, match) -> bool:
-    return access.may(user, access.DECIDE_RESULT, match=match) or access.may(user, access.MANAGE, match=match)
+def may_issue(user, event) -> bool:
+    """The desk: a chief referee or an organiser of ``event``."""
+    return access.may(user, access.DECIDE_RESULT, event=event) or access.may(user, access.MANAGE, event=event)
 
 
 def _refuse_issue(user, match) -> None:
-    if not _may_issue(user, match):
+    if not may_issue(user, match.round.stage.event):
         raise ForbiddenError(gettext_noop("Only a chief referee or an organiser may issue the sides' codes."))
     if match.ns_id is None or match.ew_id is None:
         raise ConflictError(gettext_noop("This table has no two entries: it needs no codes."), field="match")
@@ -107,12 +108,15 @@ class Issued(NamedTuple):
     code: str
 
 
-def issue_round_codes(rnd, by) -> list[Issued]:
-    """New codes for both sides of every open table of ``rnd`` (a round's slips; every older code dies)."""
-    matches = list(Match.objects.filter(round=rnd, ns__isnull=False, ew__isnull=False)
-                   .exclude(status__in=Match.OVER).select_related("round__stage__event").order_by("table"))
-    if matches:
-        _refuse_issue(by, matches[0])
+def issue_round_codes(rnd, by, tables=None) -> list[Issued]:
+    """New codes for both sides of every open table of ``rnd`` (``tables``: those table numbers only), for the
+    round's slips; every older code of those tables dies."""
+    if not may_issue(by, rnd.stage.event):
+        raise ForbiddenError(gettext_noop("Only a chief referee or an organiser may issue the sides' codes."))
+    query = Match.objects.filter(round=rnd, ns__isnull=False, ew__isnull=False).exclude(status__in=Match.OVER)
+    if tables:
+        query = query.filter(table__in=list(tables))
+    matches = list(query.order_by("table"))
     now, rows, issued = clock.now(), [], []
     for match in matches:
         for side in SIDES:

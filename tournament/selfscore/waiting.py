@@ -3,7 +3,7 @@ confirmation, or is disputed (有异议) and waits for the floor referee.
 
     state_of(entry) -> "waiting" | "disputed" | "confirmed" | "decided" | "withdrawn" | "lapsed"
     open_entry(match) -> HandEntry | None        the table's entry still waiting or disputed
-    entries_of(match, limit=20) -> [HandEntry]    the table's entries, newest first, their steps read
+    entries_of(match, limit=20, ids=None) -> [HandEntry]  the table's entries, newest first, steps read
     open_tables(rnd) -> [int]                     the tables of a round with an entry open (it cannot close)
     open_entries(*, event=None, rnd=None, referee=None) -> [HandEntry]   what the desk and a floor referee
                                                   see: the open entries, newest first
@@ -17,7 +17,7 @@ from __future__ import annotations
 from django.db.models import Exists, OuterRef, Prefetch
 
 from scoring.models import Hand
-from tournament.models import EntryStep, HandEntry
+from tournament.models import EntryStep, HandEntry, Match
 
 WAITING, DISPUTED, LAPSED = "waiting", "disputed", "lapsed"
 OPEN = (WAITING, DISPUTED)
@@ -46,9 +46,10 @@ def _is_lapsed(entry) -> bool:
     return bool(entry.number_taken)
 
 
-def _read(queryset) -> list:
-    steps = Prefetch("steps", queryset=EntryStep.objects.select_related("by", "hand").order_by("pk"))
-    entries = list(queryset.annotate(**_lapsed_query()).prefetch_related(steps))
+def _read(queryset, limit=None) -> list:
+    steps = Prefetch("steps", queryset=EntryStep.objects.select_related("by").order_by("pk"))
+    query = queryset.annotate(**_lapsed_query()).prefetch_related(steps)
+    entries = list(query if limit is None else query[:limit])
     for entry in entries:
         entry.state = _state(entry, list(entry.steps.all()), _is_lapsed(entry))
     return entries
@@ -70,9 +71,13 @@ def open_entry(match):
     return found[0] if found else None
 
 
-def entries_of(match, limit: int = 20) -> list:
-    """The last ``limit`` entries of ``match``, newest first, each with its ``state`` and steps."""
-    return _read(HandEntry.objects.filter(match_id=match.pk).select_related("base_hand").order_by("-pk")[:limit])
+def entries_of(match, limit: int | None = 20, ids=None) -> list:
+    """The last ``limit`` entries of ``match`` (None: all; ``ids``: those only), newest first, each with its
+    ``state`` and steps."""
+    query = HandEntry.objects.filter(match_id=match.pk if isinstance(match, Match) else match).order_by("-pk")
+    if ids is not None:
+        query = query.filter(pk__in=list(ids))
+    return _read(query, limit)
 
 
 def open_entries(*, event=None, rnd=None, referee=None, match_ids=None) -> list:
