@@ -286,6 +286,10 @@ SPECTACULAR_SETTINGS = {
         "SeatEnum": "scoring.models.SEAT_CHOICES",
         "StaffRoleEnum": "tournament.models.staff.EventRole.Role",
         "RulingRoleEnum": ["declarers", "defenders"],
+        "HandEntryKindEnum": "tournament.models.selfscore.HandEntry.Kind",
+        "HandEntryStateEnum": ["waiting", "disputed", "confirmed", "decided", "withdrawn", "lapsed"],
+        "EntryStepStateEnum": "tournament.models.selfscore.EntryStep.State",
+        "HandRecordersEnum": "tournament.models.event.Event.Recorders",
     },
 }
 

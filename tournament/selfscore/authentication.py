@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework import authentication
+from rest_framework import authentication, permissions
 
 from common.numbers import whole
 from infra.auth import UserThrottle
@@ -52,6 +52,18 @@ class SideCodeAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request):
         return None   # never what a 401 asks for: a program logs in or sends its token
+
+
+class SideCodeOrLogin(permissions.BasePermission):
+    """The players' operations: read by anybody (the operation says what it shows), written with a side's code
+    or a login. A code sent is checked by the operation itself (a wrong one is counted and slowed there)."""
+
+    anonymous_read = True   # infra.api_schema: the read is public
+
+    def has_permission(self, request, view):
+        if request.method in permissions.SAFE_METHODS or (request.user and request.user.is_authenticated):
+            return True
+        return isinstance(request.auth, SideCode) or credentials(request) is not None
 
 
 class SideThrottle(UserThrottle):

@@ -10,7 +10,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -21,18 +21,18 @@ from tournament import access
 from tournament.models import Event, Match, Round, SideCode
 from tournament.selfscore import codes, presenters, services, waiting
 from tournament.selfscore.api.serializers import (
-    DecideInputSerializer,
-    EntryInputSerializer,
-    EntrySerializer,
-    IssuedSerializer,
-    NoteInputSerializer,
-    OpenEntrySerializer,
+    EntryDecisionInputSerializer,
+    EntryNoteInputSerializer,
+    EntrySettledSerializer,
+    HandEntryInputSerializer,
+    HandEntrySerializer,
+    OpenHandEntrySerializer,
     RoundCodesInputSerializer,
-    SettledSerializer,
-    SideInputSerializer,
-    TableSerializer,
+    SelfScoringTableSerializer,
+    SideCodeInputSerializer,
+    SideCodeIssuedSerializer,
 )
-from tournament.selfscore.authentication import SideThrottle, code_sent
+from tournament.selfscore.authentication import SideCodeOrLogin, SideThrottle, code_sent
 
 WRITE_ERRORS = error_responses(400, 403, 404, 409, 429)
 
@@ -46,7 +46,7 @@ def _valid(serializer_class, request):
 class _Players(APIView):
     """An operation a side takes with its code (the service checks the code: wrong ones counted and slowed)."""
 
-    permission_classes = [AllowAny]
+    permission_classes = [SideCodeOrLogin]
     throttle_classes = [SideThrottle]
     side_code = True   # the description names the side's code as this operation's credential
 
@@ -65,7 +65,7 @@ class TableEntriesView(_Players):
     """The table where the players record: its confirmed hands, the entry waiting apart (GET); a side enters the
     next hand or a correction of the last (POST)."""
 
-    @extend_schema(responses={200: TableSerializer, 404: error_responses(404)[404]}, summary="a self-scoring table",
+    @extend_schema(responses={200: SelfScoringTableSerializer, 404: error_responses(404)[404]}, summary="a self-scoring table",
                    description="Readable where the event is (published, or its staff), and with the table's side "
                                "code. Only confirmed hands count; `waiting` is the entry waiting for the other "
                                "side (or disputed, for the floor referee).")
@@ -74,17 +74,17 @@ class TableEntriesView(_Players):
         own_code = isinstance(request.auth, SideCode) and request.auth.match_id == match.pk
         if not own_code and not access.may(request.user, access.VIEW, match=match):
             raise Http404
-        return Response(TableSerializer(presenters.table_data(match)).data)
+        return Response(SelfScoringTableSerializer(presenters.table_data(match)).data)
 
-    @extend_schema(request=EntryInputSerializer, responses={201: EntrySerializer, **WRITE_ERRORS},
+    @extend_schema(request=HandEntryInputSerializer, responses={201: HandEntrySerializer, **WRITE_ERRORS},
                    summary="a side enters a hand")
     def post(self, request, match_id):
-        data = _valid(EntryInputSerializer, request)
+        data = _valid(HandEntryInputSerializer, request)
         number, kind = data.pop("number"), data.pop("kind")
         code, address = self.side()
         entry = services.enter_hand(Match(pk=match_id), code, address=address, number=number, kind=kind,
                                     inputs=_plain(data))
-        return Response(EntrySerializer(presenters.entry_data(entry)).data, status=status.HTTP_201_CREATED)
+        return Response(HandEntrySerializer(presenters.entry_data(entry)).data, status=status.HTTP_201_CREATED)
 
 
 def _plain(data):
@@ -97,37 +97,37 @@ def _plain(data):
 class ConfirmView(_Players):
     """The other side confirms the waiting entry: the hand counts from now on."""
 
-    @extend_schema(request=NoteInputSerializer, responses={201: SettledSerializer, **WRITE_ERRORS},
+    @extend_schema(request=EntryNoteInputSerializer, responses={201: EntrySettledSerializer, **WRITE_ERRORS},
                    summary="the other side confirms an entry")
     def post(self, request, match_id, entry_id):
-        _valid(NoteInputSerializer, request)
+        _valid(EntryNoteInputSerializer, request)
         code, address = self.side()
         settled = services.confirm_entry(entry_id, code, address=address, match_id=match_id)
-        return Response(SettledSerializer(presenters.settled_data(settled)).data, status=status.HTTP_201_CREATED)
+        return Response(EntrySettledSerializer(presenters.settled_data(settled)).data, status=status.HTTP_201_CREATED)
 
 
 class DisputeView(_Players):
     """A side disputes the waiting entry (有异议): the table stops, the floor referee decides."""
 
-    @extend_schema(request=NoteInputSerializer, responses={201: EntrySerializer, **WRITE_ERRORS},
+    @extend_schema(request=EntryNoteInputSerializer, responses={201: HandEntrySerializer, **WRITE_ERRORS},
                    summary="a side disputes an entry")
     def post(self, request, match_id, entry_id):
-        note = _valid(NoteInputSerializer, request)["note"]
+        note = _valid(EntryNoteInputSerializer, request)["note"]
         code, address = self.side()
         services.dispute_entry(entry_id, code, address=address, note=note, match_id=match_id)
-        return Response(EntrySerializer(_entry(match_id, entry_id)).data, status=status.HTTP_201_CREATED)
+        return Response(HandEntrySerializer(_entry(match_id, entry_id)).data, status=status.HTTP_201_CREATED)
 
 
 class WithdrawView(_Players):
     """The side that entered the waiting entry takes it back."""
 
-    @extend_schema(request=NoteInputSerializer, responses={201: EntrySerializer, **WRITE_ERRORS},
+    @extend_schema(request=EntryNoteInputSerializer, responses={201: HandEntrySerializer, **WRITE_ERRORS},
                    summary="a side withdraws its entry")
     def post(self, request, match_id, entry_id):
-        _valid(NoteInputSerializer, request)
+        _valid(EntryNoteInputSerializer, request)
         code, address = self.side()
         services.withdraw_entry(entry_id, code, address=address, match_id=match_id)
-        return Response(EntrySerializer(_entry(match_id, entry_id)).data, status=status.HTTP_201_CREATED)
+        return Response(HandEntrySerializer(_entry(match_id, entry_id)).data, status=status.HTTP_201_CREATED)
 
 
 def _entry(match_id, entry_id):
@@ -139,16 +139,16 @@ class DecideView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=DecideInputSerializer, responses={201: SettledSerializer, **WRITE_ERRORS},
+    @extend_schema(request=EntryDecisionInputSerializer, responses={201: EntrySettledSerializer, **WRITE_ERRORS},
                    summary="the floor referee decides an entry")
     def post(self, request, match_id, entry_id):
-        data = _valid(DecideInputSerializer, request)
+        data = _valid(EntryDecisionInputSerializer, request)
         hand = _plain(data["hand"]) if data["hand"] else None
         if hand is not None:
             hand.pop("number", None)
         settled = services.decide_entry(entry_id, request.user, action=data["action"], inputs=hand,
                                         note=data["note"], match_id=match_id)
-        return Response(SettledSerializer(presenters.settled_data(settled)).data, status=status.HTTP_201_CREATED)
+        return Response(EntrySettledSerializer(presenters.settled_data(settled)).data, status=status.HTTP_201_CREATED)
 
 
 class SideCodeView(APIView):
@@ -157,16 +157,16 @@ class SideCodeView(APIView):
     permission_classes = [IsAuthenticated]
     shows_secret = True   # a code is shown once (410 on a retry)
 
-    @extend_schema(request=SideInputSerializer, responses={201: IssuedSerializer, **WRITE_ERRORS},
+    @extend_schema(request=SideCodeInputSerializer, responses={201: SideCodeIssuedSerializer, **WRITE_ERRORS},
                    summary="issue a side's code")
     def post(self, request, match_id):
-        side = _valid(SideInputSerializer, request)["side"]
+        side = _valid(SideCodeInputSerializer, request)["side"]
         match = get_object_or_404(Match.objects.select_related("round__stage__event"), pk=match_id)
         if not access.may(request.user, access.VIEW, match=match):
             raise Http404
         code = codes.issue_code(match, side, request.user)
         body = {"match": match.pk, "table": match.table, "side": side, "code": code}
-        return secret(Response(IssuedSerializer(body).data, status=status.HTTP_201_CREATED))
+        return secret(Response(SideCodeIssuedSerializer(body).data, status=status.HTTP_201_CREATED))
 
 
 class RoundCodesView(APIView):
@@ -175,7 +175,7 @@ class RoundCodesView(APIView):
     permission_classes = [IsAuthenticated]
     shows_secret = True   # the codes are shown once (410 on a retry)
 
-    @extend_schema(request=RoundCodesInputSerializer, responses={201: IssuedSerializer(many=True), **WRITE_ERRORS},
+    @extend_schema(request=RoundCodesInputSerializer, responses={201: SideCodeIssuedSerializer(many=True), **WRITE_ERRORS},
                    summary="issue the codes of a round's tables")
     def post(self, request, round_id):
         tables = _valid(RoundCodesInputSerializer, request)["tables"]
@@ -184,7 +184,7 @@ class RoundCodesView(APIView):
             raise Http404
         issued = codes.issue_round_codes(rnd, request.user, tables=tables)
         body = [{"match": i.match_id, "table": i.table, "side": i.side, "code": i.code} for i in issued]
-        return secret(Response(IssuedSerializer(body, many=True).data, status=status.HTTP_201_CREATED))
+        return secret(Response(SideCodeIssuedSerializer(body, many=True).data, status=status.HTTP_201_CREATED))
 
 
 class OpenEntriesView(APIView):
@@ -193,7 +193,7 @@ class OpenEntriesView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: OpenEntrySerializer(many=True), 404: error_responses(404)[404]},
+    @extend_schema(responses={200: OpenHandEntrySerializer(many=True), 404: error_responses(404)[404]},
                    parameters=[OpenApiParameter("mine", bool, description="only the tables assigned to me")],
                    summary="the entries waiting in an event")
     def get(self, request, slug):
@@ -202,4 +202,4 @@ class OpenEntriesView(APIView):
             raise Http404
         referee = request.user if request.query_params.get("mine") in ("1", "true") else None
         rows = presenters.open_entry_rows(waiting.open_entries(event=event, referee=referee))
-        return Response(OpenEntrySerializer(rows, many=True).data)
+        return Response(OpenHandEntrySerializer(rows, many=True).data)

@@ -4,14 +4,14 @@ from rest_framework import serializers
 from infra.inputs import StrictInput
 from scoring.hand_inputs import HandInputSerializer
 from scoring.models import Hand
-from tournament.models import EntryStep, HandEntry
+from tournament.models import EntryStep, Event, HandEntry
 from tournament.selfscore import services, waiting
 
 SIDES = [("NS", "NS"), ("EW", "EW")]
 STATES = [(state, state) for state in (waiting.WAITING, waiting.DISPUTED, *EntryStep.ENDINGS, waiting.LAPSED)]
 
 
-class EntryInputSerializer(HandInputSerializer):
+class HandEntryInputSerializer(HandInputSerializer):
     """A side's entry of a hand: the hand as the referee's hand API takes it, and whether it is a new hand or a
     correction of the last one (then ``number`` is the last hand's)."""
 
@@ -20,14 +20,14 @@ class EntryInputSerializer(HandInputSerializer):
                                              "(the other side confirms it as well)")
 
 
-class NoteInputSerializer(StrictInput):
+class EntryNoteInputSerializer(StrictInput):
     """A confirmation, a dispute or a withdrawal: a note, optional (a dispute's reason)."""
 
     note = serializers.CharField(required=False, allow_blank=True, max_length=services.NOTE_MAX, default="",
                                  help_text="a dispute's reason, for the floor referee (optional)")
 
 
-class DecideInputSerializer(StrictInput):
+class EntryDecisionInputSerializer(StrictInput):
     """A referee's decision of an entry: as entered, another hand, or nothing."""
 
     action = serializers.ChoiceField(choices=[(a, a) for a in services.ACTIONS], help_text=(
@@ -43,7 +43,7 @@ class DecideInputSerializer(StrictInput):
         return attrs
 
 
-class SideInputSerializer(StrictInput):
+class SideCodeInputSerializer(StrictInput):
     side = serializers.ChoiceField(choices=SIDES, help_text="the side that gets a new code (its old code dies)")
 
 
@@ -53,7 +53,7 @@ class RoundCodesInputSerializer(StrictInput):
                                    help_text="these tables only (empty: every open table of the round)")
 
 
-class StepSerializer(serializers.Serializer):
+class EntryStepSerializer(serializers.Serializer):
     state = serializers.ChoiceField(choices=EntryStep.State.choices)
     side = serializers.ChoiceField(choices=SIDES, allow_null=True, help_text="the side whose code took the step")
     by = serializers.CharField(allow_null=True, help_text="the referee who decided (null: a side)")
@@ -62,7 +62,7 @@ class StepSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
-class EntrySerializer(serializers.Serializer):
+class HandEntrySerializer(serializers.Serializer):
     """A side's entry and what happened to it since."""
 
     id = serializers.IntegerField()
@@ -75,17 +75,17 @@ class EntrySerializer(serializers.Serializer):
         '"waiting": for the other side; "disputed": for the floor referee; "confirmed", "decided", "withdrawn": '
         'over; "lapsed": the hand was recorded otherwise, the entry counts for nothing'))
     entered_at = serializers.DateTimeField()
-    steps = StepSerializer(many=True)
+    steps = EntryStepSerializer(many=True)
 
 
-class OpenEntrySerializer(EntrySerializer):
+class OpenHandEntrySerializer(HandEntrySerializer):
     table = serializers.IntegerField(allow_null=True)
     round = serializers.IntegerField()
     stage = serializers.CharField()
     disputed_at = serializers.DateTimeField(allow_null=True)
 
 
-class TableHandSerializer(serializers.Serializer):
+class CountedHandSerializer(serializers.Serializer):
     """A hand that counts (confirmed by the other side, decided by a referee, or a referee's own)."""
 
     id = serializers.IntegerField()
@@ -103,40 +103,39 @@ class TableHandSerializer(serializers.Serializer):
     recorded_at = serializers.DateTimeField()
 
 
-class LevelsSerializer(serializers.Serializer):
+class SideLevelsSerializer(serializers.Serializer):
     NS = serializers.CharField(allow_null=True)
     EW = serializers.CharField(allow_null=True)
 
 
-class TableSerializer(serializers.Serializer):
+class SelfScoringTableSerializer(serializers.Serializer):
     """A table where the players record: the hands that count, and the entry waiting apart."""
 
     match = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
     round = serializers.IntegerField()
     status = serializers.CharField()
-    recorders = serializers.ChoiceField(choices=[("referee", "referee"), ("players", "players"),
-                                                 ("either", "either")], help_text="who records the hands here")
-    levels = LevelsSerializer(help_text="the levels the confirmed hands left")
+    recorders = serializers.ChoiceField(choices=Event.Recorders.choices, help_text="who records the hands here")
+    levels = SideLevelsSerializer(help_text="the levels the confirmed hands left")
     winner = serializers.ChoiceField(choices=SIDES, allow_null=True)
     over = serializers.BooleanField()
     next_number = serializers.IntegerField(help_text="the next hand's number after the recorded ones")
-    hands = TableHandSerializer(many=True, help_text="the confirmed hands only")
-    waiting = EntrySerializer(allow_null=True, help_text="the entry waiting for confirmation or a decision")
-    entries = EntrySerializer(many=True, help_text="the last entries, newest first")
+    hands = CountedHandSerializer(many=True, help_text="the confirmed hands only")
+    waiting = HandEntrySerializer(allow_null=True, help_text="the entry waiting for confirmation or a decision")
+    entries = HandEntrySerializer(many=True, help_text="the last entries, newest first")
 
 
-class SettledSerializer(serializers.Serializer):
+class EntrySettledSerializer(serializers.Serializer):
     """A confirmation's or a decision's answer."""
 
-    entry = EntrySerializer()
-    hand = TableHandSerializer(allow_null=True, help_text="the hand recorded (null: rejected)")
+    entry = HandEntrySerializer()
+    hand = CountedHandSerializer(allow_null=True, help_text="the hand recorded (null: rejected)")
     status = serializers.CharField()
-    levels = LevelsSerializer()
+    levels = SideLevelsSerializer()
     winner = serializers.ChoiceField(choices=SIDES, allow_null=True)
 
 
-class IssuedSerializer(serializers.Serializer):
+class SideCodeIssuedSerializer(serializers.Serializer):
     """A side's new code, shown once (print it on the side's slip)."""
 
     match = serializers.IntegerField()
