@@ -35,6 +35,9 @@ from tournament.entries import pairs as entry_pairs
 from tournament.entries import removals, substitutions
 from tournament.events import rule_choices
 from tournament.models import Event, EventRole, Match, Pair, Player, Round, Stage, Team, Unit
+from tournament.selfscore import codes as side_codes
+from tournament.selfscore import services as selfscore
+from tournament.selfscore import waiting
 
 from .shapes import Shape
 
@@ -59,8 +62,13 @@ class Sim:
         self.byes_seen = 0
         self.bye_round_played = False   # a hand recorded in a round with a bye
         self.current_round = None
+        self.label = ""
         self.event = None
         self.users = {}
+        # the players' steps draw from their own sequence: a seed's other draws stay as they were
+        self.players_rng = random.Random(f"simulator-players-steps-{shape.seed}")
+        self.codes = {}   # (match id, side): the code on the side's slip
+        self.left_waiting = False
 
     # --- helpers -----------------------------------------------------------------------------------
     def note(self, text):
@@ -105,7 +113,7 @@ class Sim:
         self.event = Event.objects.create(
             slug=f"sim-{shape.seed}", name=f"2026年模拟升级赛（{shape.seed}号）", start_date=dt.date(2026, 12, 5),
             end_date=dt.date(2026, 12, 5), venue="市职工文体中心", profile=profile, format=shape.event_format,
-            published=True)
+            published=True, hand_recorders=Event.Recorders.EITHER if shape.players_record else Event.Recorders.REFEREE)
         User = get_user_model()
         for role, name, family, given in (("organiser", "organiser", "赵", "组委"), ("chief", "chief_referee", "钱", "总裁"),
                                           ("referee", "table_referee", "孙", "裁判"), ("arbiter", "arbitration", "李", "仲裁")):
@@ -196,13 +204,16 @@ class Sim:
     def play_round(self, rnd):
         chief, referee = self.users["chief"], self.users["referee"]
         label = f"{rnd.stage.name} R{rnd.number}"
-        self.current_round = rnd
+        self.current_round, self.label = rnd, label
         byes = Match.objects.filter(round=rnd, status=Match.Status.BYE).count()
         self.byes_seen += byes
         tables = self.playable(rnd)
         for match in tables:
             self.assign_referee(match)
         self.before_play(rnd, tables, label)
+        if self.shape.players_record:
+            issued = self.attempt(f"{label}: the sides' codes", lambda: side_codes.issue_round_codes(rnd, chief))
+            self.codes.update({(i.match_id, i.side): i.code for i in issued or ()})
         timed = self.timed()
         clock_on = timed and self.chance("clock")
         if clock_on:
@@ -231,6 +242,7 @@ class Sim:
             self.tick(24 * 60)   # the round's time runs out
             self.attempt(f"{label}: time up", lambda: clocks.fire_due(rnd.pk))
             self.state(f"{label} time up")
+        self.settle_waiting(rnd, label)
         for match in self.playable(rnd) + self.undecided(rnd):
             self.attempt(f"{label}: chief decides table {match.table}", lambda m=match: results.decide_match(
                 m, chief, winner=self.rng.choice(["NS", "EW"]), kind="decided", reason="双方同意提前结束，按级数判定"))
@@ -258,9 +270,66 @@ class Sim:
         replayed = match_replay(match)
         number, declarer = replayed.next_number, replayed.state.declarer
         points = self.rng.choice([0, 20, 40, 60, 85, 120, 160, 200])
-        self.attempt(f"hand {number} at table {match.table}", lambda: record_hand(
-            match, user, number=number, trump=self.rng.choice(["H", "S", "D", "C"]), defender_points=points,
-            declarer=None if declarer else self.rng.choice("NESW")))
+        inputs = {"trump": self.rng.choice(["H", "S", "D", "C"]), "defender_points": points,
+                  "declarer": None if declarer else self.rng.choice("NESW")}
+        if self.shape.players_record and self.players_rng.random() < self.shape.mishaps["players"]:
+            self.players_hand(match, number, inputs)
+            return
+        self.attempt(f"hand {number} at table {match.table}", lambda: record_hand(match, user, number=number, **inputs))
+
+    # --- the players record, the opponents confirm -------------------------------------------------
+    def side_code(self, match, side):
+        return self.codes.get((match.pk, side), "00000000")
+
+    def players_hand(self, match, number, inputs):
+        """A side enters the hand; the other side confirms it, or disputes it and the floor referee decides, or
+        (now and then) it is left waiting for the round's end."""
+        rng, where = self.players_rng, f"table {match.table} hand {number}"
+        side = rng.choice(["NS", "EW"])
+        other = "EW" if side == "NS" else "NS"
+        if waiting.open_entry(match) is not None:
+            return
+        entry = self.attempt(f"{where}: {side} enters", lambda: selfscore.enter_hand(
+            match, self.side_code(match, side), address="10.0.0.9", number=number, inputs=inputs))
+        if entry is None:
+            return
+        if rng.random() < self.shape.mishaps["dispute"]:
+            self.attempt(f"{where}: {other} disputes", lambda: selfscore.dispute_entry(
+                entry, self.side_code(match, other), address="10.0.0.9", note="分数有出入"))
+            self.state(f"{self.label} table {match.table} hand disputed")
+            fixed = {**inputs, "defender_points": min(200, inputs["defender_points"] + 5)}
+            action = rng.choice(["confirm", "record"])
+            self.decide_entry(entry, where, action, fixed if action == "record" else None)
+        elif not self.left_waiting or rng.random() < self.shape.mishaps["waits"]:   # at least once an event
+            self.left_waiting = True
+            self.note(f"{where}: left waiting for confirmation")
+        else:
+            self.attempt(f"{where}: {other} confirms", lambda: selfscore.confirm_entry(
+                entry, self.side_code(match, other), address="10.0.0.9"))
+
+    def decide_entry(self, entry, where, action, inputs=None):
+        """The floor referee (the chief where the referee does not referee the table) decides ``entry``."""
+        for who in ("referee", "chief"):
+            done = self.attempt(f"{where}: the {who} decides ({action})", lambda u=self.users[who]: selfscore.decide_entry(
+                entry, u, action=action, inputs=inputs))
+            if done is not None:
+                return done
+        return None
+
+    def settle_waiting(self, rnd, label):
+        """Before the round closes, what waits: the close is refused while a hand waits; the floor referee
+        confirms it (or, where the match ended meanwhile, rejects it)."""
+        if not self.shape.players_record:
+            return
+        open_ = waiting.open_entries(rnd=rnd)
+        if not open_:
+            return
+        self.state(f"{label} hands waiting")
+        self.attempt(f"{label}: close with hands waiting", lambda: rounds.close_round(rnd, self.users["chief"]))
+        for entry in open_:
+            where = f"table {entry.match.table} hand {entry.number}"
+            if self.decide_entry(entry, where, "confirm") is None:
+                self.decide_entry(entry, where, "reject")
 
     # --- trouble -----------------------------------------------------------------------------------
     def before_play(self, rnd, tables, label):
