@@ -69,6 +69,7 @@ class Sim:
         self.players_rng = random.Random(f"simulator-players-steps-{shape.seed}")
         self.codes = {}   # (match id, side): the code on the side's slip
         self.left_waiting = False
+        self.waited_at_close = False
 
     # --- helpers -----------------------------------------------------------------------------------
     def note(self, text):
@@ -321,6 +322,15 @@ class Sim:
         confirms it (or, where the match ended meanwhile, rejects it)."""
         if not self.shape.players_record:
             return
+        tables = self.playable(rnd)
+        if not self.waited_at_close and tables and waiting.open_entry(tables[0]) is None:
+            self.waited_at_close = True   # once an event: a hand entered at the end of play, not confirmed
+            match, rng = tables[0], self.players_rng
+            replayed = match_replay(match)
+            self.attempt(f"table {match.table} hand {replayed.next_number}: NS enters at the end", lambda: selfscore.enter_hand(
+                match, self.side_code(match, "NS"), address="10.0.0.9", number=replayed.next_number,
+                inputs={"trump": rng.choice("HSDC"), "defender_points": rng.choice([40, 80, 120]),
+                        "declarer": None if replayed.state.declarer else rng.choice("NESW")}))
         open_ = waiting.open_entries(rnd=rnd)
         if not open_:
             return

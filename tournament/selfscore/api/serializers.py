@@ -37,6 +37,14 @@ class EntryDecisionInputSerializer(StrictInput):
                                help_text='the hand as it was ("record" only); its number is the entry\'s')
     note = serializers.CharField(required=False, allow_blank=True, max_length=services.NOTE_MAX, default="")
 
+    #: The description states what ``validate`` checks (infra.api_schema): "record" sends the hand.
+    one_of = [
+        {"title": "as entered, or nothing", "properties": {"action": {"enum": ["confirm", "reject"]}},
+         "required": ["action"]},
+        {"title": "another hand", "properties": {"action": {"enum": ["record"]}, "hand": {"type": "object"}},
+         "required": ["action", "hand"]},
+    ]
+
     def validate(self, attrs):
         if attrs["action"] == "record" and not attrs.get("hand"):
             raise serializers.ValidationError({"hand": self.fields["hand"].error_messages["required"]})
