@@ -23,6 +23,7 @@ class HandEntryInputSerializer(HandInputSerializer):
 class EntryNoteInputSerializer(StrictInput):
     """A confirmation, a dispute or a withdrawal: a note, optional (a dispute's reason)."""
 
+    closed = True   # a key it does not name is refused
     note = serializers.CharField(required=False, allow_blank=True, max_length=services.NOTE_MAX, default="",
                                  help_text="a dispute's reason, for the floor referee (optional)")
 
@@ -30,11 +31,12 @@ class EntryNoteInputSerializer(StrictInput):
 class EntryDecisionInputSerializer(StrictInput):
     """A referee's decision of an entry: as entered, another hand, or nothing."""
 
+    closed = True   # a key it does not name is refused
     action = serializers.ChoiceField(choices=[(a, a) for a in services.ACTIONS], help_text=(
         '"confirm": record the hand as entered; "record": record `hand` instead (the hand as it was played); '
         '"reject": record nothing (the table enters again)'))
-    hand = HandInputSerializer(required=False, allow_null=True, default=None,
-                               help_text='the hand as it was ("record" only); its number is the entry\'s')
+    hand = HandInputSerializer(required=False, default=None,
+                               help_text='the hand as it was ("record" only); its number is not read: the entry\'s')
     note = serializers.CharField(required=False, allow_blank=True, max_length=services.NOTE_MAX, default="")
 
     #: The description states what ``validate`` checks (infra.api_schema): "record" sends the hand.
@@ -52,10 +54,14 @@ class EntryDecisionInputSerializer(StrictInput):
 
 
 class SideCodeInputSerializer(StrictInput):
+    closed = True   # a key it does not name is refused
+
     side = serializers.ChoiceField(choices=SIDES, help_text="the side that gets a new code (its old code dies)")
 
 
 class RoundCodesInputSerializer(StrictInput):
+    closed = True   # a key it does not name is refused
+
     tables = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=32767), required=False,
                                    max_length=4096, default=list,
                                    help_text="these tables only (empty: every open table of the round)")
