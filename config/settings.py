@@ -221,6 +221,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "infra.auth.CsrfSessionAuthentication",   # DRF's, its CSRF refusal in the user's language
         "tournament.staff.authentication.ApiTokenAuthentication",
+        "tournament.selfscore.authentication.SideCodeAuthentication",   # a side's code: its writes' key owner
         "infra.auth.SwitchableBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -285,6 +286,10 @@ SPECTACULAR_SETTINGS = {
         "SeatEnum": "scoring.models.SEAT_CHOICES",
         "StaffRoleEnum": "tournament.models.staff.EventRole.Role",
         "RulingRoleEnum": ["declarers", "defenders"],
+        "HandEntryKindEnum": "tournament.models.selfscore.HandEntry.Kind",
+        "HandEntryStateEnum": ["waiting", "disputed", "confirmed", "decided", "withdrawn", "lapsed"],
+        "EntryStepStateEnum": "tournament.models.selfscore.EntryStep.State",
+        "HandRecordersEnum": "tournament.models.event.Event.Recorders",
     },
 }
 

@@ -18,7 +18,7 @@ from infra.api_errors import api_exception_handler
 LISTS = {  # operationId: what the server answers is a JSON array (no pagination anywhere)
     "events_list", "events_entries_list", "events_stages_list", "stages_matches_list", "stages_draws_list",
     "matches_hands_list", "events_staff_list", "events_rounds_list", "events_matches_list", "events_tokens_list",
-    "tokens_list", "events_offences_list",
+    "tokens_list", "events_offences_list", "events_hand_entries_open_list",
 }
 PUBLIC = {  # readable without credentials (what anonymous visitors may see: published events)
     "events_list", "events_retrieve", "events_entries_list", "events_stages_list", "events_ranking_retrieve",
@@ -26,7 +26,7 @@ PUBLIC = {  # readable without credentials (what anonymous visitors may see: pub
     "rounds_clock_retrieve", "stages_retrieve", "stages_draws_list", "stages_matches_list",
     "stages_standings_retrieve", "events_rounds_list", "events_matches_list", "matches_retrieve",
     "events_offences_list", "events_units_retrieve", "stages_swiss_standings_retrieve", "event_appeals",
-    "entries_retrieve", "rounds_retrieve", "events_feed_retrieve",
+    "entries_retrieve", "rounds_retrieve", "events_feed_retrieve", "matches_hand_entries_retrieve",
 }
 LOGIN = "login_token_create"   # a write with no security: its credentials are its body (#46 item 8)
 NO_BODY = {"rounds_close_create", "events_staff_delete", "events_tokens_delete", "tokens_delete"}

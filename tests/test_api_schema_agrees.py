@@ -13,7 +13,8 @@ from tests.tournament.test_clock_fixtures import make_round
 from tournament.staff.passwords import password_set_by_owner
 from tournament.staff.services import create_organiser_account
 
-SECRET_WRITES = {"events_staff_create", "events_tokens_create", "tokens_create"}
+SECRET_WRITES = {"events_staff_create", "events_tokens_create", "tokens_create", "matches_side_codes_create",
+                 "rounds_side_codes_create"}
 NO_STORE = {"events_feed_retrieve"}   # the clock read is a cacheable public read (issue 44): ETag and 304
 
 

@@ -127,6 +127,11 @@ STATE_RULES = {
     ("POST /api/rounds/{round_id}/clock/actions/", "match"): "a table of this round",
     ("POST /api/rounds/{round_id}/clock/actions/", "action"): "what the clock's state allows (start once...)",
     ("POST /api/rounds/{round_id}/clock/actions/", "kind"): "what the clock's state allows (started first)",
+    ("POST /api/matches/{match_id}/hand-entries/", "code"): "the side's code in force at the table (Side header)",
+    ("POST /api/matches/{match_id}/hand-entries/", "number"): "past the recorded hands; a correction: the last",
+    ("POST /api/matches/{match_id}/hand-entries/{entry_id}/confirm/", "code"): "the other side's code in force",
+    ("POST /api/matches/{match_id}/hand-entries/{entry_id}/dispute/", "code"): "a side's code in force",
+    ("POST /api/matches/{match_id}/hand-entries/{entry_id}/withdraw/", "code"): "the entering side's code",
 }
 
 

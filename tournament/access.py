@@ -222,6 +222,8 @@ def may(user, action, *, event=None, match=None) -> bool:
 
     The site-wide roles are tried first (no query), then the roles held in the event.
     """
+    if getattr(user, "players_match_id", None) is not None:   # tournament.selfscore.players.writing_for
+        return _players_may(user, action, match)
     if action == CREATE_EVENT:
         return token_event(user) is None and may_create_events(user)
     if event is None and match is None:
@@ -237,6 +239,14 @@ def may(user, action, *, event=None, match=None) -> bool:
     _read_roles(user, _event_id(event, match))
     return _granted(user, action, site_roles(user), match) or _granted(
         user, action, roles_of(user, event, match=match), match)
+
+
+def _players_may(user, action, match) -> bool:
+    """The players' account writing a hand both sides agreed (``tournament.selfscore``): it sees and records at
+    that one open match, nothing else."""
+    if action not in (VIEW, RECORD) or match is None or match.pk != user.players_match_id:
+        return False
+    return action == VIEW or match.round.results_published_at is None
 
 
 def _granted(user, action, held, match) -> bool:

@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("tournament.desk.urls")),
     path("", include("tournament.staff.urls")),
     path("", include("tournament.transfer.urls")),
+    path("", include("tournament.selfscore.urls")),
 ]

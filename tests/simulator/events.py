@@ -35,7 +35,9 @@ from tournament.entries import removals, substitutions
 from tournament.events import rule_choices
 from tournament.models import Event, EventRole, Match, Pair, Player, Round, Stage, Team, Unit
 from tournament.records.adjustments import match_replay
+from tournament.selfscore import codes as side_codes
 
+from .players import PlayersSteps
 from .shapes import Shape
 
 START = dt.datetime(2026, 12, 5, 0, 30, tzinfo=dt.timezone.utc)   # 08:30 in Beijing
@@ -47,7 +49,7 @@ ESCALATING = ("delay", "failed_throw", "out_of_turn", "exposed_card")
 REMOVED_CODES = ("cheating",)
 
 
-class Sim:
+class Sim(PlayersSteps):
     """One simulated event; ``log`` says what happened, in order (printed with a failure)."""
 
     def __init__(self, shape: Shape, observe, now):
@@ -59,8 +61,14 @@ class Sim:
         self.byes_seen = 0
         self.bye_round_played = False   # a hand recorded in a round with a bye
         self.current_round = None
+        self.label = ""
         self.event = None
         self.users = {}
+        # the players' steps draw from their own sequence: a seed's other draws stay as they were
+        self.players_rng = random.Random(f"simulator-players-steps-{shape.seed}")
+        self.codes = {}   # (match id, side): the code on the side's slip
+        self.left_waiting = False
+        self.waited_at_close = False
 
     # --- helpers -----------------------------------------------------------------------------------
     def note(self, text):
@@ -105,7 +113,7 @@ class Sim:
         self.event = Event.objects.create(
             slug=f"sim-{shape.seed}", name=f"2026年模拟升级赛（{shape.seed}号）", start_date=dt.date(2026, 12, 5),
             end_date=dt.date(2026, 12, 5), venue="市职工文体中心", profile=profile, format=shape.event_format,
-            published=True)
+            published=True, hand_recorders=Event.Recorders.EITHER if shape.players_record else Event.Recorders.REFEREE)
         User = get_user_model()
         for role, name, family, given in (("organiser", "organiser", "赵", "组委"), ("chief", "chief_referee", "钱", "总裁"),
                                           ("referee", "table_referee", "孙", "裁判"), ("arbiter", "arbitration", "李", "仲裁")):
@@ -196,13 +204,16 @@ class Sim:
     def play_round(self, rnd):
         chief, referee = self.users["chief"], self.users["referee"]
         label = f"{rnd.stage.name} R{rnd.number}"
-        self.current_round = rnd
+        self.current_round, self.label = rnd, label
         byes = Match.objects.filter(round=rnd, status=Match.Status.BYE).count()
         self.byes_seen += byes
         tables = self.playable(rnd)
         for match in tables:
             self.assign_referee(match)
         self.before_play(rnd, tables, label)
+        if self.shape.players_record:
+            issued = self.attempt(f"{label}: the sides' codes", lambda: side_codes.issue_round_codes(rnd, chief))
+            self.codes.update({(i.match_id, i.side): i.code for i in issued or ()})
         timed = self.timed()
         clock_on = timed and self.chance("clock")
         if clock_on:
@@ -231,6 +242,7 @@ class Sim:
             self.tick(24 * 60)   # the round's time runs out
             self.attempt(f"{label}: time up", lambda: clocks.fire_due(rnd.pk))
             self.state(f"{label} time up")
+        self.settle_waiting(rnd, label)
         for match in self.playable(rnd) + self.undecided(rnd):
             self.attempt(f"{label}: chief decides table {match.table}", lambda m=match: results.decide_match(
                 m, chief, winner=self.rng.choice(["NS", "EW"]), kind="decided", reason="双方同意提前结束，按级数判定"))
@@ -258,9 +270,12 @@ class Sim:
         replayed = match_replay(match)
         number, declarer = replayed.next_number, replayed.state.declarer
         points = self.rng.choice([0, 20, 40, 60, 85, 120, 160, 200])
-        self.attempt(f"hand {number} at table {match.table}", lambda: record_hand(
-            match, user, number=number, trump=self.rng.choice(["H", "S", "D", "C"]), defender_points=points,
-            declarer=None if declarer else self.rng.choice("NESW")))
+        inputs = {"trump": self.rng.choice(["H", "S", "D", "C"]), "defender_points": points,
+                  "declarer": None if declarer else self.rng.choice("NESW")}
+        if self.shape.players_record and self.players_rng.random() < self.shape.mishaps["players"]:
+            self.players_hand(match, number, inputs)
+            return
+        self.attempt(f"hand {number} at table {match.table}", lambda: record_hand(match, user, number=number, **inputs))
 
     # --- trouble -----------------------------------------------------------------------------------
     def before_play(self, rnd, tables, label):

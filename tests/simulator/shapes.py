@@ -37,6 +37,7 @@ class Shape:
     qualifiers: int
     teams: bool                      # union teams with a reserve pair each (substitutions)
     readings: bool                   # the organiser's readings of unclear clauses, not the file's defaults
+    players_record: bool = False     # the players enter hands, the opponents confirm (the referee may too)
     mishaps: dict = field(default_factory=dict)   # probabilities of each kind of trouble
 
     def describe(self) -> str:
@@ -44,7 +45,8 @@ class Shape:
                 + (f", {self.n_groups} groups" if self.n_groups else "")
                 + (f", {self.swiss_rounds} Swiss rounds" if self.format == "swiss_knockout" else "")
                 + (f", places played {self.places}" if self.places else "")
-                + (", teams with reserves" if self.teams else "") + (", organiser readings" if self.readings else ""))
+                + (", teams with reserves" if self.teams else "") + (", organiser readings" if self.readings else "")
+                + (", players record" if self.players_record else ""))
 
 
 def shape_for(seed: int, *, big: bool = False) -> Shape:
@@ -70,5 +72,8 @@ def shape_for(seed: int, *, big: bool = False) -> Shape:
         units=rng.randint(2, max(2, min(8, pairs // 2))), n_groups=n_groups,
         swiss_rounds=rng.randint(2, 3 if not big else 5), qualifiers=qualifiers,
         teams=profile == "union-games" and rng.random() < 0.7, readings=rng.random() < 0.5,
+        # drawn apart, so that the other draws of a seed stay as they were
+        players_record=random.Random(f"simulator-players-{seed}").random() < 0.5,
         mishaps={"late": 0.25, "warning": 0.35, "cheating": 0.2, "withdraw": 0.15, "disqualify": 0.3,
-                 "substitute": 0.5, "appeal": 0.5, "reopen": 0.25, "pause": 0.4, "clock": 0.8})
+                 "substitute": 0.5, "appeal": 0.5, "reopen": 0.25, "pause": 0.4, "clock": 0.8,
+                 "players": 0.7, "dispute": 0.25, "waits": 0.3})

@@ -73,7 +73,8 @@ def _server_error_key(error: BaseException) -> str:
 
 
 STATE_KINDS = ("drawn", "paired", "first hand", "lateness", "ruling waits", "ruling", "approval", "disqualification",
-               "clock paused", "time up", "closed again", "closed", "reopened", "appeal decided", "the end")
+               "clock paused", "time up", "closed again", "closed", "reopened", "appeal decided", "hand disputed",
+               "hands waiting", "the end")
 
 
 def state_kind(state: str) -> str:

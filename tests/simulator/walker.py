@@ -17,7 +17,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from rulings.models import Appeal, Ruling
-from tournament.models import EventRole, Match, Pair, Round
+from tournament.models import EventRole, HandEntry, Match, Pair, Round
 
 ROLES = ("anonymous", "organiser", "chief", "referee", "arbiter")
 
@@ -114,6 +114,8 @@ class Sample:
                             .values_list("pk", flat=True)[:per_kind])
         self.staff = list(EventRole.objects.filter(event=event).order_by("pk").values_list("pk", flat=True)[:1])
         self.users = list(EventRole.objects.filter(event=event).order_by("pk").values_list("user_id", flat=True)[:1])
+        self.entries = list(HandEntry.objects.filter(match__round__stage__event=event).order_by("-pk")
+                            .values_list("pk", flat=True)[:1])
 
     def scoped(self, address) -> bool:
         """Is ``address`` one of the current round's (its clock, desk, display, a table of it)?"""
@@ -138,6 +140,8 @@ class Sample:
                 ids = [1]
             elif key == "user_id":
                 ids = self.users
+            elif key == "entry_id":   # the players' entries: POST only (a GET answers 405)
+                ids = self.entries
             elif key == "what":
                 ids = ["entries", "schedule", "results", "template"]
             elif key == "kind":

@@ -13,7 +13,7 @@ from common.errors import UserError
 from tournament.competition import draws, stages, timetable, unit_standings
 from tournament.competition.swiss_rounds import MAX_ROUNDS
 from tournament.form_fields import IdChoiceField, UncutCharField, WholeNumberField, said
-from tournament.models import Draw, Match, Stage
+from tournament.models import Draw, Event, Match, Stage
 
 POSITIVE = "%(label)s must be a positive whole number, not %(value)r."
 ROUNDS = "The number of rounds must be a whole number from 1 to %(max)s."
@@ -90,9 +90,9 @@ class StageForm(_EventStages):
 
 
 #: The settings the edit form shows for each kind of stage.
-EDITED = {Stage.Kind.ROUND_ROBIN: ("n_groups", "qualifiers_per_group", "first_table"),
-          Stage.Kind.ELIMINATION: ("qualifiers_per_group", "places_played", "first_table"),
-          Stage.Kind.SWISS: ("rounds", "first_table")}
+EDITED = {Stage.Kind.ROUND_ROBIN: ("n_groups", "qualifiers_per_group", "first_table", "recorders"),
+          Stage.Kind.ELIMINATION: ("qualifiers_per_group", "places_played", "first_table", "recorders"),
+          Stage.Kind.SWISS: ("rounds", "first_table", "recorders")}
 
 
 class StageEditForm(_EventStages):
@@ -105,6 +105,10 @@ class StageEditForm(_EventStages):
     places_played = _places()
     rounds = _rounds()
     first_table = _positive("The first table number")
+    recorders = forms.TypedChoiceField(
+        label=_("Who records the hands"), required=False, empty_value=None,
+        choices=[("", _("As the event says")), *Event.Recorders.choices],
+        error_messages={"invalid_choice": _("Choose who records the hands: the referee, the players or either.")})
 
     def __init__(self, *args, stage: Stage, **kwargs):
         super().__init__(*args, event=stage.event, **kwargs)

@@ -75,7 +75,7 @@ class Verdict(NamedTuple):
 def decide(state, forfeit, allowance, *, decision=None, standing=None) -> Verdict:
     """The verdict on a match from its replayed ``state`` (hands and rulings), the approved ``forfeit``
     ((winner side or None, its note) from :attr:`tournament.records.match.MatchRecord.forfeit`, or None), the
-    clock's ``allowance`` (in force: ``tournament.clocks.allowances.InForce``, or None while its hands are not limited) and the
+    clock's ``allowance`` (in force: ``tournament.competition.allowances.InForce``, or None while its hands are not limited) and the
     chief's latest ``decision`` (a ResultDecision, or None).
 
     A result an appeal's deciding body kept (``standing``: the side, ``MatchRecord.standing``)
@@ -104,7 +104,7 @@ _SETTLED = ("ns_level", "ew_level", "status", "winner", "finished_at", "result_n
 
 
 def _allowance(match, state):
-    """The match's hand allowance in force (``tournament.clocks.allowances.InForce``) or None; the
+    """The match's hand allowance in force (``tournament.competition.allowances.InForce``) or None; the
     HandAllowance from the match's read when it joined ``hand_allowance``."""
     if Match.hand_allowance.related.is_cached(match):
         row = getattr(match, "hand_allowance", None)

@@ -32,6 +32,7 @@ from infra.db import lock_row
 from tournament import access
 from tournament.competition import display_cache
 from tournament.models import ClockEvent, ClockFiring, Match, Round, RoundClosure
+from tournament.selfscore import waiting as selfscore_waiting
 
 NOT_STARTED, IN_PROGRESS, CLOSED = "not_started", "in_progress", "closed"
 ROUND_STATUSES = [NOT_STARTED, IN_PROGRESS, CLOSED]
@@ -96,13 +97,19 @@ def _locked_round(rnd):
 
 
 def close_round(rnd, user) -> Round:
-    """Publish the round's results (refused while a table has no result; closing twice changes nothing)."""
+    """Publish the round's results (refused while a table has no result, or a hand the players entered waits
+    for confirmation or a referee's decision; closing twice changes nothing)."""
     if not access.may(user, access.CLOSE_ROUND, event=rnd.stage.event):
         raise ForbiddenError(gettext_noop("Only a chief referee or an organiser may close a round."))
     with transaction.atomic():
         rnd = _locked_round(rnd)
         if rnd.results_published_at is not None:
             return rnd
+        waiting = selfscore_waiting.open_tables(rnd)
+        if waiting:
+            raise ConflictError(gettext_noop("The round cannot close: table(s) %(tables)s have a hand waiting for "
+                                             "confirmation or a dispute open."), field="round",
+                                tables="、".join(str(t) for t in waiting))
         tables = undecided_tables(rnd)
         if tables:
             raise ConflictError(gettext_noop("The round cannot close: table(s) %(tables)s have no result yet."),

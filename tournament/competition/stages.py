@@ -14,7 +14,9 @@ Stage settings keys (all optional; the organiser may override each):
   placed; default from the profile's ``format.rank_all_of``/``format.awards``), ``third_place_match``
   (true/false: shortcut override), ``qualifiers_per_group`` (when fed by a group stage; default 2),
   ``first_table``;
-- swiss: ``rounds`` (1 to :data:`MAX_SWISS_ROUNDS`), ``first_table``.
+- swiss: ``rounds`` (1 to :data:`MAX_SWISS_ROUNDS`), ``first_table``;
+- every kind: ``recorders`` (who records the hands: "referee", "players" or "either"; default: the event's
+  ``hand_recorders``, :mod:`tournament.selfscore.modes`).
 
 A stage is edited (:func:`update_stage`) or deleted (:func:`delete_stage`) only while no draw of it is in
 force: once drawn, its draw is voided first (:func:`tournament.competition.draws.void_draws`, a new draw row
@@ -33,6 +35,7 @@ from tournament import pagecache
 from tournament.engines import brackets
 from tournament.engines.pairings import round_robin
 from tournament.models import Draw, Event, Group, GroupEntry, Match, Round, Stage
+from tournament.selfscore import modes as recorders
 
 GROUP_SIZE = 4  # default entries per group when the organiser gives no group count
 MAX_SWISS_ROUNDS = 30
@@ -125,6 +128,8 @@ def validate_settings(kind: str, settings: dict) -> dict:
         _positive_int(clean, "seeded", gettext_noop("The number of seeded entries"))
     if clean.get("places_played") is not None:
         _check_places_played(clean["places_played"])
+    if clean.get(recorders.STAGE_KEY) is not None:
+        clean[recorders.STAGE_KEY] = recorders.check(clean[recorders.STAGE_KEY], recorders.STAGE_KEY)
     if "third_place_match" in clean and not isinstance(clean["third_place_match"], bool):
         raise CompetitionError(gettext_noop("Whether a third-place match is played must be true or false."),
                                field="third_place_match")

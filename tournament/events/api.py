@@ -22,7 +22,10 @@ class EventSerializer(serializers.ModelSerializer):
     class Meta:
         model = Event
         fields = ["slug", "name", "organising_body", "start_date", "end_date", "venue", "format", "published",
-                  "profile", "profile_version"]
+                  "profile", "profile_version", "hand_recorders"]
+        extra_kwargs = {"hand_recorders": {"help_text": "who records the hands: the table's referee, the players "
+                                                         "(the opponents confirm), or either (a referee's entry "
+                                                         "needs no confirmation); a stage may say otherwise"}}
 
 
 DATE_MESSAGES = {key: _("Enter a date such as 2026-12-05.") for key in ("required", "invalid", "null", "datetime")}
@@ -54,6 +57,8 @@ class EventWriteSerializer(StrictInput):
     organising_body = serializers.CharField(required=False, allow_blank=True, max_length=200,
                                             help_text="the organising body (主办单位)")
     published = serializers.BooleanField(required=False)
+    hand_recorders = serializers.ChoiceField(choices=Event.Recorders.choices, required=False, help_text=(
+        "who records the hands: referee (the default), players (the opponents confirm) or either"))
 
 
 def _values(request, *, partial) -> dict:

@@ -50,15 +50,21 @@ class EventForm(forms.Form):
     format = forms.ChoiceField(label=_("Format"), required=False, choices=Event.Format.choices,
                                error_messages={"invalid_choice": _("Choose a format from the list.")})
     slug = _slug()
+    hand_recorders = forms.ChoiceField(label=_("Who records the hands"), required=False,
+                                       choices=Event.Recorders.choices,
+                                       error_messages={"invalid_choice": _("Choose who records the hands: the "
+                                                                           "referee, the players or either.")})
 
     def __init__(self, *args, event: Event | None = None, **kwargs):
         if event is not None:
             kwargs.setdefault("initial", {
                 "name": event.name, "organising_body": event.organising_body, "start_date": event.start_date,
                 "end_date": event.end_date, "venue": event.venue, "profile": event.profile.slug,
-                "profile_version": event.profile.version, "format": event.format, "slug": event.slug})
+                "profile_version": event.profile.version, "format": event.format, "slug": event.slug,
+                "hand_recorders": event.hand_recorders})
         else:
-            kwargs.setdefault("initial", {"format": Event.Format.GROUPS_ELIMINATION})
+            kwargs.setdefault("initial", {"format": Event.Format.GROUPS_ELIMINATION,
+                                          "hand_recorders": Event.Recorders.REFEREE})
         super().__init__(*args, **kwargs)
         self.event = event
         self.drawn = event is not None and services.drawn(event)

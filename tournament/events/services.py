@@ -25,12 +25,13 @@ from tournament.entries import registration_links
 from tournament.events import rule_choices
 from tournament.models import Draw, Event, EventClockSettings, Match, Pair, Player, RegistrationWindow, Team, Unit
 from tournament.models.event import RESERVED_SLUGS, SLUG_RE
+from tournament.selfscore import modes as recorders
 from tournament.staff.services import add_creator, ascii_of, short_ascii
 
 #: The longest name, venue and organising body (the model's columns; the page's form and the API declare it too).
 TEXT_MAX = 200
 FIELDS = ("name", "organising_body", "start_date", "end_date", "venue", "format", "profile", "profile_version",
-          "slug", "published")
+          "slug", "published", "hand_recorders")
 
 
 class EventError(UserError):
@@ -176,6 +177,8 @@ def _clean(values: dict, event: Event | None) -> dict:
             raise EventError(gettext_noop("Another event already uses the web address %(slug)s."), field="slug",
                              slug=slug)
         out["slug"] = slug
+    if values.get("hand_recorders") not in (None, ""):   # who records the hands (tournament.selfscore)
+        out["hand_recorders"] = recorders.check(values["hand_recorders"])
     if "published" in values:
         published = values["published"]
         if isinstance(published, str):
@@ -232,6 +235,7 @@ def copy_event(event: Event, by, values: dict, *, with_entries: bool = False) ->
     and pairs when ``with_entries``; ``by`` becomes its organiser. Never its stages, draws or results."""
     base = {"name": event.name, "organising_body": event.organising_body, "venue": event.venue,
             "start_date": event.start_date, "end_date": event.end_date, "format": event.format,
+            "hand_recorders": event.hand_recorders,
             "profile": rule_choices.base_profile(event).slug}
     base.update({k: v for k, v in values.items() if v not in (None, "")})
     base["published"] = False

@@ -7,5 +7,6 @@ from tournament.models.leads import *  # noqa: F401,F403
 from tournament.models.printouts import *  # noqa: F401,F403
 from tournament.models.registration import *  # noqa: F401,F403
 from tournament.models.removals import *  # noqa: F401,F403
+from tournament.models.selfscore import *  # noqa: F401,F403
 from tournament.models.staff import *  # noqa: F401,F403
 from tournament.models.standings import *  # noqa: F401,F403

@@ -22,6 +22,11 @@ class Event(models.Model):
         GROUPS_ELIMINATION = "groups_elimination", _("Groups, then knock-out")
         GROUPS_ROUND_ROBIN = "groups_round_robin", _("Groups, then a second round robin")
 
+    class Recorders(models.TextChoices):
+        REFEREE = "referee", _("The table's referee")
+        PLAYERS = "players", _("The players, confirmed by the opponents")
+        EITHER = "either", _("Either (a referee's entry needs no confirmation)")
+
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     name = models.CharField(_("name"), max_length=200)
     start_date = models.DateField(_("start date"))
@@ -34,6 +39,9 @@ class Event(models.Model):
     )
     format = models.CharField(_("format"), max_length=30, choices=Format.choices, default=Format.GROUPS_ELIMINATION)
     published = models.BooleanField(_("published"), default=False)
+    # who records the hands (a stage may say otherwise: ``Stage.settings["recorders"]``, tournament.selfscore)
+    hand_recorders = models.CharField(_("who records the hands"), max_length=10, choices=Recorders.choices,
+                                      default=Recorders.REFEREE)
     # the organiser's readings of the profile's organiser choices ({choice: reading}); applied through the
     # event's own profile version (tournament.events.rule_choices)
     rule_choices = models.JSONField(_("organiser choices"), default=dict, blank=True)

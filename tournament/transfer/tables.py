@@ -83,7 +83,10 @@ NOT_EXPORTED = {"tournament.printjob": "rebuilt on demand", "scoring.ruleprofile
                 "tournament.groupstanding": "the kept group standings: the first read ranks each group anew",
                 "tournament.unitlink": "secrets: registration links are made anew where the event goes",
                 "tournament.unitentryversion": "a link's registration history, read through its link",
-                "tournament.registrationwindow": "the registration before the event, over once it travels"}
+                "tournament.registrationwindow": "the registration before the event, over once it travels",
+                "tournament.sidecode": "secrets: the sides' codes are issued anew where the event goes",
+                "tournament.handentry": "the players' entries on the way to a hand: the hands travel",
+                "tournament.entrystep": "the players' entries on the way to a hand: the hands travel"}
 USER_FIELDS = ("username", "first_name", "last_name", "email", "is_active")
 PROFILE_FIELDS = ("slug", "version", "name", "data", "source")
 
