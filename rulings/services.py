@@ -16,7 +16,7 @@ from infra import clock
 from infra.db import lock_row
 from rulings.adjustments import TableState, match_replay, needs_seat
 from rulings.closing import MATCH_OVER, ended_for
-from rulings.engine import PenaltyLedger, in_force_text, normalise_side, offending_seat
+from rulings.engine import PenaltyLedger, explanation_text, normalise_side, offending_seat
 from rulings.ledger import (
     AMENDED,
     IN_FORCE,
@@ -279,7 +279,7 @@ def remove_from_event(match, user, ruling, sanction):
     pair = match.ns if sanction.side == "NS" else match.ew
     if pair is not None and pair.status == pair.Status.ACTIVE:
         removals.remove_pair(pair, user, kind=removals.kind_of_sanction(sanction),
-                             reason=in_force_text(sanction.explanation)[:500], ruling=ruling)
+                             reason=explanation_text(sanction.items, approval=True)[:500], ruling=ruling)
 
 
 def restore_if_lifted(match, user, ruling, *, reason=""):

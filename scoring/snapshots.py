@@ -38,7 +38,7 @@ from scoring.models import Hand, MatchSnapshot
 from scoring.profile_store import engine_profile, shared_version
 from tournament.models import Match
 
-FORMAT = 1
+FORMAT = 2   # 2: every hand's result holds its explanation's items
 ENDS_MATCH = frozenset({"match_forfeit", "disqualification"})
 _TRUMPS = dict(Hand.Trump.choices)
 _applying = contextvars.ContextVar("snapshot_applying", default=False)

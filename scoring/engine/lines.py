@@ -71,8 +71,15 @@ def item(code: str, **values) -> dict:
 
 def chinese(line: Mapping) -> str:
     """The Chinese an item reads as: its code's form with its values (words in Chinese)."""
-    values = {name: WORDS.get(name, {}).get(value, value) for name, value in line["values"].items()}
+    values = {name: WORDS[name].get(value, value) if name in WORDS else value
+              for name, value in line["values"].items()}
     return LINES[line["code"]].format(**values)
+
+
+def chinese_lines(lines) -> list[str]:
+    """A stored explanation as Chinese lines: its items written out (a row stored since the engine gave items)
+    or its lines as they are (a row stored before, whose Chinese is the record)."""
+    return [chinese(line) if isinstance(line, Mapping) else str(line) for line in lines]
 
 
 def reason_item(reason) -> dict | None:

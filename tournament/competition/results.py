@@ -36,7 +36,7 @@ from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
 from infra import clock
 from infra.db import lock_row
 from rulings.adjustments import approved_forfeit, match_replay, standing_result
-from rulings.engine import in_force_text
+from rulings.engine import explanation_text
 from rulings.ledger import match_entries
 from tournament import access, pagecache
 from tournament.clocks import allowances
@@ -87,7 +87,7 @@ def decide(state, forfeit, allowance, decision=None, standing=None) -> Verdict:
         return Verdict(True, standing, STANDS, _(_NOTES[STANDS]))
     if forfeit is not None:
         winner, entry = forfeit
-        return Verdict(True, winner, FORFEIT, in_force_text(entry.sanction.explanation)[:200])
+        return Verdict(True, winner, FORFEIT, explanation_text(entry.sanction.items, approval=True)[:200])
     if state.winner is not None:
         return Verdict(True, state.winner, TOP)
     if decision is not None:

@@ -21,7 +21,7 @@ from rulings.appeals import appeal_deadline_for
 from rulings.closing import appeal_deadline_of
 from rulings.ledger import PENDING, STATE_LABELS, match_entries, related_row
 from rulings.models import Ruling
-from rulings.presenters import decided_text, offence_menu, ruling_text
+from rulings.presenters import offence_menu, ruling_text
 from scoring.profile_store import shared_version
 from tournament.clocks import display
 from tournament.competition import rounds
@@ -58,8 +58,7 @@ def _round_rulings(rnd):
 
 
 def _ruling_text(ruling, sanction):
-    explanation = (sanction.explanation if sanction is not None else "") or ruling.sanction.get("explanation", "")
-    return ruling_text(decided_text(explanation, related_row(ruling, "approval")), ruling.profile) or ruling.code
+    return ruling_text(ruling, sanction) or ruling.code
 
 
 def _appeal_row(appeal, ruling, sanction, match, texts=None):
