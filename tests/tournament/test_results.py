@@ -5,6 +5,7 @@ import pytest
 from common.errors import ConflictError
 from infra import clock
 from rulings import services as rulings
+from rulings.engine import phrases
 from scoring.hands import current_hands
 from scoring.services import correct_last_hand, record_hand
 from tests.tournament.test_draws_support import finish, make_event
@@ -118,8 +119,8 @@ def test_decide_orders_forfeit_then_top_then_the_last_allowed_hand(db):
         def winner_at_time(self):
             return self._at_time
 
-    class Sanction:
-        explanation = "迟到超过规定时间，判负"
+    class Sanction:   # the note is the sanction's items written as in force
+        items = (phrases.title_item(offence="late", name="迟到超过规定时间"), phrases.item("match_forfeit"))
 
     class Entry:
         sanction = Sanction
@@ -127,7 +128,7 @@ def test_decide_orders_forfeit_then_top_then_the_last_allowed_hand(db):
     time_up = HandAllowance(reason=HandAllowance.Reason.TIME_UP, last_hand=3, hand_in_play=4)
     announced = HandAllowance(reason=HandAllowance.Reason.ANNOUNCE, last_hand=3, hand_in_play=1)
     assert results.decide(State("NS", 5), (None, Entry), time_up) == results.Verdict(
-        True, None, results.FORFEIT, "迟到超过规定时间，判负")
+        True, None, results.FORFEIT, "迟到超过规定时间：判负（已核准）")
     assert results.decide(State("EW", 2), None, time_up) == results.Verdict(True, "EW", results.TOP)
     assert results.decide(State(None, 3, "NS"), None, time_up)[:3] == (True, "NS", results.TIME)
     assert results.decide(State(None, 3, None), None, announced)[:3] == (True, None, results.HANDS)
