@@ -17,7 +17,7 @@ from infra.api_errors import error_responses
 from rulings import appeals, previews, services
 from rulings import permissions as perms
 from rulings.models import Appeal, Ruling
-from rulings.presenters import entry_data, event_appeals, event_log, match_log, referee_choices, ruling_text
+from rulings.presenters import entry_data, event_appeals, event_log, match_log, referee_choices
 from rulings.serializers import (
     AppealInSerializer,
     AppealOutSerializer,
@@ -37,6 +37,7 @@ from rulings.serializers import (
     SanctionPreviewSerializer,
     VoidPreviewSerializer,
 )
+from scoring.explanations import ruling_explanation
 from tournament import access
 from tournament.competition import referees
 from tournament.models import Event, Match
@@ -107,7 +108,7 @@ class PreviewView(_MatchView):
         data = _valid(OffenceSerializer, request)
         sanction, impact = previews.preview_with_impact(match, **data)
         shown = sanction_dict(sanction)
-        shown["explanation"] = ruling_text(shown["explanation"], match.profile)   # in the console's language
+        shown["explanation"] = ruling_explanation(sanction, match.profile)   # in the console's language
         return Response({"sanction": shown, "impact": impact, "choices": referee_choices(match.profile, sanction)})
 
 

@@ -9,7 +9,7 @@ gives the pair its place back.
 """
 from __future__ import annotations
 
-from rulings.engine import in_force_text
+from rulings.engine import explanation_text
 from tournament.entries import removals
 from tournament.models import PairRemoval
 from tournament.records.ledger import AMENDED, IN_FORCE, REVERSED, VOID, entry_of
@@ -23,7 +23,7 @@ def remove_from_event(match, user, ruling, *, sanction):
     pair = match.ns if sanction.side == "NS" else match.ew
     if pair is not None and pair.status == pair.Status.ACTIVE:
         removals.remove_pair(pair, user, kind=removals.kind_of_sanction(sanction),
-                             reason=in_force_text(sanction.explanation)[:500], ruling=ruling)
+                             reason=explanation_text(sanction.items, approval=True)[:500], ruling=ruling)
 
 
 def restore_if_lifted(match, user, ruling, *, reason=""):

@@ -12,9 +12,8 @@ from common.names import display_name
 from rulings import appeal_route
 from rulings.appeal_route import OUTCOME_LABELS
 from rulings.appeals import appeal_deadline_for, deadline_after
-from rulings.engine import AWAITING, in_force_text  # noqa: F401  (in_force_text: the pages import it from here)
 from rulings.models import Appeal, Ruling
-from rulings.wording import english
+from scoring.explanations import approval_of, ruling_explanation
 from scoring.profile_store import english_page, in_language, known_words, shared_profile
 from tournament import access
 from tournament.models import Match
@@ -23,28 +22,18 @@ from tournament.records.closing import ends_of_play
 from tournament.records.ledger import STATE_LABELS, ledger_for, match_entries, related_row, sanction_dict
 
 
-def decided_text(explanation, approval):
-    """The sanction's explanation as decided: an approved one no longer reads as waiting."""
-    if approval is None or AWAITING not in explanation:
-        return explanation
-    return explanation.replace(AWAITING, "（已核准）" if approval.approved else "（未核准）")
-
-
 def offence_name(node) -> str:
     """An offence's name (a sanction table's node) in the active language: its ``name_en`` on an English page
     (``scoring.profile_store.in_language``), else its Chinese ``name``."""
     return in_language(node, "name")
 
 
-def ruling_text(explanation, profile):
-    """A sanction's explanation (Chinese, as the engine wrote it) in the active language: on an English page
-    its offence's name, the engine's phrases and the profile's own words (notes, option labels) in English
-    (``rulings.wording``; a profile word without an English twin as written)."""
-    if not explanation or not english_page():
-        return explanation
-    table = ledger_for(profile).table
-    names = {node["name"]: in_language(node, "name") for node in table["offences"].values()}
-    return english(explanation, names, gettext, known_words(table, ("note",)), known_words(table, ("label",)))
+def ruling_text(ruling, sanction=None):
+    """A ruling's sanction explanation in the active language, as decided: ``sanction`` the one in force now
+    (the engine's, from the replay), else what the ruling stored; its approval from the Approval on record
+    (``scoring.explanations``)."""
+    shown = sanction if sanction is not None else ruling.sanction
+    return ruling_explanation(shown, ruling.profile, approval_of(related_row(ruling, "approval")))
 
 
 def clause_text(clause, profile):
@@ -126,8 +115,8 @@ def _entry_data(entry, private, ends=None):
         "amends": ruling.amends_id,
         "recorded_by": display_name(ruling.recorded_by), "recorded_at": ruling.recorded_at,
         "state": entry.state, "state_label": gettext(STATE_LABELS[entry.state]),
-        "explanation": ruling_text(decided_text((current or ruling.sanction).get("explanation", ""), approval),
-                                   ruling.profile),
+        "explanation": ruling_explanation(sanction if sanction is not None else ruling.sanction, ruling.profile,
+                                          approval_of(approval)),
         "proposer": display_name(ruling.recorded_by),
         "sanction": current, "sanction_as_shown": ruling.sanction,
         "option_labels": option_labels(ruling.profile, ruling.code, (current or ruling.sanction).get("options")),

@@ -10,7 +10,7 @@ from django.utils.translation import gettext, gettext_noop
 from common.errors import UserError
 from rulings.engine import normalise_side
 from rulings.models import Approval, Ruling, RulingVoid
-from rulings.presenters import decided_text, ruling_text
+from rulings.presenters import ruling_text
 from rulings.services import engine_call, offender_role_in, sanction_inputs, with_declarer
 from tournament.competition import results
 from tournament.models import Match, PairRemoval
@@ -22,7 +22,6 @@ from tournament.records.ledger import (
     VOID,
     Entry,
     match_rulings,
-    related_row,
     replay_rulings,
     sanction_dict,
 )
@@ -197,8 +196,7 @@ def _shown(entry):
     """A ruling's sanction as the log reads it (its state when it no longer counts)."""
     if entry.sanction is None:
         return gettext(STATE_LABELS[entry.state])
-    return ruling_text(decided_text(entry.sanction.explanation, related_row(entry.ruling, "approval")),
-                       entry.ruling.profile)
+    return ruling_text(entry.ruling, entry.sanction)
 
 
 def _begun_next(match):

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from common.errors import UserError, gettext_noop
 from infra.api_errors import error_responses
 from scoring import services
+from scoring.engine.lines import chinese_lines
 from scoring.hand_inputs import HandInputSerializer
 from scoring.models import Hand
 from scoring.presenters import state_payload
@@ -40,6 +41,7 @@ class HandSerializer(serializers.ModelSerializer):
     trump_label = serializers.CharField(source="get_trump_display", read_only=True)
     current = serializers.BooleanField(source="is_current", read_only=True)
     superseded_by = serializers.SerializerMethodField()
+    explanation = serializers.SerializerMethodField()
 
     class Meta:
         model = Hand
@@ -48,6 +50,11 @@ class HandSerializer(serializers.ModelSerializer):
                   "called_by", "bid_winner",
                   "level_played", "final_points", "declarer_keeps", "ns_level", "ew_level", "next_declarer",
                   "match_won", "explanation", "recorded_by", "recorded_at", "superseded_by"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_explanation(self, hand):
+        """The engine's Chinese lines (a version stored with the explanation's items gives them written out)."""
+        return chinese_lines(hand.explanation)
 
     @extend_schema_field(SupersededBySerializer(allow_null=True))
     def get_superseded_by(self, hand):
@@ -78,6 +85,8 @@ class HandStateSerializer(serializers.Serializer):
     next_declarer = serializers.CharField(allow_null=True)
     match_won = serializers.BooleanField()
     explanation = serializers.ListField(child=serializers.CharField())
+    items = serializers.ListField(child=serializers.DictField(), help_text="the explanation as data: each line a "
+                                  '{"code", "values"} item, in the order of the lines')
     version = serializers.IntegerField(allow_null=True)
     recorded_by = serializers.CharField(allow_null=True)
     recorded_at = serializers.DateTimeField(allow_null=True)

@@ -1,26 +1,7 @@
 """The match as a table page and the API show it: levels, declarer, winner, every hand with its explanation."""
-from django.utils.translation import get_language, gettext
-
-from common.seats import side_of, zh_seats
-from rulings.presenters import ruling_text
-from scoring import explain
+from common.seats import side_of
 from tournament import access
 from tournament.records.adjustments import match_replay
-
-
-def hand_line(line, profile=None) -> str:
-    """One line of a hand's explanation as a page in the active language shows it: the engine's Chinese
-    line with its seats named in Chinese (北, 南北), or the line's message translated (``scoring.explain``);
-    a line of no listed kind (a sanction quoted as an award's reason) read as a sanction's explanation under
-    the match's ``profile`` (:func:`rulings.presenters.ruling_text`), or as written without one."""
-    if (get_language() or "zh").startswith("zh"):
-        return zh_seats(line)
-    found = explain.message_of(line)
-    if found is None:
-        return ruling_text(str(line), profile) if profile is not None else str(line)
-    message, params = found
-    words = {name: gettext(word) for name, word in explain.words_of(params).items()}
-    return gettext(message) % {**params, **words}
 
 
 def state_payload(match, user, replayed=None, *, allowed=None):
@@ -74,7 +55,7 @@ def _hand_state(number, row, result):
         "defender_points": row.defender_points if row else None, "final_points": result["defender_points"],
         "declarer_keeps": result["declarer_keeps"], "level_played": result["declarer_level_before"],
         "ns_level": ns, "ew_level": ew, "next_declarer": result["next_declarer"], "match_won": result["match_won"],
-        "explanation": list(result["explanation"]), "version": row.version if row else None,
+        "explanation": list(result["explanation"]), "items": list(result.get("items") or ()), "version": row.version if row else None,
         "recorded_by": row.recorder_name if row else None,
         "recorded_at": row.recorded_at if row else None,
     }

@@ -6,13 +6,16 @@
 The stored state is the Match row (levels, status, winner: :func:`tournament.competition.results.expected`
 says what the records give) and the kept engine state (``tournament.records.snapshots``), which must be what a
 full replay gives: the engine state, the hands as shown, the numbers decided by rulings, the penalty
-ledger's counts and the versions. ``manage.py verify_replay [SLUG]`` prints the mismatches.
+ledger's counts and the versions. The hands' explanations compare by their items; a state kept before the
+engine gave items (an older ``format``) compares by the explanation's text, as the legacy reader reads it
+(``scoring.legacy_explanations.undecided_text``). ``manage.py verify_replay [SLUG]`` prints the mismatches.
 """
 from __future__ import annotations
 
 import json
 from typing import NamedTuple
 
+from scoring.legacy_explanations import undecided_text
 from scoring.models import MatchSnapshot
 from tournament.clocks import services as clock_services
 from tournament.competition import results
@@ -69,6 +72,8 @@ def _check_kept(match, done, *, entries, ledger):
     stored = {"profile_id": row.profile_id, "hand_id": row.hand_id, "ruling_id": row.ruling_id,
               "data": {**row.data, "tally": {**row.data["tally"],
                                             "offences": sorted(row.data["tally"]["offences"])}}}
+    if row.data.get("format") != snapshots.FORMAT:   # kept before the items: its explanations are text
+        wanted["data"], stored["data"] = _as_text(wanted["data"]), _as_text(stored["data"])
     found = []
     for key in ("hand_id", "ruling_id"):
         if stored[key] != wanted[key]:
@@ -77,6 +82,15 @@ def _check_kept(match, done, *, entries, ledger):
         if stored["data"].get(key) != value:
             found.append(Mismatch(match, f"kept state: {key}", stored["data"].get(key), value))
     return found
+
+
+def _as_text(data):
+    """Kept data compared as a state kept before the explanation's items: no format, every hand's explanation
+    as its text without the approval's words (a sanction quoted then was quoted as proposed)."""
+    state = data["state"]
+    hands = [{**{key: value for key, value in hand.items() if key != "items"},
+              "explanation": [undecided_text(line) for line in hand["explanation"]]} for hand in state["hands"]]
+    return {**{key: value for key, value in data.items() if key != "format"}, "state": {**state, "hands": hands}}
 
 
 def check_event(event) -> tuple[int, list[Mismatch]]:

@@ -142,7 +142,7 @@ def _store(match, user, number, *, inputs, state, adjustment, supersedes=None):
         level_played=result.declarer_level_before, final_points=result.defender_points,
         declarer_keeps=result.declarer_keeps, ns_level=levels["NS"], ew_level=levels["EW"],
         next_declarer=result.next_declarer or "", match_won=result.match_won,
-        explanation=list(result.explanation), recorded_by=user, recorded_at=clock.now(),
+        explanation=list(result.items), recorded_by=user, recorded_at=clock.now(),
     )
     hand.stored_current = True   # the newest version, known without asking (Hand.is_current)
     return hand

@@ -10,9 +10,9 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language, gettext
 
 from common.seats import SEAT_ZH, side_of
-from rulings.presenters import in_force_text
+from scoring.explanations import hand_lines
 from scoring.models import SEAT_CHOICES, Hand
-from scoring.presenters import hand_line, state_payload
+from scoring.presenters import state_payload
 from scoring.profile_store import engine_profile
 from scoring.profiles import choice_specs
 from tournament import access
@@ -34,18 +34,16 @@ def table(request, match_id):
         raise Http404
     state = state_payload(match, request.user)
     chinese = (get_language() or "").startswith("zh")
-    def seat_text(line):         # 南/北/东/西 in Chinese text (the data keeps N/E/S/W); English in English
-        return hand_line(line, match.profile)
     older, current = defaultdict(list), {}
     for hand in hand_history(match):
         if not hand.is_current:
             older[hand.number].append(hand)
-            hand.shown_explanation = [seat_text(line) for line in hand.explanation]
+            hand.shown_explanation = hand_lines(hand.explanation, match.profile)   # items, or a row's Chinese
         else:
             current[hand.number] = hand
     for entry in state["hands"]:
         entry["superseded"] = older.get(entry["number"], [])
-        entry["explanation"] = [seat_text(in_force_text(line)) for line in entry["explanation"]]
+        entry["explanation"] = hand_lines(entry["items"] or entry["explanation"], match.profile)
         entry["declarer_name"] = _seat_name(entry["declarer_seat"], chinese)
     last_hand = state["hands"][-1] if state["hands"] else None
     declaring_side = side_of(state["declarer"])

@@ -1,11 +1,13 @@
-"""Issue 27 item 13: a sanction's explanation, written in Chinese by the engine (the record), reads in English on
-an English page: the offence's name_en from the profile, the engine's phrases as msgids; a profile's own words
-(notes, option labels) as written. Chinese pages read it exactly as stored."""
+"""A sanction's explanation reads in English on an English page: its items rendered from the catalogue, the
+offence's name_en from the profile; a profile's own words (notes, option labels) in their twins, else as
+written. Chinese pages read it exactly as the engine wrote it. A Chinese text stored before the items (an old
+ruling) reads through the legacy reader (``scoring.legacy_explanations``)."""
 import pytest
 from django.utils import translation
 
-from rulings.presenters import offence_menu, ruling_text
-from rulings.wording import english
+from rulings.presenters import offence_menu
+from scoring.explanations import legacy_sanction, ruling_explanation
+from scoring.legacy_explanations import english
 from scoring.profile_store import latest_profile
 from tournament.records.ledger import ledger_for
 
@@ -33,11 +35,13 @@ def test_a_ruling_reads_as_stored_in_chinese_and_in_english_on_an_english_page()
     (第十六条)."""
     profile = latest_profile("shenzhen-community")
     ledger = ledger_for(profile)
-    text = ledger.record("delay", "NS").explanation
+    sanction = ledger.record("delay", "NS")
+    text = sanction.explanation
     with translation.override("zh-hans"):
-        assert ruling_text(text, profile) == text
+        assert ruling_explanation(sanction, profile) == text == legacy_sanction(text, profile)
         assert next(o["name"] for o in offence_menu(profile) if o["code"] == "delay") == "拖延比赛时间"
     with translation.override("en"):
-        assert ruling_text(text, profile).startswith("Delaying the game")
-        assert ruling_text(text, profile).endswith(": warning")
+        assert ruling_explanation(sanction, profile).startswith("Delaying the game")
+        assert ruling_explanation(sanction, profile).endswith(": warning")
+        assert legacy_sanction(text, profile) == ruling_explanation(sanction, profile)   # a row stored before
         assert next(o["name"] for o in offence_menu(profile) if o["code"] == "delay") == "Delaying the game"

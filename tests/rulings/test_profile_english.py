@@ -12,9 +12,10 @@ from django.utils import translation
 
 from common.errors import UserError
 from rulings import services as rulings
-from rulings.presenters import clause_text, offence_menu, ruling_text
-from rulings.wording import english
+from rulings.presenters import clause_text, offence_menu
 from scoring import services as scoring
+from scoring.explanations import ruling_explanation
+from scoring.legacy_explanations import english
 from scoring.models import RuleProfile
 from scoring.profile_choices import choice_specs, patch, validate_profile_dict
 from scoring.profile_store import PROFILE_DIR, TWINNED, english_words, in_language, latest_profile
@@ -129,13 +130,13 @@ def test_a_ruling_reads_its_clause_labels_and_notes_in_english_and_is_stored_in_
     sanction = ledger_for(profile).record("exposed_card", "NS", choice="major_warning")
     assert sanction.clause == "第十七条（五）" and "牌面向上置于桌面" in sanction.explanation   # the record
     with translation.override("zh-hans"):
-        assert ruling_text(sanction.explanation, profile) == sanction.explanation
+        assert ruling_explanation(sanction, profile) == sanction.explanation
         assert clause_text(sanction.clause, profile) == sanction.clause
         menu = next(o for o in offence_menu(profile) if o["code"] == "exposed_card")
         # as a set: PostgreSQL's jsonb keeps the options' keys in its own order
         assert {"轻罚张", "重罚张"} <= {o["label"] for o in menu["options"]}
     with translation.override("en"):
-        text = ruling_text(sanction.explanation, profile)
+        text = ruling_explanation(sanction, profile)
         assert not CJK.search(text), text
         assert "(Major penalty card and a warning)" in text
         assert "the card lies face up on the table and must be played at the first legal chance" in text
@@ -180,7 +181,7 @@ def test_every_sanction_of_every_profile_reads_without_chinese_in_english(slug):
                         continue
                     seen += 1
                     with translation.override("en"):
-                        shown = ruling_text(sanction.explanation, profile), clause_text(sanction.clause, profile)
+                        shown = ruling_explanation(sanction, profile), clause_text(sanction.clause, profile)
                     if CJK.search(" ".join(shown)):
                         bad.append((sanction.explanation, *shown))
     assert seen > len(offence_menu(profile)) and not bad, bad[:5]
@@ -212,8 +213,8 @@ def test_a_ruling_under_a_version_stored_before_the_twins_reads_in_english_too()
                                    source=profile.source)
     sanction = ledger_for(bare).record("hidden_card", "NS", choice="heavy")
     with translation.override("en"):
-        assert ruling_text(sanction.explanation, bare) == ruling_text(sanction.explanation, profile)
-        assert not CJK.search(ruling_text(sanction.explanation, bare))
+        assert ruling_explanation(sanction, bare) == ruling_explanation(sanction, profile)
+        assert not CJK.search(ruling_explanation(sanction, bare))
         assert clause_text(sanction.clause, bare) == "2.9"
     with translation.override("zh-hans"):
-        assert ruling_text(sanction.explanation, bare) == sanction.explanation
+        assert ruling_explanation(sanction, bare) == sanction.explanation

@@ -32,7 +32,7 @@ def by_asdict(sanction):
     data = dataclasses.asdict(sanction)
     data["kinds"] = sorted(sanction.kinds)
     data["effect"]["drop_to"] = [list(pair) for pair in sanction.effect.drop_to]
-    for key in ("options", "referee_options", "escalated"):
+    for key in ("options", "referee_options", "escalated", "items"):
         data[key] = list(data[key])
     data["pending_choice"] = sanction.pending_choice
     return data

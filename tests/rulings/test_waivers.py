@@ -7,12 +7,14 @@ A waived offence is on record with no sanction and counts toward no repeat or es
 """
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from rulings import services
 from rulings.engine import PenaltyLedger
 from rulings.models import Ruling
-from rulings.wording import english
+from scoring.explanations import ruling_explanation
+from scoring.legacy_explanations import english
 from scoring.profiles import load_profile
 from scoring.replay_check import check_match
 from tests.conftest import login, refused
@@ -191,10 +193,14 @@ def test_the_console_records_a_waiver_at_390_px(transactional_db, live_server, p
 
 
 def test_a_waiver_reads_in_english_on_an_english_page():
-    """The stored Chinese explanation (the record) reads in English through rulings.wording."""
+    """The sanction's items read in English; a Chinese text stored before them through the legacy reader."""
     def same(msgid):
         return msgid
 
-    text = ledger(SZ).record("card_count", "NS", role="declarers", waived_by="EW").explanation
+    sanction = ledger(SZ).record("card_count", "NS", role="declarers", waived_by="EW")
+    with translation.override("en"):
+        assert ruling_explanation(sanction, load_profile(SZ)) == (
+            "Too many or too few cards: waived by the non-offending side: no penalty")
+    text = sanction.explanation
     assert english(text, {"多牌或少牌": "Too many or too few cards"}, same) == (
         "Too many or too few cards: waived by the non-offending side: no penalty")

@@ -11,6 +11,7 @@ from infra.db import lock_row
 from scoring import profile_store as profile_store_
 from scoring import services
 from scoring.engine import LastTrick, MatchState
+from scoring.engine.lines import chinese_lines
 from scoring.models import Hand
 from scoring.profiles import load_profile
 from tests.scoring.test_hands_support import hand_body, match, post_hand, referee  # noqa: F401
@@ -121,7 +122,7 @@ def test_derived_levels_equal_a_fresh_engine_replay(slug, referee):
         match.refresh_from_db()
         assert (match.ns_level, match.ew_level) == (state.levels["NS"], state.levels["EW"])
         hand = Hand.objects.get(match=match, number=number)
-        assert hand.explanation == state.hands[-1].explanation
+        assert hand.explanation == state.hands[-1].items   # a row stores the explanation's items
         assert (hand.next_declarer or None) == state.declarer
     replayed = match_state(match)
     assert (replayed.levels, replayed.declarer, replayed.winner) == (state.levels, state.declarer, state.winner)
@@ -181,7 +182,7 @@ def test_penalty_points_from_rulings_are_applied_and_stored(match, referee, ruli
     rulings_hook[1] = {"penalty_points": 40, "award": None}
     hand = record(match, referee, 1, 45, declarer="N")          # 45 + 40 = 85: the defenders take over
     assert hand.penalty_points == 40 and hand.final_points == 85 and hand.declarer_keeps is False
-    assert "罚分+40" in hand.explanation[0]
+    assert "罚分+40" in chinese_lines(hand.explanation)[0]
     rulings_hook.clear()                                         # the ruling is voided later
     state = settle(match)
     match.refresh_from_db()

@@ -202,3 +202,22 @@ def test_the_check_commands_run_like_manage_py_and_refuse_an_unknown_event(db, c
     call_command(command, skip_checks=False, stdout=io.StringIO())
     with pytest.raises(CommandError, match="No event 'nosuch'"):
         call_command(command, "nosuch", skip_checks=False, stdout=io.StringIO())
+
+
+def test_a_state_kept_before_the_items_compares_by_the_explanations_text(match, referee, chief):
+    """A kept state written before the engine gave items (format 1: every hand's explanation Chinese text, a
+    quoted sanction as proposed) still agrees with the replay; a changed line there is reported."""
+    services.record_hand(match, referee, number=1, trump="H", defender_points=45, declarer="N")
+    rulings.record_ruling(match, referee, "exposed_card", "NS", hand_number=2)
+    services.record_hand(match, referee, number=2, trump="S", defender_points=80)
+    row = MatchSnapshot.objects.get(match=match)
+    assert row.data["format"] == snapshots.FORMAT and all(h["items"] for h in row.data["state"]["hands"])
+    for hand in row.data["state"]["hands"]:
+        del hand["items"]
+    row.data["format"] = 1
+    row.save()
+    assert check_match(Match.objects.get(pk=match.pk)) == []
+    assert snapshots.kept(Match.objects.select_related("engine_snapshot").get(pk=match.pk)) is None   # never used
+    row.data["state"]["hands"][0]["explanation"][0] = "防家得分45，庄家方升9级"
+    row.save()
+    assert [m.what for m in check_match(Match.objects.get(pk=match.pk))] == ["kept state: state"]

@@ -7,6 +7,7 @@ import pytest
 from common.errors import UserError
 from common.seats import zh_seats
 from scoring import engine
+from scoring.engine.lines import chinese_lines
 from scoring.profiles import load_profile
 from tests.scoring.test_hands_support import hand_body, match, post_hand, referee  # noqa: F401
 from tests.scoring.test_table_page import record
@@ -24,14 +25,14 @@ def test_table_page_names_seats_in_chinese_and_the_api_keeps_codes(client, match
     record(match, referee, 1, 45, declarer="N")
     hand = match.hands.get()
     html = client.get(f"/tables/{match.pk}/").content.decode()
-    lines = [line for line in hand.explanation if "坐庄" in line]
+    lines = [line for line in chinese_lines(hand.explanation) if "坐庄" in line]
     assert lines and any(code in lines[0] for code in "NESW")           # stored as the engine wrote it
     assert zh_seats(lines[0]) in html and lines[0] not in html
     assert "庄家 北" in html and "庄家 N" not in html
     state = client.get(f"/api/matches/{match.pk}/state/").json()
     assert state["hands"][0]["declarer_seat"] == "N" and state["declarer"] in "NESW"
     hand.refresh_from_db()
-    assert lines[0] in hand.explanation                                # the record is unchanged
+    assert lines[0] in chinese_lines(hand.explanation)                 # the record is unchanged
 
 
 @pytest.mark.django_db

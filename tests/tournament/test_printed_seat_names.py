@@ -5,6 +5,7 @@ import re
 
 from django.utils import translation
 
+from scoring.engine.lines import chinese_lines
 from tests.tournament.test_printouts import pages_text
 from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
     chief,
@@ -20,7 +21,7 @@ CODE = re.compile(r"(?<![A-Za-z])(NS|EW|N|E|S|W)(?![A-Za-z])")
 
 
 def test_the_results_pdf_names_seats_in_chinese(event, played_match):  # noqa: F811
-    stored = [line for hand in played_match.hands.all() for line in hand.explanation]
+    stored = [line for hand in played_match.hands.all() for line in chinese_lines(hand.explanation)]
     assert any(CODE.search(line) for line in stored), "the stored explanations keep the codes"
     with translation.override("zh-hans"):
         text = "\n".join(pages_text(build_printout("results", event, PrintOptions(match=played_match.pk))))

@@ -6,6 +6,7 @@ import pytest
 from django.utils import translation
 from pypdf import PdfReader
 
+from scoring.engine.lines import chinese_lines
 from tests.tournament.refusals import refused
 from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
     chief,
@@ -118,7 +119,7 @@ def test_score_sheet_has_round_header_hands_qr_address_and_boxes(event, first_ro
 def test_results_sheet_prints_each_hands_explanation(event, played_match):
     text = "\n".join(pages_text(build_printout("results", event, PrintOptions(match=played_match.pk))))
     for hand in played_match.hands.all():
-        for line in hand.explanation:   # seats named in Chinese in a Chinese printout (issue 27 item 14)
+        for line in chinese_lines(hand.explanation):   # seats named in Chinese in a Chinese printout (item 14)
             assert seat_names(line).replace(" ", "") in text.replace(" ", "").replace("\n", "")
 
 

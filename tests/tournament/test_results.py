@@ -5,6 +5,7 @@ import pytest
 from common.errors import ConflictError
 from infra import clock
 from rulings import services as rulings
+from rulings.engine import phrases
 from scoring.services import correct_last_hand, record_hand
 from tests.tournament.test_draws_support import finish, make_event
 from tournament import roles

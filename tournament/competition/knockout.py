@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, gettext_noop
 
-from rulings.engine import in_force_text
+from scoring.legacy_explanations import in_force_text
 from tournament.competition import group_standings
 from tournament.competition.slot_holders import holders
 from tournament.competition.stages import bracket_from_draw, source_code

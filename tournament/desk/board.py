@@ -22,7 +22,7 @@ from infra import clock
 from rulings import appeal_route
 from rulings.appeals import appeal_deadline_for
 from rulings.models import Ruling
-from rulings.presenters import decided_text, offence_menu, ruling_text
+from rulings.presenters import offence_menu, ruling_text
 from scoring.profile_store import shared_version
 from tournament.clocks import display
 from tournament.competition import rounds
@@ -61,8 +61,7 @@ def _round_rulings(rnd):
 
 
 def _ruling_text(ruling, sanction):
-    explanation = (sanction.explanation if sanction is not None else "") or ruling.sanction.get("explanation", "")
-    return ruling_text(decided_text(explanation, related_row(ruling, "approval")), ruling.profile) or ruling.code
+    return ruling_text(ruling, sanction) or ruling.code
 
 
 def _appeal_row(appeal, entry, match, *, texts):

@@ -16,7 +16,7 @@ from common.errors import UserError, gettext_noop
 from common.naturalsort import natural_key
 from common.numbers import whole
 from common.workbook import write_workbook
-from rulings.engine import in_force_text
+from scoring.legacy_explanations import in_force_text
 from tournament.entries import limits, sheet_stream
 from tournament.entries.pairs import add_pair
 from tournament.entries.services import (

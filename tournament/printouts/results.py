@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy
 from reportlab.platypus import PageBreak, Spacer
 
 from common.errors import UserError, gettext_noop
-from rulings.engine import in_force_text
+from scoring.explanations import hand_lines
 from scoring.models import SEAT_CHOICES
-from scoring.presenters import hand_line, state_payload
+from scoring.presenters import state_payload
 from scoring.profile_store import shared_version
 from tournament.competition.knockout import note_words
 from tournament.printouts.common import (
@@ -86,7 +86,7 @@ def _hands(match):
 def _hand(shown, row, profile=None):
     """One hand: the recorded inputs (trump, bottom) beside the replay's result (final points, levels, why; an
     award's reason, a sanction's explanation, read under the match's ``profile``)."""
-    lines = [hand_line(in_force_text(str(line)), profile) for line in shown["explanation"] if line]
+    lines = hand_lines(shown["items"] or shown["explanation"], profile)
     return ResultHand(
         number=shown["number"],
         declarer=str(SEATS.get(shown["declarer_seat"], shown["declarer_seat"] or "")),

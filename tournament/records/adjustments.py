@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from common.seats import NEXT_SEAT, SEAT_SIDE
-from rulings.engine import defender_points_delta
+from rulings.engine import defender_points_delta, quote
 from scoring.engine import final_points
 from scoring.profile_store import engine_profile
 from tournament.records.hands import last_trick_from, load_replay
@@ -71,7 +71,7 @@ def needs_seat(award):
     """An award that moves the stage, drops a level or names a relative next declarer needs a seat."""
     return award is not None and bool(award["stage"] == "change" or award["drop_to"] or award["next_declarer"])
 
-def _state_award(match, ruling, sanction, seats, penalty_points):
+def _state_award(match, ruling, sanction, seats, penalty_points, approval=True):
     """Keyword arguments for ``MatchState.award`` (the engine's ``award_kwargs``), or None.
 
     ``seats`` maps hand numbers to the declarer seat of the recorded hands; for a hand not recorded
@@ -85,7 +85,7 @@ def _state_award(match, ruling, sanction, seats, penalty_points):
         points = _hand_points(match, ruling.hand_number, penalty_points)
         if points is None:
             return None
-    kwargs = sanction.effect.award_kwargs(context.get("level_played"), reason=sanction.explanation,
+    kwargs = sanction.effect.award_kwargs(context.get("level_played"), reason=quote(sanction, approval),
                                           defender_points=points)
     seat = seats.get(ruling.hand_number) or context.get("declarer")
     if kwargs is None:
@@ -152,9 +152,10 @@ def hand_adjustments(match, entries=None, *, hands=None):
         ruling, sanction = entry.ruling, entry.sanction
         slot = result[ruling.hand_number]
         if slot["award"] is None:
-            slot["award"] = _state_award(match, ruling, sanction, seats, slot["penalty_points"])
+            slot["award"] = _state_award(match, ruling, sanction, seats, slot["penalty_points"],
+                                         approval=entry.state == IN_FORCE)
         if forfeit is not None and forfeit[1] is entry and forfeit[0] is not None:
-            slot["forfeit"] = {"winner": forfeit[0], "reason": sanction.explanation}
+            slot["forfeit"] = {"winner": forfeit[0], "reason": quote(sanction, approval=True)}
     return result
 
 

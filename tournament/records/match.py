@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from rulings.engine import in_force_text
+from rulings.engine import explanation_text
 from tournament.records import adjustments as rulings_adjust
 from tournament.records import snapshots
 from tournament.records.adjustments import approved_forfeit, standing_result
@@ -77,7 +77,7 @@ class MatchRecord:
         if found is None:
             return None
         winner, entry = found
-        return winner, in_force_text(entry.sanction.explanation)[:FORFEIT_NOTE_MAX]
+        return winner, explanation_text(entry.sanction.items, approval=True)[:FORFEIT_NOTE_MAX]
 
     @property
     def standing(self):

@@ -38,7 +38,7 @@ from tournament.models import Match
 from tournament.records.hands import Replay
 from tournament.records.ledger import LIVE_STATES
 
-FORMAT = 1
+FORMAT = 2   # 2: every hand's result holds its explanation's items
 ENDS_MATCH = frozenset({"match_forfeit", "disqualification"})
 _TRUMPS = dict(Hand.Trump.choices)
 _applying = contextvars.ContextVar("snapshot_applying", default=False)

@@ -74,6 +74,12 @@ def listsep():
 
 
 @register.simple_tag
+def semicolon():
+    """Between the lines of an explanation shown on one line: "；" on a Chinese page, "; " on an English one."""
+    return "；" if _chinese() else "; "
+
+
+@register.simple_tag
 def word_gap():
     """Between two sentences (or after a label's colon): " " on an English page, nothing on a Chinese one."""
     return "" if _chinese() else " "
