@@ -11,11 +11,13 @@ from django.urls import reverse
 
 from infra import clock
 from tests.tournament.floor_support import floor_event, floor_referees
+from tests.tournament.selfscore_support import ADDRESS, FIRST, make_table
 from tournament import access, roles
 from tournament.clocks import services as clock_services
 from tournament.competition import blocks
 from tournament.desk import floor
 from tournament.models import Match
+from tournament.selfscore import services as selfscore
 
 
 @pytest.fixture
@@ -74,8 +76,17 @@ def test_newest_activity_first_and_the_waiting_hook(client, covered, monkeypatch
     assert seen and all(set(call) <= set(ids.values()) for call in seen)
 
 
-def test_waiting_and_disputes_is_zero_for_now():
-    assert floor.waiting_and_disputes([4, 9]) == {4: floor.Pending(0, 0, None), 9: floor.Pending(0, 0, None)}
+def test_waiting_and_disputes_counts_the_players_open_entries(make_user):
+    """A hand one side entered waits for the other side; a disputed one waits for the floor referee: both
+    are counted at their table, newest first by the time entered; a table with nothing open reads zero."""
+    table = make_table(make_user)
+    quiet = make_table(make_user, rnd=table.match.round, table=2, chief=table.chief)
+    entry = selfscore.enter_hand(table.match, table.ns, address=ADDRESS, number=1, inputs=dict(FIRST))
+    found = floor.waiting_and_disputes([table.match.pk, quiet.match.pk])
+    assert found[table.match.pk] == floor.Pending(1, 0, entry.entered_at)
+    assert found[quiet.match.pk] == floor.Pending(0, 0, None)
+    selfscore.dispute_entry(entry, table.ew, address=ADDRESS, note="点数不对")
+    assert floor.waiting_and_disputes([table.match.pk])[table.match.pk] == floor.Pending(0, 1, entry.entered_at)
 
 
 def test_time_left_once_the_clock_runs(client, covered, make_user):

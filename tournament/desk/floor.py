@@ -27,6 +27,7 @@ from tournament.clocks import display
 from tournament.competition import rounds as round_states
 from tournament.engines import clock as clocks
 from tournament.models import ClockEvent, Match, Round
+from tournament.selfscore import waiting as selfscore_waiting
 
 FLOOR_AT_LEAST = 2   # a referee with this many tables of a round or more is a floor referee on the desk
 _OLDEST = dt.datetime.min.replace(tzinfo=dt.UTC)
@@ -43,14 +44,18 @@ class Pending:
 
 
 def waiting_and_disputes(match_ids) -> dict:
-    """``{match id: Pending}`` for every match id given: the hands waiting for the opponents' confirmation and
-    the open disputes at each table.
-
-    This is the one place the floor referee's page and the chief's desk read them from. The players' own
-    entries (one side enters a hand, the other side confirms it or disputes it) plug in here: this function
-    counts, per table, the entries still waiting for a confirmation and the disputes still open, and the time
-    of the newest. While hands are recorded by referees only, nothing waits: every table has none."""
-    return {match_id: Pending() for match_id in match_ids}
+    """``{match id: Pending}`` for every match id given: the hands entered by one side and waiting for the
+    other side's confirmation, the open disputes, and when the newest of them was entered (the players' entries,
+    ``tournament.selfscore.waiting``). The one place the floor referee's page and the chief's desk read them
+    from; one query whatever the number of tables."""
+    ids = list(match_ids)
+    found = {match_id: Pending() for match_id in ids}
+    for entry in selfscore_waiting.open_entries(match_ids=ids):
+        was, disputed = found[entry.match_id], entry.state == selfscore_waiting.DISPUTED
+        since = entry.entered_at if was.since is None else max(was.since, entry.entered_at)
+        found[entry.match_id] = Pending(waiting=was.waiting + (not disputed), disputes=was.disputes + disputed,
+                                        since=since)
+    return found
 
 
 @dataclass(frozen=True)
