@@ -8,10 +8,10 @@ from django.utils import translation
 
 from common.seats import zh_seats
 from rulings.engine import explanation_text, phrases, quote
-from rulings.ledger import ledger_for
 from scoring import explanations
 from scoring.engine import lines
 from scoring.profile_store import latest_profile
+from tournament.records.ledger import ledger_for
 
 CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 #: A sample for each value a code may name (the words as codes, the levels and seats as the engine gives them).

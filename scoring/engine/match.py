@@ -124,7 +124,7 @@ class MatchState:
         """The state as plain JSON-ready data (the profile excepted): :meth:`from_dict` gives it back.
 
         Used to keep a match's state between requests, so the next hand applies to it instead of
-        replaying every hand (``scoring.snapshots``)."""
+        replaying every hand (``tournament.records.snapshots``)."""
         return {"lv": list(self._lv), "declarer": self.declarer, "winner": self.winner, "count": self._count,
                 "waived": list(self._waived), "policy": list(self._policy) if self._policy else None,
                 "hands": self.hand_data()}
