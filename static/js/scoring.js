@@ -397,7 +397,8 @@
       });
     }).catch(function () { /* offline or a hiccup: the next round asks again */ });
   }
-  window.setInterval(watch, WATCH_MS);
+  var liveBox = document.getElementById("table-live");   // the players' table asks more often (data-watch, s)
+  window.setInterval(watch, (liveBox && +liveBox.dataset.watch * 1000) || WATCH_MS);
   document.addEventListener("input", function (event) {
     if (event.target.form && event.target.form.id === "hand-form") { typing = true; }
   });
