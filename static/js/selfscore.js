@@ -75,7 +75,7 @@
       body: JSON.stringify({ code: code })
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {
-        if (response.ok) { keep({ code: code, side: data.side }); return; }
+        if (response.ok) { document.getElementById("code-form").reset(); keep({ code: code, side: data.side }); return; }
         fieldError("code", data.detail || L.digits);
       });
     }, function () { keep({ code: code, side: "" }); });
