@@ -205,7 +205,7 @@
        with which credentials; null: not sent (the hook said why). */
     var hooks = window.TableHooks || {}, extra = {};
     if (hooks.prepare) {
-      var prepared = hooks.prepare(form, data, correcting);
+      var prepared = hooks.prepare(form, data, correcting, url);
       if (!prepared) { return; }
       url = prepared.url; data = prepared.body; extra = prepared.headers || {};
     }

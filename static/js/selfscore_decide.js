@@ -1,7 +1,8 @@
 /* The referee's table page where the players record: the floor referee decides the hand the players entered
    that waits or is disputed (#entry-decide): confirm it as entered, reject it (nothing recorded), or record
    the hand as it was with the page's hand form (scoring.js asks the hook below: the form then posts the
-   decision instead of a new hand: the hand is recorded under the entry's number). The session's login is the credential. */
+   decision instead of a new hand; the hand is recorded under the entry's number). The session's login is
+   the credential. */
 (function () {
   "use strict";
   var T = window.Tractor;
@@ -15,9 +16,9 @@
   }
 
   window.TableHooks = {
-    prepare: function (form, data) {
+    prepare: function (form, data, correcting, url) {
       var box = panel();
-      if (!box) { return { url: form.dataset.recordUrl, body: data }; }
+      if (!box) { return { url: url, body: data }; }   // nothing to decide: the page's own write
       return { url: box.dataset.decideUrl, body: { action: "record", hand: data, note: note() } };
     },
     fieldError: function (field, detail) { if (panel()) { say(detail); } }
