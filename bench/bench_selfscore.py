@@ -253,7 +253,7 @@ def round_phase(port, slug, tables, sessions, args, state):
             if status == 201:
                 stored["entries"] += 1
                 entry = json.loads(body)["id"]
-                disputed = number % args.dispute_every == 0
+                disputed = rng.random() < 1 / args.dispute_every   # one hand in so many, any table
                 plan.add(time.perf_counter() + rng.uniform(1, 3), "dispute" if disputed else "confirm", table, entry)
             return "enter", status
         if kind == "confirm":

@@ -98,3 +98,13 @@ def test_the_table_card_opens_the_players_page_where_they_record(table):
     event, rnd = table.match.round.stage.event, table.match.round
     cards = table_cards(event, PrintOptions(round=rnd.pk, site_url="https://t.example"))
     assert cards.cards[0].url == f"https://t.example/tables/{table.match.pk}/self/" and cards.cards[0].players
+
+
+def test_after_a_confirmed_hand_the_page_offers_its_correction_through_the_players_api(table):
+    entry = services.enter_hand(table.match, table.ns, address=ADDRESS, number=1, inputs=FIRST)
+    services.confirm_entry(entry, table.ew, address=ADDRESS)
+    html = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").get(page(table)).content.decode()
+    api = reverse("api_selfscore_table", args=[table.match.pk])
+    assert 'id="correct-last"' in html and 'data-last="1"' in html
+    assert f'data-correct-url="{api}"' in html and f'data-record-url="{api}"' in html
+    assert 'data-number="1"' in html   # the confirmed hand in the history
