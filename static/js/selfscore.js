@@ -60,8 +60,9 @@
       var el = document.getElementById(id);
       if (el) { el.hidden = !!kept; }
     });
-    var note = document.getElementById("queued-entry");
+    var note = document.getElementById("queued-entry"), line = document.getElementById("form-status");
     if (note) { note.hidden = !kept; }
+    if (queue && !queue.items().length && line.textContent === queue.labels.queued) { status("", ""); }
   }
 
   /* The server says whose code it is (a wrong one: refused by the field); offline it is kept unchecked. */

@@ -94,9 +94,11 @@ def _draw_slip(canvas, x, y, width, height, slip, rnd):
     fit_text(canvas, slip.side, x + pad, top - 44, text_w, 20)
     fit_text(canvas, slip.entry, x + pad, top - 62, text_w, 10)
     fit_text(canvas, _("Your side's code"), x + pad, top - 86, text_w, 10)
-    fit_text(canvas, slip.code, x + pad, top - 118, text_w, 26)
-    fit_text(canvas, _("For your side only: enter and confirm each hand with it."), x + pad, top - 138, text_w, 8)
-    fit_text(canvas, _("Do not let the opponents read it."), x + pad, top - 150, text_w, 8)
+    below = max(qr + 24, 130)   # under the QR code and its caption: the code and the rules across the part
+    fit_text(canvas, slip.code, x + pad, top - below - 28, width - 2 * pad, 30)
+    fit_text(canvas, _("For your side only: enter and confirm each hand with it."), x + pad, top - below - 48,
+             width - 2 * pad, 9)
+    fit_text(canvas, _("Do not let the opponents read it."), x + pad, top - below - 61, width - 2 * pad, 9)
     draw_qr(canvas, slip.url, x + width - pad - qr, top - qr, qr)
     fit_text(canvas, _("Scan: the table's page opens with your code"), x + width - pad - qr - 6, top - qr - 12,
              qr + 12, 7, align="centre")
