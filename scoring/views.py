@@ -1,24 +1,15 @@
 """Pages of the scoring app: the table page a referee keeps open on a phone."""
 import hashlib
-from collections import defaultdict
 from functools import cache
 from pathlib import Path
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.utils.translation import get_language, gettext
+from django.shortcuts import render
 
-from common.seats import SEAT_ZH, side_of
-from scoring.explanations import hand_lines
-from scoring.models import SEAT_CHOICES, Hand
-from scoring.presenters import state_payload
-from scoring.profile_store import engine_profile
-from scoring.profiles import choice_specs
+from scoring.table_page import table_context, table_match
 from tournament import access
-from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Match
-from tournament.records.hands import hand_history
 
 
 def table(request, match_id):
@@ -26,81 +17,13 @@ def table(request, match_id):
 
     Anyone who may see the event may read it; the form appears for the referees allowed to record.
     """
-    match = get_object_or_404(
-        Match.objects.select_related("profile", "ns__player1", "ns__player2", "ew__player1", "ew__player2",
-                                     "round__stage__event"), pk=match_id
-    )
+    try:
+        match = table_match(match_id)
+    except Match.DoesNotExist as exc:
+        raise Http404 from exc
     if not access.may(request.user, access.VIEW, match=match):
         raise Http404
-    state = state_payload(match, request.user)
-    chinese = (get_language() or "").startswith("zh")
-    older, current = defaultdict(list), {}
-    for hand in hand_history(match):
-        if not hand.is_current:
-            older[hand.number].append(hand)
-            hand.shown_explanation = hand_lines(hand.explanation, match.profile)   # items, or a row's Chinese
-        else:
-            current[hand.number] = hand
-    for entry in state["hands"]:
-        entry["superseded"] = older.get(entry["number"], [])
-        entry["explanation"] = hand_lines(entry["items"] or entry["explanation"], match.profile)
-        entry["declarer_name"] = _seat_name(entry["declarer_seat"], chinese)
-    last_hand = state["hands"][-1] if state["hands"] else None
-    declaring_side = side_of(state["declarer"])
-    profile = engine_profile(match.profile)
-    main_ranks = sorted({rc.rank for rc in profile.rank_captures.values() if rc.drop_main != rc.drop_other})
-    return render(request, "scoring/table.html", {
-        "match": match,
-        "event": match.round.stage.event,
-        "state": state,
-        "hands": list(reversed(state["hands"])),
-        "last_hand": last_hand,
-        # the stored inputs of the last hand: a correction starts from them (scoring.js fills the form)
-        "last_inputs": _inputs(current.get(last_hand["number"])) if last_hand else None,
-        "declaring_side": declaring_side,
-        "declarer_name": _seat_name(state["declarer"], chinese),
-        "players": {"NS": _players(match.ns), "EW": _players(match.ew)},
-        "seats": SEAT_CHOICES,
-        "trumps": Hand.Trump.choices,
-        "capture_ranks": sorted({rc.rank for rc in profile.rank_captures.values()}),
-        # 004 四.5: the ranks whose capture drops to another level with the trump suit's card (主J → 2) than
-        # with another suit's (副J → 6): the page asks which, as a trump play may be either at that level
-        "main_ranks": main_ranks,
-        # the options as first shown (for the first such rank; the page's script renames them for another)
-        "main_labels": [gettext(text).replace("{rank}", main_ranks[0]) if main_ranks else ""
-                        for text in ("The trump suit’s {rank}", "Another suit’s {rank}")],
-        # 004 七.1/七.3: the side that overturned trump may re-bury the bottom
-        "rebury": profile.reverse_subtract,
-        # rules differ on a throw (甩牌) winning the last trick: the hint says the event's reading (choice throw_bottom)
-        "throw": _throw_hint(profile, chinese),
-        "points_total": profile.points_total, "bottom_max": profile.bottom_max,  # the inputs' max
-        # 000 第五条: a deal nobody declared trump in is redealt (not before the first hand)
-        "redeal": profile.rotation_no_trump is not None and bool(state["declarer"]) and bool(state["hands"]),
-        # 004 二.7 造反: an attacker may call it once a hand names the declarer (the profile's rotation.rebellion)
-        "rebellion": profile.rebellion and bool(state["declarer"]) and bool(state["hands"]),
-        "attacker_seats": [(code, label) for code, label in SEAT_CHOICES
-                           if declaring_side and side_of(code) != declaring_side],
-        "life": match_lifecycle(match, request.user, top_winner=state["winner"]),
-    })
-
-
-def _seat_name(seat, chinese):
-    """A seat as the page names it: 北/东/南/西 in Chinese, the code otherwise."""
-    return SEAT_ZH.get(seat or "", seat) if chinese else seat
-
-
-def _players(pair):
-    """The two players of a pair (the event keeps no seat of each player: the side is what is known)."""
-    return [pair.player1.name, pair.player2.name] if pair else []
-
-
-def _inputs(hand):
-    """What the referee entered for a hand, as the form's fields take it (None for a redeal or no row)."""
-    if hand is None or hand.outcome != Hand.Outcome.PLAYED:
-        return None
-    return {"number": hand.number, "declarer": hand.declarer_seat, "trump": hand.trump,
-            "defender_points": hand.defender_points, "bottom_points": hand.bottom_points,
-            "last_trick": hand.last_trick or {}, "reclaim": hand.reclaim}
+    return render(request, "scoring/table.html", table_context(request, match))
 
 
 #: The service worker's source (static/js/sw.js); its version is filled in when served.
@@ -126,21 +49,3 @@ def service_worker(request):
     response = HttpResponse(source, content_type="application/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
-
-
-def _throw_hint(profile, chinese) -> dict:
-    """How a throw winning the last trick counts under the event's reading, and what the referee enters."""
-    spec = choice_specs(profile.data).get("throw_bottom")
-    if spec:
-        reading = spec["readings"][profile.reading("throw_bottom")]
-        rule = reading["label"] if chinese else reading.get("label_en") or reading["label"]
-    else:
-        rule = gettext("A throw capturing the bottom counts as its largest combination.")
-    stop = "。" if chinese else ". "
-    if profile.throw_all_cards is not None:
-        enter = gettext("Enter how many cards were thrown and how many pairs they hold.")
-        return {"hint": rule + stop + enter, "reading": "all_cards", "pairs_label": gettext("Pairs in the throw")}
-    enter = gettext("Enter how many cards were thrown and the pairs of the largest combination among them: "
-                    "0 for a single, 1 for a pair, 2 or more for a tractor.")
-    return {"hint": rule + stop + enter, "reading": "largest",
-            "pairs_label": gettext("Pairs in its largest combination")}

@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("tournament.staff.urls")),
     path("", include("tournament.transfer.urls")),
     path("", include("tournament.selfscore.urls")),
+    path("", include("tournament.selfscore.web.urls")),
 ]

@@ -126,8 +126,8 @@
   function sendOne(item) {
     return fetch(item.url, {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrf(),
-                 "Idempotency-Key": item.key },
+      headers: Object.assign({ "Content-Type": "application/json", "Accept": "application/json",
+                               "X-CSRFToken": csrf(), "Idempotency-Key": item.key }, item.headers || {}),
       body: item.body
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (json) {
@@ -169,9 +169,11 @@
     });
   }
 
-  /* Keep a new item (``body`` a JSON string) and send the queue. */
-  function add(kind, url, body, label, key) {
+  /* Keep a new item (``body`` a JSON string; ``headers``: its own, e.g. a side's code at a players' table)
+     and send the queue. */
+  function add(kind, url, body, label, key, headers) {
     var item = { owner: owner, kind: kind, url: url, body: body, label: label, key: key || newKey(),
+                 headers: headers || {},
                  number: JSON.parse(body).number || null, created: new Date().toISOString(), refused: "" };
     return run("readwrite", function (store) { store.add(item); }).then(load).then(function () { flush(); });
   }

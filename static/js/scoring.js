@@ -198,17 +198,27 @@
     var correcting = !redeal && form.elements.correct && form.elements.correct.checked;
     var number = parseInt(correcting ? form.dataset.last : form.dataset.next, 10);
     var url = correcting ? form.dataset.correctUrl : form.dataset.recordUrl;
-    var body = JSON.stringify(rebel ? { number: number, outcome: "rebel", called_by: form.elements.called_by.value,
-                                        declarer: form.elements.declarer.value }
-                              : redeal ? { number: number, outcome: "redeal" } : collect(form, number));
+    var data = rebel ? { number: number, outcome: "rebel", called_by: form.elements.called_by.value,
+                         declarer: form.elements.declarer.value }
+                     : redeal ? { number: number, outcome: "redeal" } : collect(form, number);
+    /* Another page's hooks (the players' table, a referee's decision): where the hand goes, in which body,
+       with which credentials; null: not sent (the hook said why). */
+    var hooks = window.TableHooks || {}, extra = {};
+    if (hooks.prepare) {
+      var prepared = hooks.prepare(form, data, correcting, url);
+      if (!prepared) { return; }
+      url = prepared.url; data = prepared.body; extra = prepared.headers || {};
+    }
+    var body = JSON.stringify(data);
     if (body !== pendingBody) { pendingKey = newKey(); pendingBody = body; }
     var queue = window.OfflineQueue;
     if (queue && queue.queueing()) {   // no connection, or entries still waiting: kept, in order
       if (!redeal && badPoints(form)) { return; }
       var label = rebel ? rebelLabel(form) : redeal ? form.querySelector("button[type=submit]").textContent
                                                      : handLabel(form, number, correcting);
-      queue.add(correcting ? "correction" : "hand", url, body, label, pendingKey).then(function () {
-        if (!correcting) { nextAfterQueued(form, number); }
+      queue.add(correcting ? "correction" : "hand", url, body, label, pendingKey, extra).then(function () {
+        if (hooks.queued) { hooks.queued(form); }
+        else if (!correcting) { nextAfterQueued(form, number); }
         status(queue.labels.queued, "ok");
       });
       pendingKey = null; pendingBody = null;
@@ -224,12 +234,12 @@
       return fetch(url, {
         method: "POST",
         credentials: "same-origin",
-        headers: {
+        headers: Object.assign({
           "Content-Type": "application/json",
           "Accept": "application/json",
           "X-CSRFToken": T.csrf(form),
           "Idempotency-Key": key
-        },
+        }, extra),
         body: body
       }).then(function (response) {
         if (response.status < 500 || attempt >= ATTEMPTS) { return response; }
@@ -256,7 +266,9 @@
         var answered = definitive(response.status) || T.refused(response.status, data);
         status(answered ? detail : statusEl.dataset.unsure.replace("{detail}", T.bare(detail)),
                "error", data.login);   // by the button, and by the field
-        if (handForm) { showFieldError(handForm, data.field, data.detail || ""); }
+        if (!(handForm && showFieldError(handForm, data.field, data.detail || "")) && hooks.fieldError) {
+          hooks.fieldError(data.field, data.detail || "");
+        }
       });
     }).catch(function () {
       button.disabled = false;
@@ -364,10 +376,10 @@
      changed (its ETag: 304 while not) and shows what another phone saved: at once while nothing is being
      typed here, else with a note above the form (the server refuses a stale hand anyway). */
   var WATCH_MS = 10000, stateTag = null, typing = false;
-  function signature(state) {
+  function signature(state) {   // the players' table adds the entry waiting (its id and state)
     return [state.levels.NS, state.levels.EW, state.status, state.hands.map(function (h) {
       return h.number + "." + (h.version == null ? "" : h.version) + ",";
-    }).join("")].join("|");
+    }).join("")].join("|") + (state.waiting ? "|" + state.waiting.id + state.waiting.state : "");
   }
   function watch() {
     var live = document.getElementById("table-live"), queue = window.OfflineQueue;
@@ -385,11 +397,13 @@
       });
     }).catch(function () { /* offline or a hiccup: the next round asks again */ });
   }
-  window.setInterval(watch, WATCH_MS);
+  var liveBox = document.getElementById("table-live");   // the players' table asks more often (data-watch, s)
+  window.setInterval(watch, (liveBox && +liveBox.dataset.watch * 1000) || WATCH_MS);
   document.addEventListener("input", function (event) {
     if (event.target.form && event.target.form.id === "hand-form") { typing = true; }
   });
 
+  window.TableRefresh = refresh;   // the players' table page re-reads itself after a confirmation
   document.addEventListener("submit", submit);
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", ready); } else { ready(); }
   document.addEventListener("change", function (event) {

@@ -112,6 +112,9 @@ class Sample:
                             .values_list("pk", flat=True)[:per_kind])
         self.appeals = list(Appeal.objects.filter(ruling__match__round__stage__event=event).order_by("-pk")
                             .values_list("pk", flat=True)[:per_kind])
+        # the players' entries (tables where the players record): their operations are POSTs (a GET: 405)
+        self.entries = list(HandEntry.objects.filter(match_id__in=self.matches).order_by("-pk")
+                            .values_list("pk", flat=True)[:per_kind])
         self.staff = list(EventRole.objects.filter(event=event).order_by("pk").values_list("pk", flat=True)[:1])
         self.users = list(EventRole.objects.filter(event=event).order_by("pk").values_list("user_id", flat=True)[:1])
         self.entries = list(HandEntry.objects.filter(match__round__stage__event=event).order_by("-pk")
@@ -148,6 +151,8 @@ class Sample:
                 ids = []
             elif key == "pk":
                 ids = self._pk(route)
+            elif key == "entry_id":
+                ids = self.entries
             else:
                 raise KeyError(f"{name}: no value for <{key}> in {route}")
             options = [{**o, key: v} for o in options for v in ids]

@@ -3,7 +3,8 @@
 A landscape A4 page per table: the table number in large type, the group or bracket slot and the start
 time, the round's two entries with who sits where, and a QR code that opens the table's page
 (``SITE_URL/tables/<match id>/``: levels and hands as they are recorded, readable by anyone who may see
-the event). Byes (no table) get no card. The seat cards (:mod:`.seatcards`) use the same data.
+the event; where the players record the hands, the players' table page ``…/self/``, where each side types
+the code of its own slip). Byes (no table) get no card. The seat cards (:mod:`.seatcards`) use the same data.
 """
 from dataclasses import dataclass
 
@@ -26,6 +27,7 @@ from tournament.printouts.common import (
 )
 from tournament.printouts.layout import FullPage, Heading, HeadingMark, build_pdf, fit_text
 from tournament.printouts.scoresheets import console_url, draw_qr
+from tournament.selfscore import modes
 
 QR_SIZE = 62 * mm
 
@@ -50,6 +52,7 @@ class TableCard:
     ns: CardSide
     ew: CardSide
     url: str
+    players: bool = False   # the players record the hands: the QR code opens their table page
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,9 @@ def collect(event, options):
         raise UserError(gettext_noop("Choose a round."), field="round")
     rnd = pick_round(event, options.round)
     matches = at_tables(matches_of(event).filter(round=rnd))   # a bye: no table card, no seat cards
-    cards = tuple(_card(event, m, options.site_url) for m in sorted(matches, key=lambda m: (m.table, m.pk)))
+    players = modes.of_stage(rnd.stage) in (modes.PLAYERS, modes.EITHER)
+    cards = tuple(_card(event, m, options.site_url, players)
+                  for m in sorted(matches, key=lambda m: (m.table, m.pk)))
     return CardsData(heading=heading_for(event, rnd.stage, rnd), cards=cards)
 
 
@@ -76,7 +81,7 @@ def _side(label, pair, source, seat_names):
                     seats=((seat_names[0], pair.player1.name), (seat_names[1], pair.player2.name)))
 
 
-def _card(event, match, site_url):
+def _card(event, match, site_url, players=False):
     rnd = match.round
     if match.group_id:
         position = _("Group %(group)s") % {"group": match.group.name}
@@ -90,7 +95,8 @@ def _card(event, match, site_url):
         start=local_time(rnd.scheduled_start),
         ns=_side(_("North–South"), match.ns, match.ns_source, (_("North"), _("South"))),
         ew=_side(_("East–West"), match.ew, match.ew_source, (_("East"), _("West"))),
-        url=console_url(match.pk, site_url),
+        url=console_url(match.pk, site_url) + ("self/" if players else ""),
+        players=players,
     )
 
 
@@ -129,8 +135,9 @@ def draw_card(canvas, width, height, card):
         y -= 76
     qr_y = (height - QR_SIZE) / 2 + 20
     draw_qr(canvas, card.url, width - QR_SIZE, qr_y, QR_SIZE)
-    fit_text(canvas, _("Scan for this table's levels and hands"), width - QR_SIZE - 10, qr_y - 16, QR_SIZE + 10, 11,
-             align="centre")
+    words = (_("Scan to enter and confirm this table's hands") if card.players
+             else _("Scan for this table's levels and hands"))
+    fit_text(canvas, words, width - QR_SIZE - 10, qr_y - 16, QR_SIZE + 10, 11, align="centre")
     fit_text(canvas, card.url, width - QR_SIZE - 10, qr_y - 30, QR_SIZE + 10, 8, align="centre")
 
 
