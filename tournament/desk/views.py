@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from common.errors import UserError
 from common.names import display_name
 from rulings import appeal_route
 from rulings.asking import confirm_labels
@@ -18,7 +19,10 @@ from tournament import access
 from tournament.competition.floor_forms import FloorRefereeForm
 from tournament.competition.referees import referees_of
 from tournament.desk import board, floor, uplinks
+from tournament.desk.forms import ReissueSlipForm, RoundSlipsForm
 from tournament.models import Event, Match, Round
+from tournament.printouts import slips
+from tournament.selfscore import codes
 
 
 def _desk_round(request, event_slug, round_id):
@@ -125,3 +129,64 @@ def referee_tables(request, slug):
         "event": event, "referee": referee, "name": display_name(referee), "own": referee.pk == request.user.pk,
         "rounds": rounds, "tables": tables,
     })
+
+
+# --- the sides' slips where the players record (tournament.selfscore): new codes printed at once --------------
+
+def _slips_round(request, event_slug, round_id):
+    event = get_object_or_404(Event, slug=event_slug)
+    if not codes.may_issue(request.user, event):
+        raise PermissionDenied(_("Only a chief referee or an organiser may issue the sides' codes."))
+    return get_object_or_404(Round.objects.select_related("stage__event"), pk=round_id, stage__event=event)
+
+
+def _refused(field, message, status=400):
+    return JsonResponse({"code": "invalid", "field": field, "detail": str(message)}, status=status)
+
+
+def _form_refused(form):
+    field, errors = next(iter(form.errors.items()))
+    return _refused(field, errors[0])
+
+
+def _slips_pdf(request, rnd, issued, name):
+    response = HttpResponse(slips.render(rnd, slips.slips_of(issued, request.build_absolute_uri("/"))),
+                            content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Cache-Control"] = "no-store"   # the codes are shown this once
+    return response
+
+
+@login_required
+@require_POST
+def round_slips(request, event_slug, round_id):
+    """New codes for both sides of the round's open tables (or the tables typed), printed at once."""
+    rnd = _slips_round(request, event_slug, round_id)
+    form = RoundSlipsForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(form)
+    try:
+        issued = codes.issue_round_codes(rnd, request.user, tables=form.cleaned_data["tables"] or None)
+    except UserError as error:
+        return _refused(error.field, error, error.status)
+    return _slips_pdf(request, rnd, issued, f"slips-round-{rnd.pk}.pdf")
+
+
+@login_required
+@require_POST
+def reissue_slip(request, event_slug, round_id):
+    """A side's new code (its old code dies) and the new slip."""
+    rnd = _slips_round(request, event_slug, round_id)
+    form = ReissueSlipForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(form)
+    table, side = form.cleaned_data["table"], form.cleaned_data["side"]
+    match = Match.objects.filter(round=rnd, table=table).first()
+    if match is None:
+        return _refused("table", _("No such table in this round."))
+    try:
+        code = codes.issue_code(match, side, request.user)
+    except UserError as error:
+        return _refused(error.field, error, error.status)
+    return _slips_pdf(request, rnd, [codes.Issued(match.pk, match.table, side, code)],
+                      f"slip-table-{match.table}-{side}.pdf")

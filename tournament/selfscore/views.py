@@ -8,19 +8,18 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from common.errors import UserError, gettext_noop
-from common.numbers import whole
+from common.errors import UserError
 from infra.auth import client_address
 from scoring.table_page import table_match
 from tournament import access
 from tournament.models import Event, Match, Round
-from tournament.selfscore import codes, pages, slips
+from tournament.selfscore import codes, pages
 
 
 def _refused(error: UserError):
@@ -55,55 +54,6 @@ def check_code(request, match_id):
     except UserError as error:
         return _refused(error)
     return JsonResponse({"side": side.side, "name": pages.side_name(side.side)})
-
-
-def _desk_round(request, event_slug, round_id):
-    event = get_object_or_404(Event, slug=event_slug)
-    if not codes.may_issue(request.user, event):
-        raise PermissionDenied(_("Only a chief referee or an organiser may issue the sides' codes."))
-    return get_object_or_404(Round.objects.select_related("stage__event"), pk=round_id, stage__event=event)
-
-
-def _pdf(content, name):
-    response = HttpResponse(content, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    response["Cache-Control"] = "no-store"   # the codes are shown this once
-    return response
-
-
-@login_required
-@require_POST
-def round_slips(request, event_slug, round_id):
-    """New codes for both sides of the round's open tables (or the tables typed), printed at once."""
-    rnd = _desk_round(request, event_slug, round_id)
-    tables = [whole(part) for part in request.POST.get("tables", "").replace("，", ",").split(",") if part.strip()]
-    try:
-        if any(table is None for table in tables):
-            raise UserError(gettext_noop("Type table numbers separated by commas."), field="tables")
-        issued = codes.issue_round_codes(rnd, request.user, tables=tables or None)
-        content = slips.render(rnd, slips.slips_of(issued, request.build_absolute_uri("/")))
-    except UserError as error:
-        return _refused(error)
-    return _pdf(content, f"slips-round-{rnd.pk}.pdf")
-
-
-@login_required
-@require_POST
-def reissue_slip(request, event_slug, round_id):
-    """A side's new code (its old code dies) and the new slip."""
-    rnd = _desk_round(request, event_slug, round_id)
-    table, side = whole(request.POST.get("table")), request.POST.get("side", "")
-    match = Match.objects.filter(round=rnd, table=table).first() if table is not None else None
-    if match is None:
-        return JsonResponse({"code": "invalid", "field": "table", "detail": _("No such table in this round.")},
-                            status=400)
-    try:
-        code = codes.issue_code(match, side, request.user)
-    except UserError as error:
-        return _refused(error)
-    issued = [codes.Issued(match.pk, match.table, side, code)]
-    return _pdf(slips.render(rnd, slips.slips_of(issued, request.build_absolute_uri("/"))),
-                f"slip-table-{match.table}-{side}.pdf")
 
 
 @login_required

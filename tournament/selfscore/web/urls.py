@@ -7,9 +7,6 @@ from tournament.selfscore import views
 urlpatterns = [
     path("tables/<int:match_id>/self/", views.players_table, name="selfscore-table"),
     path("tables/<int:match_id>/self/code/", views.check_code, name="selfscore-check-code"),
-    path("manage/<slug:event_slug>/rounds/<int:round_id>/slips/", views.round_slips, name="selfscore-slips"),
-    path("manage/<slug:event_slug>/rounds/<int:round_id>/slips/reissue/", views.reissue_slip,
-         name="selfscore-reissue"),
     path("manage/<slug:event_slug>/rounds/<int:round_id>/hand-entries/", views.desk_entries,
          name="selfscore-desk-entries"),
 ]
