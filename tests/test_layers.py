@@ -101,4 +101,5 @@ def test_a_hand_a_ruling_waits_for_also_runs_the_sanction_engine_and_nothing_els
     response, apps = _apps_after_view(_post(client, match, 3))
     assert response.status_code == 201, response.content
     assert set(apps) <= {"scoring", "tournament", "rulings"}, apps
-    assert apps.get("rulings", set()) <= {"rulings.engine", "rulings.sanction_tables"}, apps
+    engine = {m for m in apps.get("rulings", set()) if m == "rulings.engine" or m.startswith("rulings.engine.")}
+    assert apps.get("rulings", set()) - engine <= {"rulings.sanction_tables"}, apps
