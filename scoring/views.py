@@ -10,10 +10,11 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language, gettext
 
 from common.seats import SEAT_ZH, side_of
+from rulings.adjustments import match_replay
 from rulings.presenters import in_force_text
 from scoring.hands import hand_history
 from scoring.models import SEAT_CHOICES, Hand
-from scoring.presenters import hand_line, state_payload
+from scoring.presenters import hand_entries, hand_line, state_payload
 from scoring.profile_store import engine_profile
 from scoring.profiles import choice_specs
 from tournament import access
@@ -32,19 +33,24 @@ def table(request, match_id):
     )
     if not access.may(request.user, access.VIEW, match=match):
         raise Http404
-    state = state_payload(match, request.user)
+    replayed = match_replay(match)
+    state = state_payload(match, request.user, replayed)
     chinese = (get_language() or "").startswith("zh")
     def seat_text(line):         # 南/北/东/西 in Chinese text (the data keeps N/E/S/W); English in English
         return hand_line(line, match.profile)
-    older, current = defaultdict(list), {}
-    for hand in hand_history(match):
-        if not hand.is_current:
-            older[hand.number].append(hand)
+    history = hand_history(match)
+    newer = {hand.supersedes_id: hand for hand in history if hand.supersedes_id}
+    older = defaultdict(list)   # by the current version's id: a 造反 and the deal after it share a number
+    for hand in history:
+        if hand.pk in newer:
+            newest = newer[hand.pk]
+            while newest.pk in newer:
+                newest = newer[newest.pk]
+            older[newest.pk].append(hand)
             hand.shown_explanation = [seat_text(line) for line in hand.explanation]
-        else:
-            current[hand.number] = hand
-    for entry in state["hands"]:
-        entry["superseded"] = older.get(entry["number"], [])
+    rows = [row for _number, row, _result in hand_entries(replayed)]
+    for entry, row in zip(state["hands"], rows, strict=True):
+        entry["superseded"] = older.get(row.pk, []) if row is not None else []
         entry["explanation"] = [seat_text(in_force_text(line)) for line in entry["explanation"]]
         entry["declarer_name"] = _seat_name(entry["declarer_seat"], chinese)
     last_hand = state["hands"][-1] if state["hands"] else None
@@ -58,7 +64,7 @@ def table(request, match_id):
         "hands": list(reversed(state["hands"])),
         "last_hand": last_hand,
         # the stored inputs of the last hand: a correction starts from them (scoring.js fills the form)
-        "last_inputs": _inputs(current.get(last_hand["number"])) if last_hand else None,
+        "last_inputs": _inputs(rows[-1]) if last_hand else None,
         "declaring_side": declaring_side,
         "declarer_name": _seat_name(state["declarer"], chinese),
         "players": {"NS": _players(match.ns), "EW": _players(match.ew)},
