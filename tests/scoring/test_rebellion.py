@@ -300,6 +300,29 @@ def timezone_now():
     return timezone.now()
 
 
+def test_the_score_and_result_sheets_print_the_rebellion_under_the_deals_number(company):
+    """The score sheet lists the 造反 under hand 4 before the deal, and its first blank row is hand 4 while that
+    deal is still to be played; the result sheet pairs each entry with its own row."""
+    from django.utils import translation
+
+    from tournament.printouts import results as result_sheets
+    from tournament.printouts import scoresheets
+    from tournament.printouts.common import PrintOptions
+
+    match, referee = company
+    _to_seven_four(match, referee)
+    services.record_hand(match, referee, number=4, outcome="rebel", called_by="W", declarer="E")
+    event = match.round.stage.event
+    with translation.override("zh-hans"):
+        rows = scoresheets.collect(event, PrintOptions(match=match.pk)).sheets[0].hands
+        assert [(h.number, h.rebellion) for h in rows] == [(1, False), (2, False), (3, False), (4, True)]
+        assert rows[-1].trump == "造反" and rows[-1].defender_points == ""
+        services.record_hand(match, referee, number=4, trump="H", defender_points=30, bottom_points=10)
+        printed = result_sheets.collect(event, PrintOptions(match=match.pk)).sheets[0].hands
+    assert [(h.number, h.trump, h.bottom) for h in printed][-2:] == [(4, "造反", ""), (4, "红心", "10")]
+    assert printed[-1].ew_after == "6"
+
+
 @pytest.mark.browser
 def test_the_table_page_records_a_rebellion_at_390px(transactional_db, live_server, page, make_user, tmp_path):
     from demo.hands import scratch_match
