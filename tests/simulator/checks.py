@@ -12,6 +12,8 @@ from tournament.competition import placings
 from tournament.competition.group_standings import check_event as standings_mismatches
 from tournament.models import Match, Pair, Round
 
+from . import table_rules
+
 # --- text on a Chinese page ---------------------------------------------------------------------------------
 
 _SCRIPT = re.compile(r"<(script|style|template|svg)\b.*?</\1>", re.S | re.I)
@@ -173,4 +175,5 @@ def record_facts(event) -> list[tuple[str, str]]:
     for bye in byes(event):
         if bye.table is not None or bye.hands.exists():
             problems.append(("bye_played", f"the bye of {bye.ns} has a table or hands"))
+    problems += table_rules.numbering_facts(event)
     return problems
