@@ -133,11 +133,11 @@ def _by_number(hands, extra=None):
     return groups
 
 
-def _holds_own_number(number, groups, ruled) -> bool:
-    """A 造反 stored before it shared the number of the deal after it: nothing else at its number and an
-    entry after it. Replayed as it was then (counted), so its record replays the same."""
-    deal = groups.get(number, ((), None))[1]
-    return deal is None and number not in ruled and any(n > number for n in (*groups, *ruled))
+def _holds_own_number(number, deal, ruled, last) -> bool:
+    """A 造反 stored before it shared the number of the deal after it: nothing else at its number (``deal``
+    None, not ``ruled``) and an entry after it (``last``: the highest number). Replayed as it was then
+    (counted), so its record replays the same."""
+    return deal is None and number not in ruled and number < last
 
 
 def replay(match, hands, adjustments, extra=None):
@@ -145,9 +145,10 @@ def replay(match, hands, adjustments, extra=None):
     groups = _by_number(hands, extra)
     ruled = ruled_numbers(adjustments)
     state = MatchState.new(engine_profile(match.profile))
-    for number in sorted(set(groups) | ruled):
+    numbers = sorted(set(groups) | ruled)
+    for number in numbers:
         rebels, deal = groups.get(number, ((), None))
-        own = _holds_own_number(number, groups, ruled)
+        own = bool(rebels) and _holds_own_number(number, deal, ruled, numbers[-1])
         for row in rebels:
             if state.winner is None or isinstance(row, dict):
                 state = _play(state, row, {}, counted=own)
