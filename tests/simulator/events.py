@@ -272,7 +272,7 @@ class Sim:
         written = self.attempt(f"hand {number} at table {match.table}" + (f" (last trick {trick})" if trick else ""),
                                lambda: record_hand(
             match, user, number=number, trump=self.rng.choice(["H", "S", "D", "C"]), defender_points=points,
-            declarer=None if declarer else self.rng.choice("NESW"), last_trick=trick, bottom_points=10 if trick else 0))
+            declarer=None if declarer else self.rng.choice("NESW"), last_trick=trick))
         if rebelled:
             table_rules.after_rebellion(self, match, user, written)
 

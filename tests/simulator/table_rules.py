@@ -81,7 +81,8 @@ def after_rebellion(sim, match, user, written):
 
 def throw(sim):
     """The last trick of the event's first hand where the profile reads a throw taking the bottom: four cards
-    holding a pair, won by the defenders (the same inputs under both readings); else None."""
+    holding a pair, won by the defenders (the same inputs under both readings); else None. The bottom holds no
+    points, so the hand's result, and the seed's path after it (seed 4 disqualifies a pair), stay as they were."""
     if not sim.shape.throw_bottom or sim.thrown:
         return None
     sim.thrown = True
