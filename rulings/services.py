@@ -295,7 +295,8 @@ def _touches_scores(ruling, hands):
         return True
     if effect.get("stage") or effect.get("levels") or effect.get("drop_to") or effect.get("levels_per_points"):
         return True
-    return bool(snapshot.get("points")) and any(hand.number == ruling.hand_number for hand in hands)
+    return bool(snapshot.get("points")) and any(hand.number == ruling.hand_number
+                                                for hand in hands if getattr(hand, "outcome", "") != "rebel")
 
 
 def _automatic_forfeit(snapshot) -> bool:

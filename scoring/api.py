@@ -33,7 +33,8 @@ class SupersededBySerializer(serializers.Serializer):
 
 
 class HandSerializer(serializers.ModelSerializer):
-    """A stored hand version with who recorded it, and who superseded it and when."""
+    """A stored hand version with who recorded it, and who superseded it and when. A rebellion (outcome
+    "rebel") has the number of the deal it precedes and is listed before that deal's versions."""
 
     recorded_by = serializers.CharField(source="recorded_by.get_username", read_only=True)
     declarer_seat = serializers.CharField(read_only=True)
@@ -70,7 +71,8 @@ class HandSerializer(serializers.ModelSerializer):
 class HandStateSerializer(serializers.Serializer):
     """One hand as the replay sees it now (a ruling may have changed its outcome since it was stored)."""
 
-    number = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="the hand's number; a rebellion (kind \"rebel\") has the "
+                                                "number of the deal after it, listed before that deal")
     kind = serializers.CharField(help_text='"hand", "award" (decided by a ruling), "redeal" (nobody declared '
                                            'trump), "rebel" (造反: next_declarer won the new bidding) or "forfeit"')
     declarer_seat = serializers.CharField(allow_null=True)
@@ -120,7 +122,8 @@ class MatchStateSerializer(serializers.Serializer):
     winner = serializers.ChoiceField(choices=["NS", "EW"], allow_null=True,
                                      help_text='the winning side, "NS" or "EW" (null: none)')
     policy_pending = serializers.CharField(allow_null=True, help_text="the policy return: the level the declarers may return to")
-    next_number = serializers.IntegerField()
+    next_number = serializers.IntegerField(help_text="the number the next hand is recorded under (after a "
+                                                     "rebellion: the same number, the deal it precedes)")
     hands = HandStateSerializer(many=True)
     actions = ActionsSerializer()
 

@@ -42,7 +42,9 @@ class LastTrickSerializer(StrictInput):
 class HandInputSerializer(StrictInput):
     """What the referee enters for one hand; levels and the next declarer are computed, never sent."""
 
-    number = serializers.IntegerField(min_value=1, max_value=MOST_HANDS, help_text="the hand's number: the next one (or the last, to correct)")
+    number = serializers.IntegerField(min_value=1, max_value=MOST_HANDS, help_text="the hand's number: the next one (or the last, to correct); "
+                                                  "a rebellion takes the number of the deal it precedes, which "
+                                                  "is then recorded under the same number")
     declarer = serializers.ChoiceField(choices=SEAT_CHOICES, required=False, allow_null=True, default=None,
                                        help_text="the declarer's seat; needed for the first hand only (and for a "
                                                  "rebellion: the seat that won the new bidding)")

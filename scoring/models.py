@@ -148,7 +148,8 @@ class Hand(AppendOnlyModel):
     nobody declared trump (000 第五条), no trump and no points, replayed with ``MatchState.redeal``. ``outcome``
     "rebel": an attacker called 造反 (004 二.7), ``called_by`` the caller's seat, ``bid_winner`` the seat that won
     the new bidding (it declares the next hand), no trump and no points, replayed with ``MatchState.rebel``;
-    like a redeal it scores nothing and never counts among the hands after an announcement. The inputs are
+    it scores nothing and is no hand: it takes the number of the deal it precedes (that deal shares it and
+    follows it, ``tournament.records.hands``), so the unique constraints on numbers hold for the other outcomes only. The inputs are
     what the referee saw; the result fields (levels after the hand, next declarer, explanation) are
     the engine's answer when the hand was stored, computed from all current hands of the match and
     the rulings then known. The authoritative current state is always a replay
@@ -205,9 +206,12 @@ class Hand(AppendOnlyModel):
         verbose_name_plural = _("hands")
         ordering = ["match", "number", "version"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "number"], condition=models.Q(supersedes__isnull=True),
-                                    name="unique_original_hand"),
-            models.UniqueConstraint(fields=["match", "number", "version"], name="unique_hand_version"),
+            # a 造反 shares its number with the deal after it (and another 造反 of that deal): not held by these
+            models.UniqueConstraint(fields=["match", "number"],
+                                    condition=models.Q(supersedes__isnull=True) & ~models.Q(outcome="rebel"),
+                                    name="unique_original_deal"),
+            models.UniqueConstraint(fields=["match", "number", "version"], condition=~models.Q(outcome="rebel"),
+                                    name="unique_deal_version"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="hand_number_positive"),
         ]
 

@@ -11,7 +11,7 @@ def state_payload(match, user, replayed=None, *, allowed=None):
     just computed it); ``allowed``: whether ``user`` may record here, when already checked.
     """
     replayed = replayed or match_replay(match)
-    state, rows = replayed.state, {hand.number: hand for hand in replayed.hands}
+    state = replayed.state
     allowed = access.may(user, access.RECORD, match=match) if allowed is None else allowed
     return {
         "match": match.pk, "status": match.status, "profile": str(match.profile),
@@ -19,30 +19,37 @@ def state_payload(match, user, replayed=None, *, allowed=None):
         "levels": state.levels, "declarer": state.declarer, "winner": state.winner,
         "policy_pending": state.policy_pending,
         "next_number": replayed.next_number,
-        "hands": [_hand_state(number, rows.get(number), result)
-                  for number, result in _numbered(replayed.numbers, state.hand_data(), set(rows))],
+        "hands": [_hand_state(number, row, result) for number, row, result in hand_entries(replayed)],
         "actions": {"record": allowed and not match.is_over and state.winner is None,
                     "correct": allowed and bool(replayed.hands)},
     }
 
 
-def _numbered(numbers, results, played=()):
-    """Pair each hand's result (as data: ``MatchState.hand_data``) with its hand number.
+def hand_entries(replayed):
+    """Each hand's result (as data: ``MatchState.hand_data``) with its hand number and its current row (None:
+    decided by a ruling), in order: the state answer's ``hands``, and the table page's rows beside them."""
+    deals = {hand.number for hand in replayed.hands if hand.outcome != "rebel"}
+    return list(_numbered(replayed.entries, replayed.state.hand_data(), deals))
+
+
+def _numbered(entries, results, played=()):
+    """Pair each hand's result with its entry: (number, row or None) in the replay's order (a 造反 and the
+    deal after it share the number).
 
     A forfeit result belongs to the hand before it (the hand at whose end, or during which, it was given),
     unless its number is a hand of its own that nobody played: a forfeit given before that hand began (a
     lateness forfeit at hand 2 after hand 1 was played: issue 43, not listed under hand 1). ``played``: the
-    numbers of the hands played (recorded)."""
+    numbers of the deals played (recorded)."""
     results = list(results)
-    numbers = list(numbers)
+    entries = list(entries)
     plays_left = sum(1 for result in results if result["kind"] != "forfeit")
-    at, number = 0, 0
+    at, entry = 0, (0, None)
     for result in results:
         if result["kind"] != "forfeit":
-            number, at, plays_left = numbers[at], at + 1, plays_left - 1
-        elif at < len(numbers) and numbers[at] not in played and len(numbers) - at > plays_left:
-            number, at = numbers[at], at + 1   # its own number: no hand played or awarded there
-        yield number, result
+            entry, at, plays_left = entries[at], at + 1, plays_left - 1
+        elif at < len(entries) and entries[at][0] not in played and len(entries) - at > plays_left:
+            entry, at = entries[at], at + 1   # its own number: no hand played or awarded there
+        yield entry[0], entry[1], result
 
 
 def _hand_state(number, row, result):

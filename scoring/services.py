@@ -212,6 +212,11 @@ def _replay_and_write(record, user, number, *, inputs, correcting) -> HandWritte
             raise HandConflict(gettext_noop("Hand %(number)s is not the last recorded hand; reload the "
                                             "table."), field="number", number=number)
         old, kept = hands[-1], hands[:-1]
+        if inputs["outcome"] == Hand.Outcome.REBEL and old.outcome != Hand.Outcome.REBEL:
+            # 004 二.7: a 造反 comes before the deal it abandons and holds no number of its own, while a deal
+            # recorded keeps its number for good (Hand's unique constraints): a deal never becomes one
+            raise UserError(gettext_noop("Hand %(number)s was recorded as a deal: it cannot be corrected into "
+                                         "a rebellion."), field="outcome", number=number)
         if inputs["declarer_seat"] is None and number == 1:
             inputs["declarer_seat"] = old.declarer_seat
     else:

@@ -7,11 +7,12 @@ from django.utils.translation import get_language, gettext
 from common.seats import SEAT_ZH, side_of
 from scoring.explanations import hand_lines
 from scoring.models import SEAT_CHOICES, Hand
-from scoring.presenters import state_payload
+from scoring.presenters import hand_entries, state_payload
 from scoring.profile_store import engine_profile
 from scoring.profiles import choice_specs
 from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Match
+from tournament.records.adjustments import match_replay
 from tournament.records.hands import hand_history
 
 
@@ -24,17 +25,22 @@ def table_match(match_id):
 def table_context(request, match) -> dict:
     """What the table page shows of ``match`` (read by :func:`table_match`) to ``request.user``: both sides'
     levels, who declares, the hand form's choices, the hand history, the match's lifecycle."""
-    state = state_payload(match, request.user)
+    replayed = match_replay(match)
+    state = state_payload(match, request.user, replayed)
     chinese = (get_language() or "").startswith("zh")
-    older, current = defaultdict(list), {}
-    for hand in hand_history(match):
-        if not hand.is_current:
-            older[hand.number].append(hand)
+    history = hand_history(match)
+    newer = {hand.supersedes_id: hand for hand in history if hand.supersedes_id}
+    older = defaultdict(list)   # by the current version's id: a 造反 and the deal after it share a number
+    for hand in history:
+        if hand.pk in newer:
+            newest = newer[hand.pk]
+            while newest.pk in newer:
+                newest = newer[newest.pk]
+            older[newest.pk].append(hand)
             hand.shown_explanation = hand_lines(hand.explanation, match.profile)   # items, or a row's Chinese
-        else:
-            current[hand.number] = hand
-    for entry in state["hands"]:
-        entry["superseded"] = older.get(entry["number"], [])
+    rows = [row for _number, row, _result in hand_entries(replayed)]
+    for entry, row in zip(state["hands"], rows, strict=True):
+        entry["superseded"] = older.get(row.pk, []) if row is not None else []
         entry["explanation"] = hand_lines(entry["items"] or entry["explanation"], match.profile)
         entry["declarer_name"] = _seat_name(entry["declarer_seat"], chinese)
     last_hand = state["hands"][-1] if state["hands"] else None
@@ -48,7 +54,7 @@ def table_context(request, match) -> dict:
         "hands": list(reversed(state["hands"])),
         "last_hand": last_hand,
         # the stored inputs of the last hand: a correction starts from them (scoring.js fills the form)
-        "last_inputs": _inputs(current.get(last_hand["number"])) if last_hand else None,
+        "last_inputs": _inputs(rows[-1]) if last_hand else None,
         "declaring_side": declaring_side,
         "declarer_name": _seat_name(state["declarer"], chinese),
         "players": {"NS": _players(match.ns), "EW": _players(match.ew)},

@@ -290,14 +290,15 @@ class MatchState:
         lines.append(next_line(seat, how, nxt))
         return self._unscored(keep=keep, nxt=nxt, lines=lines, kind="redeal")
 
-    def rebel(self, *, caller_side, winner_seat, reason="") -> "MatchState":
+    def rebel(self, *, caller_side, winner_seat, reason="", counted=False) -> "MatchState":
         """造反 (004 二.7): 进攻方一人手中不足15分（含15分）时，可造反。确认造反后，应重新起牌，……双方抢庄.
 
         A player of the side off stage (``caller_side``, "NS" or "EW") called it (the referee attests the
         points: nobody else sees the hand); the deal is redone and both sides bid for the stage: whoever
         declares trump first (``winner_seat``) declares the next deal at their own side's level. Records an
-        entry with no score (kind "rebel"): levels unchanged, a pending 落实政策 lapses. The rotation
-        contract of :meth:`play` stays: this transition is the only way the declarer leaves the rotation.
+        entry with no score (kind "rebel"): levels unchanged, a pending 落实政策 lapses, and no hand is counted
+        (:attr:`hand_count`: the abandoned deal is no hand; ``counted`` replays an entry stored when a 造反 still
+        took a hand number of its own). The rotation contract of :meth:`play` stays: this transition is the only way the declarer leaves the rotation.
         Refused where the profile's ``rotation.rebellion`` is false, before the first hand (its bidding
         decides anyway) and for the declaring side.
         """
@@ -319,18 +320,18 @@ class MatchState:
         lines = _reason(reason)
         lines.append(item("rebel", side=caller_side))
         lines.append(item("next", next=winner_seat))
-        return self._unscored(keep=keep, nxt=winner_seat, lines=lines, kind="rebel")
+        return self._unscored(keep=keep, nxt=winner_seat, lines=lines, kind="rebel", counts=counted)
 
-    def _unscored(self, *, keep, nxt, lines, kind) -> "MatchState":
+    def _unscored(self, *, keep, nxt, lines, kind, counts=True) -> "MatchState":
         """An entry that scores nothing (a redeal, a 造反): levels unchanged, ``nxt`` declares the next deal, a
-        pending 落实政策 lapses."""
+        pending 落实政策 lapses; ``counts``: it is one of the hands counted (a redeal; a 造反 is none)."""
         lad, seat = self.profile.ladder, self.declarer
         side = SIDE_OF[seat]
         d, f = self._lv[side], self._lv[1 - side]
         r = make_result(keep, lad[d], lad[f], None, nxt, False, declarer_seat=seat, declarer_level_before=lad[d],
                         defender_level_before=lad[f], kind=kind, items=lines)
-        return MatchState(self.profile, self._lv, nxt, None, (r, self._hist), self._count + 1, self._waived, None,
-                          self._base)
+        return MatchState(self.profile, self._lv, nxt, None, (r, self._hist), self._count + int(counts),
+                          self._waived, None, self._base)
 
     def _check_open(self):
         if self.winner is not None:

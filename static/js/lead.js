@@ -15,12 +15,17 @@
   var waitingNote = document.getElementById("lead-waiting");
   var hand = null, asked = null, reported = null, made = null, over = null, shown = null;
 
-  /* The numbers of this table's hands waiting in the offline queue. */
+  function rebellion(item) {
+    try { return JSON.parse(item.body).outcome === "rebel"; } catch (e) { return false; }
+  }
+
+  /* The numbers of this table's hands waiting in the offline queue (a kept 造反 as the hand before the deal
+     it precedes, so the hand in play is that deal). */
   function queued() {
     var queue = window.OfflineQueue;
     if (!queue) { return []; }
     return queue.items().filter(function (i) { return i.kind === "hand" && i.number && i.url === form.dataset.handsUrl; })
-      .map(function (i) { return i.number; });
+      .map(function (i) { return rebellion(i) ? i.number - 1 : i.number; });   // a 造反 holds no number
   }
 
   function show(data) {

@@ -317,6 +317,11 @@
     return name + " · " + (trump ? trump.textContent : "") + " · " + f.defender_points.value + " / " + (f.bottom_points.value || "0");
   }
 
+  /* A kept entry's outcome ("played" when its body names none). */
+  function outcomeOf(item) {
+    try { return JSON.parse(item.body).outcome || "played"; } catch (e) { return "played"; }
+  }
+
   /* The hand after the last one kept: its number (after what the server has and what waits), an empty form. */
   function nextAfterQueued(form, number) {
     form.reset();
@@ -331,7 +336,8 @@
     if (!queue || !form) { return; }
     var waiting = queue.items().filter(function (i) { return i.kind === "hand" && i.number; });
     var next = parseInt(form.dataset.next, 10);
-    waiting.forEach(function (i) { next = Math.max(next, i.number + 1); });
+    // a kept 造反 holds no number: the deal after it is played under the number it was kept with
+    waiting.forEach(function (i) { next = Math.max(next, i.number + (outcomeOf(i) === "rebel" ? 0 : 1)); });
     form.dataset.next = next;
     ["redeal-form", "rebel-form"].forEach(function (id) {
       var other = document.getElementById(id);

@@ -205,12 +205,13 @@ def test_a_rebellion_kept_offline_uploads_before_the_hand_behind_it(transactiona
     page.click("#rebel-form button[type=submit]")
     page.wait_for_selector("#offline-list li:nth-child(1)")
     assert page.is_hidden("#rebel-form")            # the attackers are known again once the server answers
-    assert page.inner_text("#form-title") == zh("Hand %(number)s") % {"number": 5}
+    # the kept 造反 holds no number (004 二.7 应重新起牌): the deal after it is still hand 4
+    assert page.inner_text("#form-title") == zh("Hand %(number)s") % {"number": 4}
     keep_hand(page, 30, 2)
     page.context.set_offline(False)
     page.wait_for_selector(f"#offline-banner:has-text('{zh('All uploaded')}')")
-    page.wait_for_selector("#table-history article.hand[data-number='5']")
-    rebellion, hand = Hand.objects.filter(match=match, number__in=(4, 5)).order_by("number")
+    page.locator("#table-history article.hand[data-number='4']").nth(1).wait_for()
+    rebellion, hand = Hand.objects.filter(match=match, number=4).order_by("pk")
     assert (rebellion.outcome, rebellion.called_by, rebellion.bid_winner) == ("rebel", "W", "E")
     assert (hand.declarer_seat, hand.level_played, hand.ew_level, hand.ns_level) == ("E", "4", "6", "7")
     page.wait_for_selector("#level-EW:text-is('6')")

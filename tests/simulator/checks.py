@@ -7,10 +7,13 @@ from __future__ import annotations
 import html
 import re
 
+from common.errors import UserError
 from scoring.replay_check import check_event as replay_mismatches
 from tournament.competition import placings
 from tournament.competition.group_standings import check_event as standings_mismatches
 from tournament.models import Match, Pair, Round
+
+from . import table_rules
 
 # --- text on a Chinese page ---------------------------------------------------------------------------------
 
@@ -169,8 +172,12 @@ def record_facts(event) -> list[tuple[str, str]]:
     problems = []
     _checked, mismatches = replay_mismatches(event)
     problems += [("replay_mismatch", str(m)) for m in mismatches]
-    problems += [("standings_mismatch", str(m)) for m in standings_mismatches(event)]
+    try:
+        problems += [("standings_mismatch", str(m)) for m in standings_mismatches(event)]
+    except UserError as error:   # records the ranking cannot read: a finding, the walk goes on
+        problems.append(("standings_unreadable", str(error)))
     for bye in byes(event):
         if bye.table is not None or bye.hands.exists():
             problems.append(("bye_played", f"the bye of {bye.ns} has a table or hands"))
+    problems += table_rules.numbering_facts(event)
     return problems

@@ -26,7 +26,6 @@ from infra import clock
 from rulings import appeal_route, appeals
 from rulings import services as rulings
 from rulings.models import Ruling
-from scoring.profile_store import latest_profile
 from scoring.services import record_hand
 from tournament.clocks import services as clocks
 from tournament.competition import draws, referees, results, rounds, stages, swiss_rounds
@@ -37,6 +36,7 @@ from tournament.models import Event, EventRole, Match, Pair, Player, Round, Stag
 from tournament.records.adjustments import match_replay
 from tournament.selfscore import codes as side_codes
 
+from . import table_rules
 from .players import PlayersSteps
 from .shapes import Shape
 
@@ -55,6 +55,9 @@ class Sim(PlayersSteps):
     def __init__(self, shape: Shape, observe, now):
         self.shape, self.observe, self.now = shape, observe, now
         self.rng = random.Random(f"simulator-steps-{shape.seed}")
+        self.extra = random.Random(f"simulator-table-rules-steps-{shape.seed}")   # table_rules' own stream
+        self.rebellions, self.thrown = 0, False
+        self.seen_rebellion = self.seen_waiver = False
         self.log: list[str] = []
         self.states: list[str] = []
         self.disqualified: set[int] = set()
@@ -109,7 +112,7 @@ class Sim(PlayersSteps):
 
     def setup(self):
         shape = self.shape
-        profile = latest_profile(shape.profile)
+        profile = table_rules.profile_for(shape)
         self.event = Event.objects.create(
             slug=f"sim-{shape.seed}", name=f"2026年模拟升级赛（{shape.seed}号）", start_date=dt.date(2026, 12, 5),
             end_date=dt.date(2026, 12, 5), venue="市职工文体中心", profile=profile, format=shape.event_format,
@@ -142,11 +145,13 @@ class Sim(PlayersSteps):
             p2 = Player.objects.create(event=self.event, unit=unit, name=next(names), gender="M")
             Pair.objects.create(event=self.event, unit=unit, player1=p1, player2=p2, team=teams[unit.pk],
                                 name=f"{unit.name}候补", reserve=True)
+        picks = {}
         if shape.readings:
-            picks = {}
             for spec in (self.event.profile.data or {}).get("organiser_defaults", []):
                 if isinstance(spec, dict):
                     picks[spec["choice"]] = self.rng.choice(sorted(spec["readings"]))
+        picks.update(shape.named)   # the named readings the seed sets (shapes.NAMED_READINGS)
+        if picks:
             self.note(f"organiser readings {picks}")
             self.attempt("set_choices", lambda: rule_choices.set_choices(self.event, self.users["organiser"], picks))
             self.event.refresh_from_db()
@@ -223,6 +228,8 @@ class Sim(PlayersSteps):
         if tables:
             first = tables[0]
             self.hand(first, referee)
+            if table_rules.rebellion_left(self):   # 造反 before the next deal, which keeps the number
+                self.hand(first, referee)
             self.bye_round_played |= bool(byes) and first.hands.exists()
             self.state(f"{label} first hand")
         self.during_play(rnd, label)
@@ -268,14 +275,23 @@ class Sim(PlayersSteps):
         if match.is_over:
             return
         replayed = match_replay(match)
+        rebelled = table_rules.rebellion(self, match, user, replayed)   # 造反: the deal keeps the number
+        if rebelled:
+            replayed = match_replay(match)
         number, declarer = replayed.next_number, replayed.state.declarer
         points = self.rng.choice([0, 20, 40, 60, 85, 120, 160, 200])
         inputs = {"trump": self.rng.choice(["H", "S", "D", "C"]), "defender_points": points,
                   "declarer": None if declarer else self.rng.choice("NESW")}
+        trick = table_rules.throw(self)
+        if trick:
+            inputs["last_trick"] = trick
         if self.shape.players_record and self.players_rng.random() < self.shape.mishaps["players"]:
             self.players_hand(match, number, inputs)
             return
-        self.attempt(f"hand {number} at table {match.table}", lambda: record_hand(match, user, number=number, **inputs))
+        written = self.attempt(f"hand {number} at table {match.table}" + (f" (last trick {trick})" if trick else ""),
+                               lambda: record_hand(match, user, number=number, **inputs))
+        if rebelled:
+            table_rules.after_rebellion(self, match, user, written)
 
     # --- trouble -----------------------------------------------------------------------------------
     def before_play(self, rnd, tables, label):
@@ -294,6 +310,7 @@ class Sim(PlayersSteps):
             match = self.rng.choice(tables)
             pair = match.ns if self.rng.random() < 0.5 else match.ew
             self.attempt(f"{label}: {pair.name} withdraws", lambda: entry_pairs.withdraw_pair(pair))
+        table_rules.waiver(self, self.playable(rnd), label)   # a sanction the other side waives
 
     def substitute(self, label):
         reserve = Pair.objects.filter(event=self.event, reserve=True, status=Pair.Status.ACTIVE).order_by("pk")

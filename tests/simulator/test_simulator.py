@@ -290,3 +290,20 @@ def test_regression_disqualified_takes_no_award():
     assert facts["disqualified"], "the seed no longer disqualifies a pair"
     lines = _fails_on(report, DISQUALIFIED_DEFECTS)
     assert not lines, report.message(lines)
+
+
+@pytest.mark.django_db
+def test_the_older_version_is_the_file_before_its_named_reading():
+    """Seed 7 plays shenzhen's version before award_at_two: a frozen copy without the choice or the key it sets,
+    which the engine reads as then (an award at 2 held as at J and A)."""
+    from scoring.profile_store import engine_profile
+    from scoring.profiles import choice_specs
+
+    from .table_rules import profile_for
+
+    shape = shape_for(7)
+    assert shape.profile == "shenzhen-community" and shape.older_version and "award_at_two" not in shape.named
+    older = profile_for(shape)
+    assert older.imported and "award_at_two" not in choice_specs(older.data)
+    assert "always_leave" not in older.data["must_play"]["awards"]
+    assert engine_profile(older).award_always_leaves == frozenset()

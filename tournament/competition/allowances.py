@@ -1,8 +1,8 @@
 """A table's hand allowance in force: the HandAllowance fixed when the announcement (or the end) reached the
 table, moved on by what the records say since (000 第十五条 自宣布之时起手中正在打（已开始出牌）的这副牌不算，
 之后各桌必须打满三副牌): the first-lead answer the table gives when the announcement asks it (while that hand
-is still in play), a redeal that does not count (the organiser choice redeal_after_announcement) and a 造反
-(004 二.7: never a hand). Read by
+is still in play) and a redeal that does not count (the organiser choice redeal_after_announcement); a 造反
+(004 二.7) needs nothing: it holds no hand number and the engine counts no hand for it. Read by
 the clock's hands left, the display and the result of the match (``tournament.competition.results``), so all
 three agree.
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from scoring.profile_store import engine_profile, shared_version
 from tournament.engines import clock as clocks
 from tournament.models import HandAllowance, LeadReport
 
@@ -32,12 +31,6 @@ def lead_answer(match, hand_number):
     return report
 
 
-def _rebellion(match) -> bool:
-    """May the match's rules hold a 造反 (004 二.7: the profile's ``rotation.rebellion``)? It never counts as a
-    hand after the announcement, so the last hand moves on past each one (the process's copy of the profile)."""
-    return engine_profile(shared_version(match.profile_id)).rebellion
-
-
 def in_force(allowance, state, match) -> InForce | None:
     """The allowance in force, or None while the table's hands are not limited. ``state``: the match's
     replayed engine state (its hands' kinds), or a function giving it, called only when a redeal could
@@ -53,7 +46,7 @@ def in_force(allowance, state, match) -> InForce | None:
         now = lead_answer(match, allowance.hand_in_play) is False
         last += int(bool(counted)) - int(now)
         counted = now
-    if allowance.redeals_count is False or _rebellion(match):
+    if allowance.redeals_count is False:
         hands = state().hands if callable(state) else state.hands
         last = clocks.last_hand_in_force(last, allowance.hand_in_play, [hand.kind for hand in hands],
                                          redeals_count=allowance.redeals_count is not False,

@@ -255,22 +255,25 @@ def last_allowed_hand(recorded: int, hands_after: int, hand_in_play_counts: bool
     return in_play + hands_after - (1 if hand_in_play_counts else 0)
 
 
-#: The entries that are never a hand after an announcement: a 造反 (004 二.7) redoes the deal, no hand is played.
-REBELLION = ("rebel",)
+#: The entries that hold no hand number: a 造反 (004 二.7) abandons the deal, and the deal played after it takes
+#: the number (the abandoned deal is no hand, so it counts toward nothing after an announcement either).
+NO_NUMBER = ("rebel",)
 
 
 def last_hand_in_force(last_hand: int, hand_in_play: int, kinds, *, redeals_count: bool = True,
                        in_play_counted: bool = True) -> int:
     """The last hand a table may play now: ``last_hand`` as fixed at the announcement, moved on by one for
     each redeal among the hands after it when redeals do not count (000 第十五条 之后各桌必须打满三副牌;
-    a deal nobody declared trump in, 第五条, is no hand played). ``kinds``: the recorded hands' kinds in
-    order ("hand", "redeal", "award", ...). ``in_play_counted``: the hand in play is one of the hands after
-    the announcement; when it is not, a redeal of it changes nothing (it is not counted already). A 造反
-    (kind "rebel", 004 二.7) never counts: the abandoned deal is no hand, whatever ``redeals_count`` says.
+    a deal nobody declared trump in, 第五条, is no hand played). ``kinds``: the recorded entries' kinds in
+    order ("hand", "redeal", "award", "rebel", ...). ``in_play_counted``: the hand in play is one of the hands
+    after the announcement; when it is not, a redeal of it changes nothing (it is not counted already). A 造反
+    (kind "rebel") holds no number and moves nothing: the deal after it is the same hand.
     """
     first = hand_in_play if in_play_counted else hand_in_play + 1
-    skipped = REBELLION if redeals_count else ("redeal", *REBELLION)
-    return last_hand + sum(1 for number, kind in enumerate(kinds, start=1) if number >= first and kind in skipped)
+    if redeals_count:
+        return last_hand
+    numbered = [kind for kind in kinds if kind not in NO_NUMBER]
+    return last_hand + sum(1 for number, kind in enumerate(numbered, start=1) if number >= first and kind == "redeal")
 
 
 def hands_left(recorded: int, last_hand: int | None) -> int | None:

@@ -12,7 +12,7 @@ from reportlab.platypus import PageBreak, Spacer
 from common.errors import UserError, gettext_noop
 from scoring.explanations import hand_lines
 from scoring.models import SEAT_CHOICES
-from scoring.presenters import state_payload
+from scoring.presenters import hand_entries, state_payload
 from scoring.profile_store import shared_version
 from tournament.competition.knockout import note_words
 from tournament.printouts.common import (
@@ -78,9 +78,9 @@ def _hands(match):
     if match.ns_id is None or match.ew_id is None:
         return ()
     replay = match_replay(match)
-    rows = {hand.number: hand for hand in replay.hands}
-    return tuple(_hand(shown, rows.get(shown["number"]), shared_version(match.profile_id))
-                 for shown in state_payload(match, None, replay, allowed=False)["hands"])
+    rows = [row for _number, row, _result in hand_entries(replay)]   # a 造反 and its deal share a number
+    return tuple(_hand(shown, row, shared_version(match.profile_id))
+                 for shown, row in zip(state_payload(match, None, replay, allowed=False)["hands"], rows, strict=True))
 
 
 def _hand(shown, row, profile=None):
@@ -90,7 +90,7 @@ def _hand(shown, row, profile=None):
     return ResultHand(
         number=shown["number"],
         declarer=str(SEATS.get(shown["declarer_seat"], shown["declarer_seat"] or "")),
-        trump=str(shown["trump_label"] or ""),
+        trump=str(shown["trump_label"] or (_("Rebellion") if shown["kind"] == "rebel" else "")),
         level=shown["level_played"] or "",
         defender_points=str(shown["final_points"] if shown["final_points"] is not None else ""),
         bottom=str(row.bottom_points or "") if row is not None else "",

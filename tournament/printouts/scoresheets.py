@@ -6,7 +6,7 @@ filled in), a penalty box, signature lines for the referee and both sides, and a
 the table's console at ``SITE_URL/tables/<match id>/``.
 """
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -40,6 +40,7 @@ from tournament.printouts.layout import (
     register_font,
 )
 from tournament.printouts.penalties import offence_label, offence_names, side_name
+from tournament.records.hands import REBEL_FIRST
 from tournament.records.ledger import AMENDED, IN_FORCE, LAPSED, REVERSED, VOID
 
 HAND_ROWS = 18          # rows on a sheet (more when more hands are already recorded)
@@ -71,6 +72,9 @@ class HandRow:
     bottom: str
     ns_after: str
     ew_after: str
+    # a 造反 (004 二.7): no hand of its own, the deal after it has its number (keyword-only: the result sheet's
+    # row adds a field after it)
+    rebellion: bool = field(default=False, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,8 @@ def collect(event, options):
     if chosen and not matches and options.match is not None:
         raise UserError(gettext_noop("A bye is played at no table: it has no score sheet."), field="match")
     hands = {}
-    current = Hand.objects.filter(match__in=matches, superseded_by__isnull=True).order_by("match_id", "number")
+    current = (Hand.objects.filter(match__in=matches, superseded_by__isnull=True)
+               .order_by("match_id", "number", REBEL_FIRST, "pk"))
     for hand in current:
         hands.setdefault(hand.match_id, []).append(hand_row(hand))
     penalties = penalties_in_force({m.pk for m in matches})
@@ -146,16 +151,20 @@ def penalties_in_force(match_ids):
 
 
 def hand_row(hand) -> HandRow:
-    """One recorded hand as printed: the score sheet's row (the result sheet adds its explanation)."""
+    """One recorded hand as printed: the score sheet's row (the result sheet adds its explanation). A 造反 is
+    printed on a row of its own under the number of the deal it precedes, named in the trump's place."""
+    rebellion = hand.outcome == Hand.Outcome.REBEL
     return HandRow(
         number=hand.number,
         declarer=str(hand.get_declarer_seat_display()),
-        trump=str(hand.get_trump_display()),
+        trump=_("Rebellion") if rebellion else str(hand.get_trump_display()),
         level=hand.level_played,
-        defender_points=str(hand.final_points if hand.final_points is not None else hand.defender_points),
+        defender_points="" if rebellion else str(hand.final_points if hand.final_points is not None
+                                                 else hand.defender_points),
         bottom=str(hand.bottom_points or ""),
         ns_after=hand.ns_level,
         ew_after=hand.ew_level,
+        rebellion=rebellion,
     )
 
 
@@ -265,7 +274,8 @@ def _draw_hands(canvas, hands, top, width, reserve):
     rows = [header] + [[h.number, h.declarer, h.trump, h.level, h.defender_points, h.bottom, h.ns_after,
                         h.ew_after, ""] for h in hands]
     blanks = max(HAND_ROWS - len(hands), 2)
-    first_blank = (hands[-1].number if hands else 0) + 1
+    # after a 造反 the deal it precedes is still to be played under its number
+    first_blank = (hands[-1].number + (0 if hands[-1].rebellion else 1)) if hands else 1
     rows += [[first_blank + i] + [""] * 8 for i in range(blanks)]
     row_height = min(17, (top - reserve) / len(rows))
     return draw_grid(canvas, 0, top, widths, row_height, rows, size=min(9, row_height - 5))

@@ -97,7 +97,7 @@ def _state_award(match, ruling, sanction, seats, penalty_points, approval=True):
 
 def _hand_points(match, number, penalty_points):
     """The defenders' final points of recorded hand ``number`` with ``penalty_points`` (None if unrecorded)."""
-    hand = match.hands.filter(number=number, superseded_by__isnull=True).first()
+    hand = match.hands.filter(number=number, superseded_by__isnull=True).exclude(outcome="rebel").first()
     if hand is None:
         return None
     return final_points(engine_profile(match.profile), defender_points=hand.defender_points,
@@ -117,11 +117,14 @@ def _signed_points(ruling, sanction, seats):
 
 
 def _declarer_seats(match, hands=None):
-    """{hand number: declarer seat} from the current recorded hands (``hands`` when already read)."""
+    """{hand number: declarer seat} from the current recorded deals (``hands`` when already read); a 造反 is
+    none: the deal after it, sharing its number, has the new bidding's declarer."""
     if hands is not None:
-        return {hand.number: hand.declarer_seat for hand in hands if hand.declarer_seat}
+        return {hand.number: hand.declarer_seat for hand in hands
+                if hand.declarer_seat and getattr(hand, "outcome", "") != "rebel"}
     try:
-        hands = match.hands.filter(superseded_by__isnull=True).values_list("number", "declarer_seat")
+        hands = (match.hands.filter(superseded_by__isnull=True).exclude(outcome="rebel")
+                 .values_list("number", "declarer_seat"))
     except AttributeError:
         return {}
     return {number: seat for number, seat in hands if seat}

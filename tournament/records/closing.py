@@ -46,7 +46,8 @@ def ends_of_play(matches, published_at=None) -> dict:
                                           .values_list("id", "results_published_at")) if unread else {})}
     last = {}   # match id -> (its last hand's number, that hand's first recording)
     over = [m.pk for m in matches if m.status in Match.OVER]
-    for match_id, number, first in (Hand.objects.filter(match_id__in=over).values("match_id", "number")
+    for match_id, number, first in (Hand.objects.filter(match_id__in=over).exclude(outcome="rebel")
+                                    .values("match_id", "number")
                                     .annotate(first=Min("recorded_at")).values_list("match_id", "number", "first")):
         if match_id not in last or number > last[match_id][0]:
             last[match_id] = (number, first)

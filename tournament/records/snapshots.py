@@ -57,6 +57,8 @@ class KeptHand:
     recorder_name: str
     recorded_at: dt.datetime
     stored: list | None = field(default=None, compare=False, repr=False)   # the row it was read from
+    outcome: str = Hand.Outcome.PLAYED   # only a 造反's is read (it holds no hand number): the others' rows
+                                         # stay as they were kept before, so a kept state still compares
 
     def get_trump_display(self):
         return str(_TRUMPS.get(self.trump, self.trump))
@@ -66,19 +68,22 @@ class KeptHand:
         if isinstance(hand, KeptHand):
             return hand
         return cls(hand.number, hand.pk, hand.version, hand.trump, hand.defender_points, hand.declarer_seat,
-                   hand.recorder_name, hand.recorded_at)
+                   hand.recorder_name, hand.recorded_at, outcome=hand.outcome)
 
     def row(self):
         """The hand as the kept state stores it (the row it was read from, as it was: a hand never changes)."""
         if self.stored is None:
             self.stored = [self.number, self.pk, self.version, self.trump, self.defender_points, self.declarer_seat,
                            self.recorder_name, self.recorded_at.isoformat()]
+            if self.outcome == Hand.Outcome.REBEL:
+                self.stored.append(self.outcome)
         return self.stored
 
     @classmethod
     def from_row(cls, row):
-        number, pk, version, trump, points, seat, name, at = row
-        return cls(number, pk, version, trump, points, seat, name, dt.datetime.fromisoformat(at), row)
+        number, pk, version, trump, points, seat, name, at, *outcome = row
+        return cls(number, pk, version, trump, points, seat, name, dt.datetime.fromisoformat(at), row,
+                   *outcome)
 
 
 @dataclass
@@ -155,7 +160,7 @@ def of_replay(replay, entries, ledger) -> Kept:
     """The state to keep after a full replay: ``replay`` (hands and rulings), ``entries`` (every ruling as
     an Entry) and ``ledger`` (the penalty ledger holding the live rulings)."""
     rulings = [entry.ruling for entry in entries]
-    played = {hand.number for hand in replay.hands}
+    played = {hand.number for hand in replay.hands if hand.outcome != Hand.Outcome.REBEL}
     return Kept(replay.state, [KeptHand.of(hand) for hand in replay.hands],
                 tuple(n for n in replay.numbers if n not in played), ledger.tally(),
                 max((r.sequence for r in rulings), default=0), waiting(entries, replay.next_number),
