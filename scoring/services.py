@@ -30,6 +30,7 @@ from tournament.records import match as match_record
 from tournament.records import snapshots
 from tournament.records.closing import refuse_if_round_closed
 from tournament.records.hands import Replay, apply_hand, next_hand_number, replay
+from tournament.selfscore import modes as recorders
 
 
 class HandConflict(ConflictError):
@@ -54,7 +55,7 @@ def _for_hands(writer):
     """The match as a hand write reads it after the lock: the pairs, the round, the kept state, the clock
     state :func:`tournament.clocks.services.hands_left` needs, and the event and the writer's assignment the
     permission check needs (the rule profile is the process's copy: :func:`tournament.records.match.lock`)."""
-    related = Match.objects.select_related("ns", "ew", "round", "engine_snapshot")
+    related = Match.objects.select_related("ns", "ew", "round__stage__event", "engine_snapshot")
     return access.with_access(clock_services.with_clock_state(related), writer)
 
 
@@ -161,7 +162,7 @@ def _check_open(match, number, *, correcting):
                            field="number")
 
 
-def _write(match, user, number, *, inputs, correcting) -> HandWritten:
+def _write(match, user, number, *, inputs, correcting, entry=False) -> HandWritten:
     """Lock, check, read the match's records once, apply the hand to the kept state (or replay once),
     store it, settle the result, all in one transaction (an IntegrityError becomes a 409)."""
     with transaction.atomic():
@@ -172,6 +173,10 @@ def _write(match, user, number, *, inputs, correcting) -> HandWritten:
             refuse_if_round_closed(user, match)   # the table's own referee: a 409 with the real reason
             raise HandRefused(gettext_noop("Only this table's referees and the chief referees may record "
                                            "hands here."), error_code="not_assigned")
+        if not entry and recorders.of_match(match) == recorders.PLAYERS:
+            raise HandRefused(gettext_noop("At this table the players record the hands and the other side confirms "
+                                           "them: a referee decides their entries on the table page."),
+                              field="number")
         if correcting:
             _check_open(match, number, correcting=True)
             if match.is_over and not access.may(user, access.DECIDE_RESULT, match=match):
@@ -242,7 +247,8 @@ def _replay_and_write(record, user, number, *, inputs, correcting) -> HandWritte
 
 
 def record_hand(match, user, *, number, trump=None, defender_points=None, declarer=None, bottom_points=0,
-                last_trick=None, reclaim=False, outcome=Hand.Outcome.PLAYED, called_by=None) -> HandWritten:
+                last_trick=None, reclaim=False, outcome=Hand.Outcome.PLAYED, called_by=None,
+                entry=False) -> HandWritten:
     """Record the next hand of ``match`` and settle the match's result.
 
     Raises HandRefused (user not allowed), HandConflict (``number`` already recorded, match over) or
@@ -250,17 +256,20 @@ def record_hand(match, user, *, number, trump=None, defender_points=None, declar
     nobody declared trump (000 第五条), recorded with no score; the other inputs are not read. ``outcome``
     "rebel": 造反 (004 二.7), ``called_by`` the attacker's seat who called it and ``declarer`` the seat that
     won the new bidding; no score, and like a redeal it does not count as a hand after an announcement.
+    Where the players record (``tournament.selfscore.modes``: "players"), only their confirmed or decided
+    entries are written (``entry=True``, the entries' service); a referee's own hand is refused.
     """
     inputs = _inputs_for(outcome, trump=trump, defender_points=defender_points, declarer=declarer,
                          bottom_points=bottom_points, last_trick=last_trick, reclaim=reclaim, called_by=called_by)
     try:
-        return _write(match, user, number, inputs=inputs, correcting=False)
+        return _write(match, user, number, inputs=inputs, correcting=False, entry=entry)
     except IntegrityError as exc:
         raise _taken(number) from exc
 
 
 def correct_last_hand(match, user, *, number, trump=None, defender_points=None, declarer=None, bottom_points=0,
-                      last_trick=None, reclaim=False, outcome=Hand.Outcome.PLAYED, called_by=None) -> HandWritten:
+                      last_trick=None, reclaim=False, outcome=Hand.Outcome.PLAYED, called_by=None,
+                      entry=False) -> HandWritten:
     """Store a new version of the last hand (``number`` must be it) and settle the match's result again.
 
     Refused for a match ended by walkover, forfeit or bye, and once the round's results are published.
@@ -270,7 +279,7 @@ def correct_last_hand(match, user, *, number, trump=None, defender_points=None, 
     inputs = _inputs_for(outcome, trump=trump, defender_points=defender_points, declarer=declarer,
                          bottom_points=bottom_points, last_trick=last_trick, reclaim=reclaim, called_by=called_by)
     try:
-        return _write(match, user, number, inputs=inputs, correcting=True)
+        return _write(match, user, number, inputs=inputs, correcting=True, entry=entry)
     except IntegrityError as exc:
         raise HandConflict(gettext_noop("Hand %(number)s was corrected by someone else at the same time; "
                                         "reload the table."), field="number", number=number) from exc

@@ -14,6 +14,8 @@ from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Match
 from tournament.records.adjustments import match_replay
 from tournament.records.hands import hand_history
+from tournament.selfscore import modes as recorders
+from tournament.selfscore import waiting
 
 
 def table_match(match_id):
@@ -43,6 +45,9 @@ def table_context(request, match) -> dict:
         entry["superseded"] = older.get(row.pk, []) if row is not None else []
         entry["explanation"] = hand_lines(entry["items"] or entry["explanation"], match.profile)
         entry["declarer_name"] = _seat_name(entry["declarer_seat"], chinese)
+    if recorders.of_match(match) == recorders.PLAYERS and waiting.open_entry(match) is None:
+        # the players enter the hands and the other side confirms: a referee's form is for deciding an entry
+        state["actions"] = {"record": False, "correct": False}
     last_hand = state["hands"][-1] if state["hands"] else None
     declaring_side = side_of(state["declarer"])
     profile = engine_profile(match.profile)

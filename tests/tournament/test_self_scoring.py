@@ -226,6 +226,27 @@ def test_where_the_referee_records_the_players_cannot_enter(make_user):
         enter(t)
 
 
+def test_where_only_the_players_record_a_referees_own_hand_is_refused(client, make_user):
+    """Who records is the organiser's choice: where the players record (not "either"), the referee's hand
+    (the API, the table page) is refused in Chinese and the table page offers no hand form, until an entry
+    waits for the referee's decision; the decision itself records the hand."""
+    from scoring import services as hands
+
+    t = make_table(make_user)
+    with pytest.raises(ForbiddenError, match="选手录入"):
+        hands.record_hand(t.match, t.referee, number=1, **FIRST)
+    client.force_login(t.referee)
+    answer = client.post(f"/api/matches/{t.match.pk}/hands/", {"number": 1, **FIRST}, content_type="application/json")
+    assert answer.status_code == 403 and "选手录入" in answer.json()["detail"]
+    page = client.get(f"/tables/{t.match.pk}/").content.decode()
+    assert 'id="hand-form"' not in page
+    entry = enter(t)
+    selfscore.dispute_entry(entry, t.ew, address=ADDRESS, note="点数不对")
+    assert 'id="hand-form"' in client.get(f"/tables/{t.match.pk}/").content.decode()
+    selfscore.decide_entry(entry, t.referee, action="record", inputs={**FIRST, "defender_points": 60})
+    assert [h.defender_points for h in Hand.objects.filter(match=t.match)] == [60]
+
+
 def test_a_referees_own_hand_makes_a_waiting_entry_lapse(make_user):
     from scoring import services as hands
 

@@ -146,7 +146,7 @@ def enter_hand(match, code, *, address: str, number: int, kind: str = HandEntry.
 def _record(entry, user, inputs):
     """The hand service's write of ``entry``'s hand with ``inputs`` by ``user``."""
     service = hands.correct_last_hand if entry.kind == HandEntry.Kind.CORRECTION else hands.record_hand
-    return service(entry.match, user, number=entry.number, **inputs)
+    return service(entry.match, user, number=entry.number, entry=True, **inputs)
 
 
 @transaction.atomic
