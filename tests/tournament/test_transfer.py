@@ -203,6 +203,25 @@ def test_an_import_beside_the_original_renumbers_and_keeps_the_audit_trail(demo,
     assert set(draw.params["entries"]) == pairs  # the ids inside the draw are the new pairs'
 
 
+def test_a_file_written_before_a_column_was_added_imports_with_its_default(demo):
+    """An export made before a column existed (the event's ``hand_recorders``: who records the hands) imports,
+    the column taking its default (the referee records); a column no model has is still refused."""
+    payload = export_event(demo)
+    older = json.loads(codec.dumps(payload))
+    for row in older["data"]["tables"]["tournament.event"]:
+        del row["hand_recorders"]
+    older["sha256"] = codec.checksum(older["data"])
+    moved = import_event(json.dumps(older), slug="demo-older").event
+    assert moved.hand_recorders == Event.Recorders.REFEREE and _counts(moved) == _counts(demo)
+    stranger = json.loads(codec.dumps(payload))
+    stranger["data"]["tables"]["tournament.event"][0]["invented"] = 1
+    stranger["sha256"] = codec.checksum(stranger["data"])
+    with pytest.raises(TransferError) as refused:
+        import_event(json.dumps(stranger), slug="demo-stranger")
+    assert "tournament.event #1" in str(refused.value)
+    assert not Event.objects.filter(slug="demo-stranger").exists()
+
+
 def test_a_bad_file_saves_nothing_and_says_why_in_chinese(demo, settings):
     from django.utils import translation
 

@@ -241,8 +241,13 @@ def _pin_unit_lot(row, old_slug, profiles):
 def _insert(model, row, maps, *, keep) -> int:
     """One row, its references renumbered, written as it was (raw: no auto_now_add, no save() hooks)."""
     columns = columns_of(model)
-    if set(row) != {f.attname for f in columns}:
-        raise KeyError(sorted(set(row) ^ {f.attname for f in columns}))
+    names = {f.attname for f in columns}
+    # a column added since the file was written takes its default; one the file holds that no model has is refused
+    unknown = set(row) - names
+    missing = [f for f in columns if f.attname not in row]
+    if unknown or any(not f.has_default() for f in missing):
+        raise KeyError(sorted(unknown | {f.attname for f in missing if not f.has_default()}))
+    row = {**row, **{f.attname: f.get_default() for f in missing}}
     values = {}
     for f in columns:
         value = row[f.attname]
