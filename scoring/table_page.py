@@ -2,6 +2,7 @@
 (``tournament.selfscore.views``) show the same levels, hand form and hand history."""
 from collections import defaultdict
 
+from django.http import Http404
 from django.utils.translation import get_language, gettext
 
 from common.seats import SEAT_ZH, side_of
@@ -10,6 +11,7 @@ from scoring.models import SEAT_CHOICES, Hand
 from scoring.presenters import hand_entries, state_payload
 from scoring.profile_store import engine_profile
 from scoring.profiles import choice_specs
+from tournament import access
 from tournament.desk.lifecycle import match_lifecycle
 from tournament.models import Match
 from tournament.records.adjustments import match_replay
@@ -18,10 +20,14 @@ from tournament.selfscore import modes as recorders
 from tournament.selfscore import waiting
 
 
-def table_match(match_id):
-    """The match as the table pages read it (its pairs' players, its round, stage and event)."""
-    return Match.objects.select_related("profile", "ns__player1", "ns__player2", "ew__player1", "ew__player2",
-                                        "round__stage__event").get(pk=match_id)
+def table_match(user, match_id):
+    """The match as the table pages read it (its pairs' players, its round, stage and event), if ``user`` may
+    see it; else Http404 (a match one may not see is one that does not exist)."""
+    match = (Match.objects.select_related("profile", "ns__player1", "ns__player2", "ew__player1", "ew__player2",
+                                          "round__stage__event").filter(pk=match_id).first())
+    if match is None or not access.may(user, access.VIEW, match=match):
+        raise Http404
+    return match
 
 
 def table_context(request, match) -> dict:

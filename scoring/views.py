@@ -4,12 +4,10 @@ from functools import cache
 from pathlib import Path
 
 from django.conf import settings
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from scoring.table_page import table_context, table_match
-from tournament import access
-from tournament.models import Match
 
 
 def table(request, match_id):
@@ -17,12 +15,7 @@ def table(request, match_id):
 
     Anyone who may see the event may read it; the form appears for the referees allowed to record.
     """
-    try:
-        match = table_match(match_id)
-    except Match.DoesNotExist as exc:
-        raise Http404 from exc
-    if not access.may(request.user, access.VIEW, match=match):
-        raise Http404
+    match = table_match(request.user, match_id)
     return render(request, "scoring/table.html", table_context(request, match))
 
 

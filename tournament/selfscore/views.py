@@ -8,7 +8,7 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -30,12 +30,7 @@ def _refused(error: UserError):
 def players_table(request, match_id):
     """The players' table page: the confirmed hands, the entry waiting apart, the hand form while the table
     may enter, confirm / dispute / withdraw (the script, with the side's code)."""
-    try:
-        match = table_match(match_id)
-    except Match.DoesNotExist as exc:
-        raise Http404 from exc
-    if not access.may(request.user, access.VIEW, match=match):
-        raise Http404
+    match = table_match(request.user, match_id)
     return render(request, "tournament/selfscore/players_table.html", pages.players_context(request, match))
 
 
