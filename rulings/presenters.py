@@ -309,7 +309,7 @@ def _referee_labels(node, found, chooser="referee"):
 
 def option_labels(profile, code, options) -> dict:
     """{option id: its label in the active language} for a ruling's ``options`` (the other side's choice): the
-    console's buttons name the options as the rules do, never by their ids (issue 43)."""
+    console's buttons name the options as the rules do, never by their ids."""
     if not options:
         return {}
     labels = _referee_labels(ledger_for(profile).table["offences"].get(code, {}), {}, None)

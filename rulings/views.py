@@ -64,7 +64,7 @@ def console(request, match_id):
     if not may_record and not may_appeal:
         raise PermissionDenied(_("Only this table's referee this round or a chief referee may use its console."))
     entries = match_entries(match)
-    ended = may_record and ended_for(request.user, match)   # a new ruling is the chief's now (issue 43)
+    ended = may_record and ended_for(request.user, match)   # once the match ended, a new ruling is the chief's
     offences = offence_menu(match.profile) if may_record else []
     data = {
         "match": match_info(match),

@@ -38,7 +38,7 @@ def _numbered(entries, results, played=()):
 
     A forfeit result belongs to the hand before it (the hand at whose end, or during which, it was given),
     unless its number is a hand of its own that nobody played: a forfeit given before that hand began (a
-    lateness forfeit at hand 2 after hand 1 was played: issue 43, not listed under hand 1). ``played``: the
+    lateness forfeit at hand 2 after hand 1 was played is not listed under hand 1). ``played``: the
     numbers of the deals played (recorded)."""
     results = list(results)
     entries = list(entries)

@@ -340,7 +340,7 @@
       state.className = "state " + r.state;
       state.textContent = r.state_label;
       item.appendChild(state);
-      if (data.chief && !data.read_only && r.state !== "void") {   // the chief voids any ruling (issue #43)
+      if (data.chief && !data.read_only && r.state !== "void") {   // the chief voids any ruling, not only the last
         var voidOne = pendingButton(L.void_one, function () { voidAsked(r); });
         voidOne.className = "void-one";
         voidOne.setAttribute("aria-label", L.void_one + " " + fill(L.hand, { n: r.hand_number }) + " · " + r.explanation);

@@ -1,4 +1,4 @@
-// The unit's registration page (issue 32): as the holder types, the draft is checked by the server with the
+// The unit's registration page: as the holder types, the draft is checked by the server with the
 // import's own checks and each problem is shown under its pair (the unit's problems on top).
 (function () {
   "use strict";
