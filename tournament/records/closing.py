@@ -106,7 +106,7 @@ MATCH_OVER = gettext_noop("This match is over: only a chief referee may record a
 def ended_for(user, match, code=None) -> bool:
     """Has ``match`` ended (by its hands, a ruling, the chief's decision) for ``user``'s new ruling (of offence
     ``code``; None: any)? A finished match takes a new ruling from a chief referee only, as its hands are
-    corrected by a chief only (``scoring.services``); its table's referee is refused with :data:`MATCH_OVER`
+    corrected by a chief only (``scoring.services``); its table's referee is refused with :data:`MATCH_OVER`.
     One exception: at a match a forfeit ended, the other side's lateness (000 第十七条（一）:
     both sides late, both forfeit, nobody wins)."""
     if match.status not in (Match.Status.FINISHED, Match.Status.FORFEIT):
