@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -17,7 +18,7 @@ from infra.api_errors import error_responses
 from rulings import appeals, previews, services
 from rulings import permissions as perms
 from rulings.models import Appeal, Ruling
-from rulings.presenters import entry_data, event_appeals, event_log, match_log, referee_choices
+from rulings.presenters import entry_data, event_appeals, event_log, match_log, offence_menu, referee_choices
 from rulings.serializers import (
     AppealInSerializer,
     AppealOutSerializer,
@@ -28,6 +29,7 @@ from rulings.serializers import (
     EventAppealsSerializer,
     EventLogSerializer,
     MatchLogSerializer,
+    OffenceCodeSerializer,
     OffenceSerializer,
     RecordSerializer,
     RefereeAssignInSerializer,
@@ -306,3 +308,15 @@ class AssignRefereeView(_MatchView):
         referees.assign_referee(match, referee)
         names = list(match.referees.order_by("username").values_list("username", flat=True))
         return Response({"match": match.pk, "referees": names})
+
+
+class OffenceList(APIView):
+    """The offences of the event's rule profile: the codes a ruling takes, their names and what each needs."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OffenceCodeSerializer(many=True), **error_responses(404)},
+                   summary="the offence codes of the event's profile")
+    def get(self, request, slug):
+        event = get_object_or_404(access.visible_events(request.user), slug=slug)
+        return Response(OffenceCodeSerializer(offence_menu(event.profile) if event.profile_id else [], many=True).data)

@@ -366,3 +366,19 @@ class VoidPreviewSerializer(serializers.Serializer):
                                                  "the void would be refused (409)")
     text = serializers.ListField(child=serializers.CharField(),
                                  help_text="what changes, a sentence each, in the active language (empty: nothing)")
+
+
+class OffenceOptionSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    label = serializers.CharField()
+
+
+class OffenceCodeSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="what a ruling's `code` takes")
+    name = serializers.CharField(help_text="the offence's name in the rule profile")
+    options = OffenceOptionSerializer(many=True, help_text="the referee's choices (a ruling's `choice`), if any")
+    default = serializers.CharField(allow_null=True)
+    needs = serializers.DictField(child=serializers.ListField(child=serializers.CharField()),
+                                  help_text="per choice (\"\": any) the inputs a ruling needs: minutes, seconds, "
+                                            "cards, role")
+    common = serializers.BooleanField(help_text="one of the offences the console shows first")

@@ -8,6 +8,7 @@ urlpatterns = [
     path("matches/<int:match_id>/penalties/", views.match_log_page, name="match_penalty_log"),
     path("events/<slug:slug>/penalties/", views.event_log_page, name="event_penalty_log"),
     path("events/<slug:slug>/penalties.xlsx", views.event_log_xlsx, name="event_penalty_log_xlsx"),
+    path("api/events/<slug:slug>/offences/", api.OffenceList.as_view(), name="api_event_offences"),
     path("api/matches/<int:match_id>/rulings/preview/", api.PreviewView.as_view(), name="api_ruling_preview"),
     path("api/matches/<int:match_id>/rulings/void-last/", api.VoidLastView.as_view(), name="api_ruling_void_last"),
     path("api/matches/<int:match_id>/rulings/", api.MatchRulingsView.as_view(), name="api_match_rulings"),

@@ -7,6 +7,7 @@ urlpatterns = [
     path("manage/<slug:slug>/rule-choices/", choices_views.event_rule_choices, name="event_rule_choices"),
     path("", include("tournament.entries.urls")),
     path("", include("tournament.competition.urls")),
+    path("", include("tournament.public.urls")),
     path("", include("tournament.competition.reads_urls")),
     path("", include("tournament.clocks.urls")),
     path("", include("tournament.printouts.urls")),

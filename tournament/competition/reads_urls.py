@@ -13,5 +13,4 @@ urlpatterns = [
     path("api/stages/<int:stage_id>/swiss-standings/", partner_api.SwissStandingsRead.as_view(),
          name="api_swiss_standings"),
     path("api/events/<slug:slug>/units/", partner_api.UnitStandingsRead.as_view(), name="api_event_units"),
-    path("api/events/<slug:slug>/offences/", partner_api.OffenceList.as_view(), name="api_event_offences"),
 ]

@@ -4,7 +4,6 @@ from django.urls import path
 from tournament.competition import api as api
 from tournament.competition import views as views
 from tournament.competition.views import blocks as block_views
-from tournament.competition.views import find as find_views
 from tournament.competition.views import grid, manage
 from tournament.competition.views import swiss as swiss_views
 
@@ -15,8 +14,6 @@ urlpatterns = [
     path("events/<slug:slug>/standings/", views.public_standings, name="competition_standings"),
     path("events/<slug:slug>/standings.xlsx", views.standings_xlsx, name="competition_standings_xlsx"),
     path("events/<slug:slug>/crosstables.xlsx", views.crosstables_xlsx, name="competition_crosstables_xlsx"),
-    path("events/<slug:slug>/find/", find_views.public_find, name="competition_find"),
-    path("events/<slug:slug>/entry/<int:pair_id>/", find_views.public_entry, name="competition_entry"),
     path("events/<slug:slug>/swiss/", swiss_views.public_swiss, name="competition_swiss"),
     path("events/<slug:slug>/units/", swiss_views.public_units, name="competition_units"),
     path("events/<slug:slug>/units.xlsx", swiss_views.units_xlsx, name="competition_units_xlsx"),

@@ -12,7 +12,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from infra.api_errors import error_responses
-from rulings.presenters import offence_menu
 from tournament.access import visible_events
 from tournament.competition import swiss_standings, unit_standings
 from tournament.competition.api.reads import visible_event, whole_number
@@ -94,31 +93,3 @@ class UnitStandingsRead(APIView):
     @extend_schema(responses={200: UnitStandingsSerializer, **error_responses(404)}, summary="the unit standings")
     def get(self, request, slug):
         return Response(UnitStandingsSerializer(unit_standings.event_unit_standings(visible_event(request, slug))).data)
-
-
-class OffenceOptionSerializer(serializers.Serializer):
-    id = serializers.CharField()
-    label = serializers.CharField()
-
-
-class OffenceCodeSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="what a ruling's `code` takes")
-    name = serializers.CharField(help_text="the offence's name in the rule profile")
-    options = OffenceOptionSerializer(many=True, help_text="the referee's choices (a ruling's `choice`), if any")
-    default = serializers.CharField(allow_null=True)
-    needs = serializers.DictField(child=serializers.ListField(child=serializers.CharField()),
-                                  help_text="per choice (\"\": any) the inputs a ruling needs: minutes, seconds, "
-                                            "cards, role")
-    common = serializers.BooleanField(help_text="one of the offences the console shows first")
-
-
-class OffenceList(APIView):
-    """The offences of the event's rule profile: the codes a ruling takes, their names and what each needs."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema(responses={200: OffenceCodeSerializer(many=True), **error_responses(404)},
-                   summary="the offence codes of the event's profile")
-    def get(self, request, slug):
-        event = visible_event(request, slug)
-        return Response(OffenceCodeSerializer(offence_menu(event.profile) if event.profile_id else [], many=True).data)

@@ -9,8 +9,9 @@ from django.shortcuts import get_object_or_404, render
 from rulings import public_log
 from tournament import pagecache
 from tournament.access import visible_events
-from tournament.competition import entry_page, search
+from tournament.competition import search
 from tournament.models import Event
+from tournament.public import entry_page
 
 
 def _event(request, slug) -> Event:
