@@ -67,6 +67,10 @@ def import_cycles(graph: grimp.ImportGraph, modules: set[str]) -> list[list[str]
     return sorted(components)
 
 
+def _within(graph: grimp.ImportGraph, package: str) -> set[str]:
+    return {package} | graph.find_descendants(package)
+
+
 class AcyclicModulesContract(Contract):
     """No import cycle between any two modules of ``packages`` (each taken with all its descendants)."""
 
@@ -81,7 +85,7 @@ class AcyclicModulesContract(Contract):
             unmatched_alerting=contract_utils.AlertLevel.ERROR)
         modules: set[str] = set()
         for package in module_expressions_to_modules(graph, self.packages):  # type: ignore[arg-type]
-            modules |= {package.name} | graph.find_descendants(package.name)
+            modules |= _within(graph, package.name)
         cycles = []
         for component in import_cycles(graph, modules):
             first = component[0]
@@ -95,10 +99,6 @@ class AcyclicModulesContract(Contract):
         for cycle in check.metadata["cycles"]:
             output.print_error(f"{cycle[0]} imports itself back: " + " -> ".join(cycle))
             output.new_line()
-
-
-def _within(graph: grimp.ImportGraph, package: str) -> set[str]:
-    return {package} | graph.find_descendants(package)
 
 
 def direct_imports(graph: grimp.ImportGraph, importer: str, imported: str) -> list[tuple[str, str]]:
