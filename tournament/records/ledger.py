@@ -231,7 +231,7 @@ def sanction_dict(sanction):
     data["effect"] = {name: getattr(sanction.effect, name) for name in _EFFECT_FIELDS}
     data["effect"]["drop_to"] = [list(pair) for pair in sanction.effect.drop_to]
     data["kinds"] = sorted(sanction.kinds)
-    for key in ("options", "referee_options", "escalated"):
+    for key in ("options", "referee_options", "escalated", "items"):
         data[key] = list(data[key])
     data["pending_choice"] = sanction.pending_choice
     return data
