@@ -9,12 +9,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from common.names import display_name
+from infra.profile_words import english_page, in_language, known_words
 from rulings import appeal_route
 from rulings.appeal_route import OUTCOME_LABELS
 from rulings.appeals import appeal_deadline_for, deadline_after
 from rulings.models import Appeal, Ruling
 from scoring.explanations import approval_of, ruling_explanation
-from scoring.profile_store import english_page, in_language, known_words, shared_profile
+from scoring.profile_store import shared_profile
 from tournament import access
 from tournament.models import Match
 from tournament.records.adjustments import table_state
@@ -24,7 +25,7 @@ from tournament.records.ledger import STATE_LABELS, ledger_for, match_entries, r
 
 def offence_name(node) -> str:
     """An offence's name (a sanction table's node) in the active language: its ``name_en`` on an English page
-    (``scoring.profile_store.in_language``), else its Chinese ``name``."""
+    (``infra.profile_words.in_language``), else its Chinese ``name``."""
     return in_language(node, "name")
 
 

@@ -19,8 +19,8 @@ from django.utils.translation import gettext
 
 from common.errors import gettext_noop
 from common.seats import zh_seats
+from infra.profile_words import english_page, in_language, known_words
 from scoring import legacy_explanations as legacy
-from scoring.profile_store import english_page, in_language, known_words
 
 #: A hand's line by its code (``scoring.engine.lines.LINES``); ``reason`` and ``ruling`` quote a text or a
 #: sanction and have none.

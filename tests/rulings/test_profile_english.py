@@ -1,7 +1,7 @@
 """Issue 27 item 13 (last part): English pages show a rule profile's own texts (the organiser choices' clauses
 and reading labels, the sanction table's clauses, option labels and notes, the source's part) in English: each
 has an English twin in the file (``clause_en``, ``label_en``, ``note_en``, ``part_en``), which
-``scoring.profile_store.in_language`` picks on an English page. Chinese pages and the records are unchanged."""
+``infra.profile_words.in_language`` picks on an English page. Chinese pages and the records are unchanged."""
 import copy
 import re
 from html import escape, unescape
@@ -11,6 +11,7 @@ import yaml
 from django.utils import translation
 
 from common.errors import UserError
+from infra.profile_words import PROFILE_DIR, TWINNED, english_words, in_language
 from rulings import services as rulings
 from rulings.presenters import clause_text, offence_menu
 from scoring import services as scoring
@@ -18,7 +19,7 @@ from scoring.explanations import ruling_explanation
 from scoring.legacy_explanations import english
 from scoring.models import RuleProfile
 from scoring.profile_choices import choice_specs, patch, validate_profile_dict
-from scoring.profile_store import PROFILE_DIR, TWINNED, english_words, in_language, latest_profile
+from scoring.profile_store import latest_profile
 from tournament.events import rule_choices
 from tournament.printouts.results import _hands
 from tournament.records.ledger import ledger_for

@@ -12,6 +12,7 @@ from django.utils import translation
 from tests.tournament.test_draws_support import make_event
 from tournament.competition import draws, knockout, stages
 from tournament.models import Match, Round, Stage
+from tournament.records import notes
 
 CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
@@ -34,11 +35,11 @@ def test_a_generated_round_name_follows_the_language_and_a_typed_one_stays():
 
 def test_stored_notes_read_in_the_page_language():
     with translation.override("en"):
-        assert knockout.note_words(knockout.WALKOVER_NOTE) == "Opponent withdrew: a walkover"
-        assert knockout.note_words(knockout.BYE_NOTE) == "Bye: goes through"
-        assert knockout.note_words("裁判长判定") == "裁判长判定"   # a person's words stay as written
+        assert notes.note_words(notes.WALKOVER_NOTE) == "Opponent withdrew: a walkover"
+        assert notes.note_words(notes.BYE_NOTE) == "Bye: goes through"
+        assert notes.note_words("裁判长判定") == "裁判长判定"   # a person's words stay as written
     with translation.override("zh-hans"):   # needs `make messages`
-        assert knockout.note_words(knockout.WALKOVER_NOTE) == knockout.WALKOVER_NOTE
+        assert notes.note_words(notes.WALKOVER_NOTE) == notes.WALKOVER_NOTE
 
 
 @pytest.mark.django_db
@@ -48,11 +49,11 @@ def test_the_english_schedule_names_rounds_and_walkovers_in_english(client):
     draws.draw_groups(stage, seed="en")
     match = Match.objects.filter(round__stage=stage, round__number=1).first()
     Match.objects.filter(pk=match.pk).update(status=Match.Status.WALKOVER, winner=match.ns,
-                                             result_note=knockout.WALKOVER_NOTE)
+                                             result_note=notes.WALKOVER_NOTE)
     client.cookies["django_language"] = "en"
     html = client.get(reverse("competition_schedule", args=[event.slug])).content.decode()
     assert "Round 1" in html and "第1轮" not in html
-    assert "Opponent withdrew: a walkover" in html and knockout.WALKOVER_NOTE not in html
+    assert "Opponent withdrew: a walkover" in html and notes.WALKOVER_NOTE not in html
     state = re.search(r'<span class="state">(.*?)<span class="hands-note"', html, re.S)
     assert state and not CJK.search(state.group(1)), state
 

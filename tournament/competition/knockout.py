@@ -12,28 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import gettext, gettext_noop
-
-from scoring.legacy_explanations import in_force_text
 from tournament.competition import group_standings
 from tournament.competition.slot_holders import holders
 from tournament.competition.stages import bracket_from_draw, source_code
 from tournament.engines import brackets
 from tournament.models import Draw, Match, Pair, Stage
-
-BYE_NOTE = "轮空，直接晋级"
-VOID_NOTE = "双方均缺席"
-WALKOVER_NOTE = "对手退赛，不战而胜"
-SWISS_BYE_NOTE = "轮空，按胜一场计"
-# The notes above are stored in Chinese (the record); a page shows them in its language.
-NOTE_WORDS = {BYE_NOTE: gettext_noop("Bye: goes through"), VOID_NOTE: gettext_noop("Both sides absent"),
-              WALKOVER_NOTE: gettext_noop("Opponent withdrew: a walkover"),
-              SWISS_BYE_NOTE: gettext_noop("Bye: counts as a win"), "轮空": gettext_noop("Bye")}
-
-
-def note_words(note: str) -> str:
-    """A match's stored result note in the active language (a note written by a person stays as written)."""
-    return gettext(NOTE_WORDS[note]) if note in NOTE_WORDS else in_force_text(note or "")
+from tournament.records.notes import BYE_NOTE, VOID_NOTE, WALKOVER_NOTE
 
 
 @dataclass

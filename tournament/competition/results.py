@@ -44,6 +44,7 @@ from tournament.competition.referees import drop_conflicting_referees
 from tournament.models import Event, HandAllowance, Match, Pair, ResultDecision, Stage
 from tournament.records import match as match_record
 from tournament.records.match import MatchRecord
+from tournament.records.notes import SWISS_BYE_NOTE, WALKOVER_NOTE
 
 # How a match ended (Verdict.how) and the note stored with results that the levels alone do not explain.
 TOP, HANDS, TIME, FORFEIT, DECISION, STANDS = "top", "hands", "time", "forfeit", "decision", "stands"
@@ -313,7 +314,7 @@ def entry_withdrawn(pair: Pair) -> int:
                           started_at__isnull=True, ew__isnull=False)):
         other = match.ew_id if match.ns_id == pair.pk else match.ns_id
         Match.objects.filter(pk=match.pk).update(status=Match.Status.WALKOVER, winner_id=other,
-                                                 result_note=knockout.WALKOVER_NOTE)
+                                                 result_note=WALKOVER_NOTE)
         given += 1
         groups.add(match.group_id)
     if groups:
@@ -328,7 +329,7 @@ def _restorable(pair: Pair, **where):
     """The walkovers ``pair``'s removal gave (or lost it) that nobody has begun or decided by hand."""
     decided = ResultDecision.objects.filter(match=OuterRef("pk"))
     return (Match.objects.select_for_update()
-            .filter(Q(ns=pair) | Q(ew=pair), **where, status=Match.Status.WALKOVER, result_note=knockout.WALKOVER_NOTE,
+            .filter(Q(ns=pair) | Q(ew=pair), **where, status=Match.Status.WALKOVER, result_note=WALKOVER_NOTE,
                     started_at__isnull=True, ns__isnull=False, ew__isnull=False)
             .exclude(Exists(decided)))
 
@@ -345,7 +346,7 @@ def entry_restored(pair: Pair) -> int:
         gone = other is not None and other.status in Pair.GONE
         status, winner = (Match.Status.WALKOVER, pair.pk) if gone else (Match.Status.SCHEDULED, None)
         Match.objects.filter(pk=match.pk).update(status=status, winner_id=winner,
-                                                 result_note=knockout.WALKOVER_NOTE if gone else "")
+                                                 result_note=WALKOVER_NOTE if gone else "")
         restored += 0 if gone else 1
         groups.add(match.group_id)
     if groups:
@@ -391,7 +392,6 @@ def entry_substituted(pair_out: Pair, pair_in: Pair) -> int:
     return changed
 
 
-SWISS_BYE_NOTE = knockout.SWISS_BYE_NOTE
 
 
 def give_swiss_bye(rnd, pair_id: int) -> Match:

@@ -19,7 +19,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from common.errors import UserError, gettext_noop
-from scoring.profile_store import in_language
+from infra.profile_words import in_language
 from tournament.competition.placings import final_ranking
 from tournament.engines import unit_standings as pure
 from tournament.models import Event, Pair, Player

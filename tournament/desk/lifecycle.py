@@ -16,10 +16,10 @@ from django.utils.translation import gettext_noop
 from common.names import display_name
 from tournament import access
 from tournament.clocks.records import clock_rule
-from tournament.competition.knockout import note_words
 from tournament.desk import guidance
 from tournament.models import ClockEvent, HandAllowance, Match, ResultDecision
 from tournament.records.closing import appeal_deadline_of
+from tournament.records.notes import note_words
 
 HOW = {
     "forfeit": gettext_noop("Forfeit (by a ruling)"),

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
+from infra.profile_words import in_language
 from rulings.models import Ruling
 from scoring.models import Hand, RuleProfile
 from scoring.profile_choices import choice_specs, patch, validate_profile_dict
-from scoring.profile_store import in_language
 from tournament import access
 from tournament.models import Event, Match
 

@@ -16,8 +16,9 @@ from django.utils.dateparse import parse_date
 
 from common.errors import UserError, gettext_noop
 from common.numbers import whole
+from infra.profile_words import in_language
 from scoring.models import RuleProfile
-from scoring.profile_store import in_language, latest_profile, sync_profiles
+from scoring.profile_store import latest_profile, sync_profiles
 from tournament.clocks import safety
 from tournament.clocks import services as clock_services
 from tournament.competition import unit_standings
@@ -91,7 +92,7 @@ def source_text(profile) -> str:
 
 def organiser_choices(profile) -> list:
     """The profile's organiser choices: ``[{choice, clause, default, default_label, readings: [(id, label)]}]``,
-    the clause and the labels in the active language (:func:`scoring.profile_store.in_language`)."""
+    the clause and the labels in the active language (:func:`infra.profile_words.in_language`)."""
     out = []
     for entry in (profile.data or {}).get("organiser_defaults") or ():
         if not isinstance(entry, dict) or "choice" not in entry:

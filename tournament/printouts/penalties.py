@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from infra.profile_words import english_page, in_language
 from rulings.presenters import event_log, match_log
 from scoring.models import RuleProfile
-from scoring.profile_store import english_page, in_language
 from tournament.models import Match
 from tournament.printouts.common import (
     Printout,

@@ -14,7 +14,6 @@ from scoring.explanations import hand_lines
 from scoring.models import SEAT_CHOICES
 from scoring.presenters import hand_entries, state_payload
 from scoring.profile_store import shared_version
-from tournament.competition.knockout import note_words
 from tournament.printouts.common import (
     Printout,
     at_tables,
@@ -28,6 +27,7 @@ from tournament.printouts.common import (
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 from tournament.printouts.scoresheets import HandRow
 from tournament.records.adjustments import match_replay
+from tournament.records.notes import note_words
 
 SEATS = dict(SEAT_CHOICES)
 

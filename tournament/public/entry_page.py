@@ -11,10 +11,10 @@ from django.utils.translation import gettext as _
 from rulings.models import Ruling
 from rulings.presenters import entry_data
 from tournament.competition import group_standings
-from tournament.competition.knockout import note_words
 from tournament.competition.stages import describe_source
 from tournament.models import Group, GroupEntry, Match, Pair, Stage
 from tournament.records.ledger import match_entries
+from tournament.records.notes import note_words
 
 
 def _seats(pair, side) -> list[tuple[str, str]]:

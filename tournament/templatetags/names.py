@@ -2,7 +2,7 @@
 name family name first without a space, else "first last", else the login name). ``{{ text|seat_names }}``:
 the seat and side codes of a text in the active language's words (北/东/南/西, 南北/东西 on Chinese pages;
 ``common.seats.zh_seats``), for texts stored with the codes (explanations). ``{{ match.result_note|note_words }}``:
-a match's stored result note in the page's language (``tournament.competition.knockout.note_words``).
+a match's stored result note in the page's language (``tournament.records.notes.note_words``).
 ``{{ match.ns_source|source_words }}``: where a side still to be decided comes from, in the page's language
 ("R2-M1 胜者", "A组第1名": ``tournament.competition.stages.describe_source``), never the stored code ("W:R2-M1").
 ``{{ unit|unit_team:team }}``: an entry's unit and team, the team left out when it bears the unit's name
@@ -17,8 +17,8 @@ from common import punctuation
 from common.names import display_name as _display_name
 from common.names import unit_and_team
 from common.seats import zh_seats
-from tournament.competition.knockout import note_words as _note_words
 from tournament.competition.stages import describe_source
+from tournament.records.notes import note_words as _note_words
 
 register = template.Library()
 

@@ -36,10 +36,10 @@ from infra.renderers import EventStreamRenderer, JSONRenderer
 from tournament import access
 from tournament.access import visible_events
 from tournament.competition import timetable
-from tournament.competition.knockout import note_words
 from tournament.competition.rounds import ROUND_STATUSES, round_status
 from tournament.engines.clock import status_of
 from tournament.models import ClockEvent, Match, Round
+from tournament.records.notes import note_words
 
 CLOCK_STATUSES = ["not_started", "running", "paused"]
 
