@@ -212,3 +212,30 @@ def test_the_organiser_edits_voids_and_deletes_from_the_page(client, db, make_us
     assert placings.event_ranking(event).left_out == ()
     play_stage(groups)
     assert placings.final_ranking(event)[1]  # the groups were the last stage left
+
+
+def test_who_records_a_drawn_stage_in_play_is_changed_on_its_page(client, db, make_user):
+    """Who records the hands (the referee, the players, either) is the organiser's per stage, also after the draw
+    and once play began: the page offers it beside the void, a wrong value is refused next to the field."""
+    from tournament.selfscore import modes
+
+    event = union()
+    client.force_login(make_user(roles.ORGANISER))
+    groups, _knockout = stages.create_stages_from_format(event)
+    draws.draw_groups(groups, seed="g")
+    match = Match.objects.filter(round__stage=groups, status="scheduled").first()
+    finish(match)
+    edit = reverse("competition_manage_stage_edit", args=[event.slug, groups.pk])
+    page = client.get(edit).content.decode()
+    assert 'id="stage-recorders"' in page and "已开赛" in page
+    page = client.post(edit, {"action": "recorders", "recorders": "players"}, follow=True).content.decode()
+    assert "自下一副起的录入方式" in page and '<option value="players" selected>' in page
+    assert "recorders" not in page.split('id="stage-recorders"')[1].split("</form>")[1]   # no raw setting key
+    groups.refresh_from_db()
+    later = Match.objects.filter(round__stage=groups, status="scheduled").select_related("round__stage__event").first()
+    assert modes.of_stage(groups) == "players" and modes.players_record(later)
+    response = client.post(edit, {"action": "recorders", "recorders": "nobody"})
+    assert response.status_code == 400 and 'data-field-error="recorders"' in response.content.decode()
+    client.post(edit, {"action": "recorders", "recorders": ""})
+    groups.refresh_from_db()
+    assert modes.of_stage(groups) == event.hand_recorders and "recorders" not in groups.settings

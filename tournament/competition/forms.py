@@ -90,6 +90,13 @@ class StageForm(_EventStages):
 
 
 #: The settings the edit form shows for each kind of stage.
+def _recorders_field():
+    return forms.TypedChoiceField(
+        label=_("Who records the hands"), required=False, empty_value=None,
+        choices=[("", _("As the event says")), *Event.Recorders.choices],
+        error_messages={"invalid_choice": _("Choose who records the hands: the referee, the players or either.")})
+
+
 EDITED = {Stage.Kind.ROUND_ROBIN: ("n_groups", "qualifiers_per_group", "first_table", "recorders"),
           Stage.Kind.ELIMINATION: ("qualifiers_per_group", "places_played", "first_table", "recorders"),
           Stage.Kind.SWISS: ("rounds", "first_table", "recorders")}
@@ -105,10 +112,7 @@ class StageEditForm(_EventStages):
     places_played = _places()
     rounds = _rounds()
     first_table = _positive("The first table number")
-    recorders = forms.TypedChoiceField(
-        label=_("Who records the hands"), required=False, empty_value=None,
-        choices=[("", _("As the event says")), *Event.Recorders.choices],
-        error_messages={"invalid_choice": _("Choose who records the hands: the referee, the players or either.")})
+    recorders = _recorders_field()
 
     def __init__(self, *args, stage: Stage, **kwargs):
         super().__init__(*args, event=stage.event, **kwargs)
@@ -134,8 +138,14 @@ class StageActionForm(forms.Form):
     """Which of a stage page's forms was sent: the stages from the format or one added (the stages page); save,
     delete, or void the draw (a stage's edit page)."""
 
-    action = forms.ChoiceField(choices=[(a, a) for a in ("from_format", "create", "save", "delete", "void")],
-                               required=False)
+    action = forms.ChoiceField(choices=[(a, a) for a in ("from_format", "create", "save", "delete", "void",
+                                                         "recorders")], required=False)
+
+
+class RecordersForm(forms.Form):
+    """Who records a drawn stage's hands from now on (the draw stays as it is)."""
+
+    recorders = _recorders_field()
 
 
 class DeleteStageForm(forms.Form):

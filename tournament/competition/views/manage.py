@@ -18,6 +18,7 @@ from tournament.competition.forms import (
     DeleteStageForm,
     DrawForm,
     FromFormatForm,
+    RecordersForm,
     RefereeAssignForm,
     RefereeUnitForm,
     StageActionForm,
@@ -33,6 +34,7 @@ from tournament.form_fields import apply_user_error
 from tournament.models import Draw, Match, Round, Stage
 from tournament.models.competition import RefereeUnit
 from tournament.permissions import organiser_required
+from tournament.selfscore import modes as recorders
 
 
 # --------------------------------------------------------------------------- organiser pages
@@ -102,7 +104,7 @@ def manage_stage_edit(request, event, stage_id):
     if request.method == "POST":
         action = StageActionForm(request.POST)
         action = action.cleaned_data["action"] if action.is_valid() else ""
-        form = {"delete": DeleteStageForm, "void": VoidDrawForm}.get(action)
+        form = {"delete": DeleteStageForm, "void": VoidDrawForm, "recorders": RecordersForm}.get(action)
         form = form(request.POST) if form else StageEditForm(request.POST, stage=stage)
         if form.is_valid():
             try:
@@ -139,6 +141,11 @@ def _stage_edit_done(request, event, stage, *, action, form):
         draws.void_draws(stage, reason=form.cleaned_data["reason"], user=request.user)
         messages.success(request, _("The draw of %(stage)s is void: the stage may now be changed, "
                                     "deleted or drawn again.") % {"stage": stage.name})
+        return redirect("competition_manage_stage_edit", slug=event.slug, stage_id=stage.pk)
+    if action == "recorders":
+        recorders.set_stage_recorders(stage, form.cleaned_data["recorders"], request.user)
+        messages.success(request, _("Saved: who records the hands of %(stage)s from the next hand on.")
+                         % {"stage": stage.name})
         return redirect("competition_manage_stage_edit", slug=event.slug, stage_id=stage.pk)
     stages.update_stage(stage, name=form.cleaned_data["name"], source=form.source_stage(), settings=form.settings())
     messages.success(request, _("Stage saved."))
