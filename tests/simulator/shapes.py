@@ -116,10 +116,10 @@ def table_rules(seed: int, profile: str) -> dict:
     reading to its second reading, the others keep the file's; shenzhen's seeds 7, 17, ... play its older
     version."""
     if profile == "union-games" and (seed // 5) % 2 == 0:
-        # seed 4's path must stay as it was: its disqualification (test_regression_disqualified_takes_no_award)
-        # and a defect its changed path meets (a pair brought back for another slot in the second stage:
-        # slot_holders.holders counts its group results there, group_standings.check_event raises); union's
-        # table rules play on seeds 9, 19, ... (SIMULATOR_SEEDS=10)
+        # seed 4's path must stay as it was: its disqualification (test_regression_disqualified_takes_no_award);
+        # union's table rules play on seeds 9, 19, ... (SIMULATOR_SEEDS=10). Its changed path met a pair
+        # brought back for another slot in the second stage, now a test of its own
+        # (test_reserve_substitution: ..._keeps_its_group_results_in_its_own_slot)
         return {}
     rng = random.Random(f"simulator-table-rules-{seed}")
     older = profile in OLDER_VERSION_CHOICES and (seed // 5) % 2 == 1

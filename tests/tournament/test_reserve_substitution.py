@@ -224,3 +224,29 @@ def test_the_pages_refuse_a_bad_field_next_to_it_and_save_nothing(knockout, clie
     assert 'id="error-reason">' in page
     out.refresh_from_db()
     assert out.status == "suspended"                                            # still out: nothing lifted
+
+
+def test_a_pair_brought_back_for_another_pair_keeps_its_group_results_in_its_own_slot(db, make_user):
+    """A pair that played in its group, went out for the reserve and came back in the knock-out for its team's
+    other pair: its group result counts for its own group slot (with the reserve's), never for the slot it
+    holds in the bracket (the group standings read once raised: a result of a pair not in the group)."""
+    event = make_event(8, 4, profile="union-games", fmt=Event.Format.GROUPS_ELIMINATION)
+    reserves = _teams(event)
+    groups, bracket = stages.create_stages_from_format(event)
+    draws.draw_groups(groups, seed="back")
+    organiser = make_user("organiser")
+    first = Match.objects.filter(round__stage=groups, ew__isnull=False).order_by("round__number", "table").first()
+    back = first.ns
+    finish(first, winner="ns")
+    reserve = reserves[back.team_id]
+    substitutions.substitute_reserve(back, reserve, organiser)
+    for match in Match.objects.filter(round__stage=groups, status="scheduled"):
+        finish(match, winner=reserve.pk if reserve.pk in (match.ns_id, match.ew_id) else "ns")
+    draws.draw_bracket(bracket, seed="back")
+    other = Pair.objects.filter(team_id=back.team_id, reserve=False).exclude(pk=back.pk).order_by("pk").first()
+    substitutions.substitute_reserve(other, Pair.objects.get(pk=back.pk), organiser)
+    tables = [t for s in group_standings.event_standings(event) for t in s.groups]
+    row = next(r for t in tables for r in t.rows if r.entry.pair_id == back.pk)
+    assert row.played == 3 and row.wins == 3                          # its own win and the reserve's two
+    assert all(t.complete for t in tables)
+    assert group_standings.check_event(event) == []                   # the kept rows agree with a ranking anew

@@ -36,7 +36,7 @@ from django.db.models import Count, Exists
 from django.utils.translation import gettext as _
 
 from common.errors import UserError, gettext_noop
-from tournament.competition.slot_holders import holders
+from tournament.competition.slot_holders import history, places_among
 from tournament.competition.stages import CompetitionError
 from tournament.competition.standings_rows import (
     EntryInfo,
@@ -80,19 +80,20 @@ class _Results:
     a group without a kept row, or by a crosstable (most pages never read them)."""
 
     def __init__(self, group_ids, start: str, place: dict):
+        """``place``: {group id: {pair: the drawn slot it held in that group}} (reserve substitutions)."""
         self.wanted, self.start, self.place, self.by_group = list(group_ids), start, place, {}
 
     def load(self, group_ids) -> None:
         ids = [g for g in group_ids if g not in self.by_group]
         if not ids:
             return
-        place = self.place
         found = {g: [] for g in ids}
         # only the decided matches are read (a city's stage schedules 129,024 at its draw); the others are counted
         for row in (Match.objects.filter(group_id__in=ids, status__in=Match.DECIDED, ew__isnull=False)
                     .order_by("round_id", "table", "id")
                     .values_list("group_id", "ns_id", "ew_id", "winner_id", "ns_level", "ew_level", "status")):
             gid, ns, ew, winner, *rest = row
+            place = self.place.get(gid, {})
             counted = _result((gid, place.get(ns, ns), place.get(ew, ew), place.get(winner, winner), *rest),
                               self.start)
             if counted is not None:
@@ -198,8 +199,9 @@ def _ranked_groups(event, stage_filter: dict, group_ids=None, *, mode=KEPT):
             GroupEntry.objects.filter(group_id__in=group_ids).order_by("group_id", "position")
             .values_list("group_id", "pair_id", "pair__name", "pair__unit__name", "pair__status")):
         entries[gid].append(EntryInfo(pid, name, unit, status in Pair.GONE, status))
-    # a reserve pair's results count for the place it holds (003 二.2); read only when there are any
-    holder, place = holders(event.pk) if any(st["substituted"] for st in stages) else ({}, {})
+    # a reserve pair's results count for the slot it holds in the group (003 二.2); read only when there are any
+    holder, _origin, held = history(event.pk) if any(st["substituted"] for st in stages) else ({}, {}, {})
+    place = {gid: places_among(held, [e.pair_id for e in infos]) for gid, infos in entries.items()} if held else {}
     seeds = dict(Draw.objects.filter(stage_id__in=stage_ids, kind=Draw.Kind.GROUPS, superseded_by__isnull=True)
                  .values_list("stage_id", "seed"))
     configs = {s["id"]: standings_config(profile_data, s["settings"]) for s in stages}
@@ -208,7 +210,7 @@ def _ranked_groups(event, stage_filter: dict, group_ids=None, *, mode=KEPT):
         seed = seeds.get(g["stage_id"])
         g["lot_seed"] = f"{seed}:{g['name']}" if seed else None
         g["basis"] = _basis(configs[g["stage_id"]], g["lot_seed"], entry_ids=[e.pair_id for e in entries[g["id"]]],
-                            place=place)
+                            place=place.get(g["id"], {}))
         g["data"] = g.get("kept__data") if g.get("kept__basis") == g["basis"] else None
         if g["data"] is None:
             fresh.append(g)
