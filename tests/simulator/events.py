@@ -34,7 +34,6 @@ from tournament.entries import removals, substitutions
 from tournament.events import rule_choices
 from tournament.models import Event, EventRole, Match, Pair, Player, Round, Stage, Team, Unit
 from tournament.records.adjustments import match_replay
-from tournament.selfscore import codes as side_codes
 
 from . import table_rules
 from .players import PlayersSteps
@@ -72,10 +71,15 @@ class Sim(PlayersSteps):
         self.codes = {}   # (match id, side): the code on the side's slip
         self.left_waiting = False
         self.waited_at_close = False
+        self.problems: list = []   # (key, state, text): what a step itself found wrong (the report adds them)
 
     # --- helpers -----------------------------------------------------------------------------------
     def note(self, text):
         self.log.append(text)
+
+    def problem(self, key, text):
+        self.problems.append((key, self.states[-1] if self.states else "setup", text))
+        self.note(f"!! [{key}] {text}")
 
     def tick(self, minutes=1):
         self.now.advance(minutes=minutes)
@@ -106,6 +110,7 @@ class Sim(PlayersSteps):
     def run(self):
         self.setup()
         stage_list = self.make_stages()
+        self.players_stage(stage_list)
         for stage in stage_list:
             self.play_stage(stage)
         self.finish()
@@ -213,12 +218,12 @@ class Sim(PlayersSteps):
         byes = Match.objects.filter(round=rnd, status=Match.Status.BYE).count()
         self.byes_seen += byes
         tables = self.playable(rnd)
-        for match in tables:
-            self.assign_referee(match)
+        if not self.floor_by_block(rnd, tables, label):
+            for match in tables:
+                self.assign_referee(match)
         self.before_play(rnd, tables, label)
         if self.shape.players_record:
-            issued = self.attempt(f"{label}: the sides' codes", lambda: side_codes.issue_round_codes(rnd, chief))
-            self.codes.update({(i.match_id, i.side): i.code for i in issued or ()})
+            self.issue_codes(rnd, label)
         timed = self.timed()
         clock_on = timed and self.chance("clock")
         if clock_on:
@@ -285,7 +290,8 @@ class Sim(PlayersSteps):
         trick = table_rules.throw(self)
         if trick:
             inputs["last_trick"] = trick
-        if self.shape.players_record and self.players_rng.random() < self.shape.mishaps["players"]:
+        if self.players_only(match) or (self.shape.players_record
+                                        and self.players_rng.random() < self.shape.mishaps["players"]):
             self.players_hand(match, number, inputs)
             return
         written = self.attempt(f"hand {number} at table {match.table}" + (f" (last trick {trick})" if trick else ""),

@@ -1,12 +1,21 @@
 """The players' steps of a simulated event where they record the hands (``Shape.players_record``): a side
 enters a hand, the other side confirms it, disputes it for the floor referee, or leaves it waiting; at the
-round's end the close is refused while a hand waits, and the floor referee decides what waits."""
+round's end the close is refused while a hand waits, and the floor referee decides what waits. The floor
+referee is now and then given the round's tables as one block; a side's slip is re-issued at the desk (its
+new code printed, the old one refused); one stage may be the players' alone (a referee's own hand refused)."""
 from __future__ import annotations
 
-from tournament.competition import rounds
+import io
+import re
+
+from pypdf import PdfReader
+
+from tournament.competition import blocks, rounds
+from tournament.printouts import slips
 from tournament.records.adjustments import match_replay
+from tournament.selfscore import codes as side_codes
+from tournament.selfscore import modes, waiting
 from tournament.selfscore import services as selfscore
-from tournament.selfscore import waiting
 
 
 class PlayersSteps:
@@ -15,6 +24,53 @@ class PlayersSteps:
 
     def side_code(self, match, side):
         return self.codes.get((match.pk, side), "00000000")
+
+    def players_only(self, match) -> bool:
+        return self.shape.players_record and modes.of_match(match) == modes.PLAYERS
+
+    def players_stage(self, stage_list):
+        """Half the events where the players record: the last stage is theirs alone (its own setting)."""
+        if self.shape.players_record and self.players_rng.random() < 0.5:
+            stage = stage_list[-1]
+            self.attempt(f"{stage.name}: the players record", lambda: modes.set_stage_recorders(
+                stage, modes.PLAYERS, self.users["organiser"]))
+
+    def floor_by_block(self, rnd, tables, label) -> bool:
+        """Now and then the floor referee is given the round's tables as one block (False: not this time)."""
+        if not (self.shape.players_record and tables and self.players_rng.random() < 0.5):
+            return False
+        numbers = [m.table for m in tables]
+        done = self.attempt(f"{label}: the floor referee's block", lambda: blocks.assign_blocks(
+            rnd.stage, rounds=[rnd], blocks=blocks.split(min(numbers), max(numbers), [self.users["referee"]])))
+        if done is not None:
+            self.state(f"{label} floor referee by block")
+        return done is not None
+
+    def issue_codes(self, rnd, label):
+        """The round's slips; now and then one side's slip re-issued at the desk: the new code printed on it,
+        the old one refused at the table from then on."""
+        chief = self.users["chief"]
+        issued = self.attempt(f"{label}: the sides' codes", lambda: side_codes.issue_round_codes(rnd, chief))
+        self.codes.update({(i.match_id, i.side): i.code for i in issued or ()})
+        if not issued or self.players_rng.random() >= 0.5:
+            return
+        first = issued[0]
+        old = first.code
+        code = self.attempt(f"{label}: table {first.table} {first.side} slip re-issued",
+                            lambda: side_codes.issue_code(rnd.matches.get(pk=first.match_id), first.side, chief))
+        if code is None:
+            return
+        again = side_codes.Issued(first.match_id, first.table, first.side, code)
+        text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(slips.render(rnd, slips.slips_of([again]))))
+                       .pages)
+        if code not in re.sub(r"(\d{4}) (\d{4})", r"\1\2", text):
+            self.problem("slip_code", f"the re-issued slip of table {first.table} does not print its new code")
+        match = rnd.matches.get(pk=first.match_id)
+        if self.attempt(f"table {first.table}: the old code", lambda: side_codes.side_of(
+                match, old, address="10.0.0.8")) is not None:
+            self.problem("dead_code_works", f"table {first.table}: a re-issued side's old code still works")
+        self.codes[(first.match_id, first.side)] = code
+        self.state(f"{label} slip re-issued")
 
     def players_hand(self, match, number, inputs):
         """A side enters the hand; the other side confirms it, or disputes it and the floor referee decides, or

@@ -74,7 +74,7 @@ def _server_error_key(error: BaseException) -> str:
 
 STATE_KINDS = ("drawn", "paired", "first hand", "lateness", "ruling waits", "ruling", "approval", "disqualification",
                "clock paused", "time up", "closed again", "closed", "reopened", "appeal decided", "hand disputed",
-               "hands waiting", "the end")
+               "hands waiting", "floor referee by block", "slip re-issued", "the end")
 
 
 def state_kind(state: str) -> str:
@@ -217,6 +217,8 @@ def run_seed(seed: int, *, big=False) -> tuple[Report, dict]:
     report = Report(seed)
     sim = simulate(shape_for(seed, big=big), Observer(report))
     report.log = sim.log
+    for key, state, text in sim.problems:
+        report.add(key, state, text)
     facts = {"byes": sim.byes_seen, "bye_played_round": sim.bye_round_played,
              "disqualified": bool(sim.disqualified), "log": sim.log}
     RAN[seed, big] = report, facts
