@@ -66,9 +66,8 @@ def _entry_at(entry, match_id=None):
     if found is None or (match_id is not None and found != match_id):
         raise NotFoundError(gettext_noop("No such entry at this table."), field="entry")
     match = _locked(found)
-    entry = HandEntry.objects.get(pk=entry_id)
+    entry = waiting.read_one(entry_id)   # its state read under the match's lock
     entry.match = match
-    entry.state = waiting.state_of(entry)
     return entry
 
 

@@ -2,6 +2,7 @@
 confirmation, or is disputed (有异议) and waits for the floor referee.
 
     state_of(entry) -> "waiting" | "disputed" | "confirmed" | "decided" | "withdrawn" | "lapsed"
+    read_one(entry_id) -> HandEntry              one entry read anew, its ``state`` set
     open_entry(match) -> HandEntry | None        the table's entry still waiting or disputed
     entries_of(match, limit=20, ids=None) -> [HandEntry]  the table's entries, newest first, steps read
     open_tables(rnd) -> [int]                     the tables of a round with an entry open (it cannot close)
@@ -62,7 +63,12 @@ def _not_ended():
 
 def state_of(entry) -> str:
     """The state of one entry (read anew)."""
-    return _read(HandEntry.objects.filter(pk=entry.pk))[0].state
+    return read_one(entry.pk).state
+
+
+def read_one(entry_id) -> HandEntry:
+    """One entry read anew, with its ``state`` and steps."""
+    return _read(HandEntry.objects.filter(pk=entry_id))[0]
 
 
 def open_entry(match):
