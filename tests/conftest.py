@@ -121,6 +121,13 @@ def make_user(db):
     return make
 
 
+@pytest.fixture
+def fresh_counters():
+    """An empty cache: the counters kept there (wrong side codes per table and address) start at nothing, also
+    where a rolled-back test's ids come again (SQLite)."""
+    cache.clear()
+
+
 # --- time --------------------------------------------------------------------------------
 
 @pytest.fixture

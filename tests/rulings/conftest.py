@@ -4,6 +4,8 @@ import itertools
 
 import pytest
 
+from tests.tournament.selfscore_support import make_match as make_match_at
+
 _counter = itertools.count(1)
 
 
@@ -11,7 +13,7 @@ _counter = itertools.count(1)
 def make_match(db):
     """Create a match under a profile slug (a fresh event, stage and round each time unless given)."""
     from scoring.profile_store import latest_profile
-    from tournament.models import Event, Match, Pair, Player, Round, Stage, Unit
+    from tournament.models import Event, Round, Stage
 
     def make(profile="shenzhen-community", *, round=None, table=1, published=True):
         if round is None:
@@ -21,15 +23,7 @@ def make_match(db):
                                          published=published)
             stage = Stage.objects.create(event=event, order=1, kind="round_robin", name="小组赛")
             round = Round.objects.create(stage=stage, number=1)
-        event = round.stage.event
-        pairs = []
-        for label in ("甲", "乙"):
-            n = next(_counter)
-            unit = Unit.objects.create(event=event, name=f"单位{label}{n}")
-            p1 = Player.objects.create(event=event, unit=unit, name=f"{label}{n}a", gender="M")
-            p2 = Player.objects.create(event=event, unit=unit, name=f"{label}{n}b", gender="F")
-            pairs.append(Pair.objects.create(event=event, unit=unit, player1=p1, player2=p2, name=f"{label}队{n}"))
-        return Match.objects.create(round=round, table=table, ns=pairs[0], ew=pairs[1], profile=event.profile)
+        return make_match_at(round, table)
 
     return make
 

@@ -5,7 +5,6 @@ corrections by both sides, a 造反 and a redeal."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 
 from common.errors import ConflictError, ForbiddenError, UserError
 from scoring.models import Hand
@@ -18,12 +17,7 @@ from tournament.models import EntryStep, Event, Match, Round
 from tournament.selfscore import codes, modes, players, waiting
 from tournament.selfscore import services as selfscore
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counters():
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_counters")]
 
 
 @pytest.fixture

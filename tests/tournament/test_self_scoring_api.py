@@ -4,19 +4,13 @@ round's close refused, wrong codes answered 429 with Retry-After while the right
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from scoring.models import Hand
 from tests.tournament.selfscore_support import FIRST, PLAYED, make_table
 from tournament.models import HandEntry
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counters():
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_counters")]
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ side's re-issue, the floor referee's panel on the referee's table page, the desk
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -13,12 +12,7 @@ from tournament.printouts.common import PrintOptions
 from tournament.printouts.tablecards import collect as table_cards
 from tournament.selfscore import codes, services
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counters():
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_counters")]
 
 
 @pytest.fixture
