@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from django.core import signals
 from django.core.cache import cache
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
+from django.test import override_settings
 
 from common.errors import UserError
 from infra.auth import UserThrottle
@@ -52,6 +53,14 @@ def refused(field):
 
 
 # --- throttles ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="session", autouse=True)
+def _quick_password_hashing():
+    """Passwords hashed at a thousand iterations (``tests.hashers``): the suite makes thousands of users."""
+    with override_settings(PASSWORD_HASHERS=["tests.hashers.QuickPBKDF2PasswordHasher",
+                                             "django.contrib.auth.hashers.PBKDF2PasswordHasher"]):
+        yield
+
 
 @pytest.fixture(autouse=True)
 def _no_throttles(settings):
@@ -137,8 +146,65 @@ def frozen_now():
 
     from infra import clock
 
-    with clock.frozen(dt.datetime(2026, 12, 5, 1, 0, tzinfo=dt.timezone.utc)) as handle:
+    with clock.frozen(dt.datetime(*FROZEN_AT, tzinfo=dt.timezone.utc)) as handle:
         yield handle
+
+
+# --- the demo event, seeded once for a module -------------------------------------------------
+
+FROZEN_AT = (2026, 12, 5, 1, 0)   # frozen_now's moment
+
+
+@contextmanager
+def _seeded_for_the_module(django_db_blocker, *, frozen: bool):
+    """The demo event seeded in a transaction open for the module and rolled back after it (seeding takes
+    seconds); each test's own transaction is a savepoint in it, rolled back after the test, so every test
+    finds the demo as seeded. Only for a module with no transactional or live-server test: their flush
+    would end the module's transaction."""
+    import datetime as dt
+
+    from demo.event import seed_demo
+    from infra import clock
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            if frozen:
+                with clock.frozen(dt.datetime(*FROZEN_AT, tzinfo=dt.timezone.utc)):
+                    event = seed_demo()[0]
+            else:
+                event = seed_demo()[0]
+        except BaseException:
+            outer.__exit__(*sys.exc_info())
+            raise
+    try:
+        yield event
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def demo_for_module(django_db_setup, django_db_blocker):
+    """The demo event, seeded once for the module (see :func:`_seeded_for_the_module`)."""
+    with _seeded_for_the_module(django_db_blocker, frozen=False) as event:
+        yield event
+
+
+@pytest.fixture(scope="module")
+def frozen_demo_for_module(django_db_setup, django_db_blocker):
+    """The same, seeded at ``frozen_now``'s moment."""
+    with _seeded_for_the_module(django_db_blocker, frozen=True) as event:
+        yield event
+
+
+def fresh_demo(seeded):
+    """The module's demo event read anew, the cache emptied (the ids are the same in every test of the module,
+    so an entry an earlier test left would answer for its rolled-back rows)."""
+    cache.clear()
+    return type(seeded).objects.get(pk=seeded.pk)
 
 
 # --- a real Celery worker ------------------------------------------------------------------

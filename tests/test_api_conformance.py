@@ -8,6 +8,7 @@ from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
 from infra.inputs import NOT_BLANK
+from tests.conftest import fresh_demo
 
 
 @pytest.fixture(scope="module")
@@ -23,11 +24,8 @@ def valid(schema, component, body) -> bool:
 
 
 @pytest.fixture
-def demo(db, settings):
-    from demo.event import seed_demo
-
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    return seed_demo()[0]
+def demo(demo_for_module, db):
+    return fresh_demo(demo_for_module)
 
 
 def client_of(username):

@@ -10,9 +10,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from demo.event import seed_demo
 from infra.parsers import check_json
 from rulings.models import Appeal, Ruling
+from tests.conftest import fresh_demo
 from tournament.models import Event, EventRole, Match, Pair, ResultDecision, Stage
 
 LONE = "\\ud800"  # as the body's text holds it: the escape
@@ -20,9 +20,8 @@ CHINESE = range(0x4E00, 0xA000)
 
 
 @pytest.fixture
-def demo(db, frozen_now, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    return seed_demo()[0]
+def demo(frozen_demo_for_module, db, frozen_now):
+    return fresh_demo(frozen_demo_for_module)
 
 
 def send(client, method, path, text):

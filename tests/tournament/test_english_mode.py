@@ -9,6 +9,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import translation
 
+from tests.conftest import fresh_demo
 from tests.tournament.test_draws_support import make_event
 from tournament.competition import draws, knockout, stages
 from tournament.models import Match, Round, Stage
@@ -105,11 +106,8 @@ def _page_text(html):
 
 
 @pytest.fixture
-def demo_event(db, settings):
-    from demo.event import seed_demo
-
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    return seed_demo()[0]
+def demo_event(demo_for_module, db):
+    return fresh_demo(demo_for_module)
 
 
 def test_the_demo_event_in_english_has_no_chinese_outside_names(client, demo_event):

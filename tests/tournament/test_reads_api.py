@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 from rest_framework.test import APIClient
 
-from demo.event import seed_demo
+from tests.conftest import fresh_demo
 from tournament.competition import rounds
 from tournament.models import ClockEvent, Event, Match, Round, Stage
 
@@ -14,9 +14,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def demo(db, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    return seed_demo()[0]
+def demo(demo_for_module, db):
+    return fresh_demo(demo_for_module)
 
 
 def test_the_rounds_carry_the_ids_the_clock_and_the_close_take(demo):

@@ -18,9 +18,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from demo.event import seed_demo
 from scoring.models import RuleProfile
 from scoring.profile_store import latest_profile, read_profile_files, sync_profiles
+from tests.conftest import fresh_demo
 from tournament.events.services import EventError, create_event, profile_choices, profile_versions, update_event
 from tournament.models import Event, EventRole, Match, RefereeUnit
 from tournament.staff.services import unique_username
@@ -33,9 +33,8 @@ DAY = {"start_date": "2026-12-12", "end_date": "2026-12-12"}
 
 
 @pytest.fixture
-def demo(db, frozen_now, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    return seed_demo()[0]
+def demo(frozen_demo_for_module, db, frozen_now):
+    return fresh_demo(frozen_demo_for_module)
 
 
 def organiser(name):
