@@ -230,7 +230,8 @@ def test_who_records_a_drawn_stage_in_play_is_changed_on_its_page(client, db, ma
     assert 'id="stage-recorders"' in page and "已开赛" in page
     page = client.post(edit, {"action": "recorders", "recorders": "players"}, follow=True).content.decode()
     assert "自下一副起的录入方式" in page and '<option value="players" selected>' in page
-    assert "recorders" not in page.split('id="stage-recorders"')[1].split("</form>")[1]   # no raw setting key
+    settings_line = page.split('id="stage-recorders"')[1].split("</form>")[1]
+    assert "成绩录入方式" in settings_line and "recorders" not in settings_line and "players" not in settings_line
     groups.refresh_from_db()
     later = Match.objects.filter(round__stage=groups, status="scheduled").select_related("round__stage__event").first()
     assert modes.of_stage(groups) == "players" and modes.players_record(later)
