@@ -80,10 +80,19 @@ def test_ctrl_c_stops_the_real_server_and_worker(transactional_db):
         os.killpg(shell.pid, signal.SIGINT)
         shell.wait(timeout=30)
         left = left_in(shell.pid, seconds=45)   # the worker's warm shutdown (beat, unacknowledged tasks) on a busy machine
+        what = described(left)
     finally:
         if members(shell.pid):
             os.killpg(shell.pid, signal.SIGKILL)
-    assert left == []
+    assert left == [], what
+
+
+def described(pids: list) -> str:
+    """What the processes left are (their command lines and states), for a failure to say."""
+    if not pids:
+        return ""
+    return subprocess.run(["ps", "-o", "pid,stat,etime,args", "-p", ",".join(pids)], capture_output=True,
+                          text=True).stdout
 
 
 def members(group: int) -> list:
