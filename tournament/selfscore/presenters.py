@@ -18,13 +18,15 @@ def step_data(step) -> dict:
             "note": step.note, "hand": step.hand_id, "at": _iso(step.at)}
 
 
-def entry_data(entry) -> dict:
-    """One entry with its state (read through :mod:`.waiting`) and its steps."""
+def entry_data(entry, steps=None) -> dict:
+    """One entry with its state (read through :mod:`.waiting`, or set by the write that made it) and its
+    steps (``steps``: as the write left them, else read)."""
     if not hasattr(entry, "state"):
         entry = waiting.entries_of(entry.match_id, limit=None, ids=[entry.pk])[0]
+    steps = entry.steps.all() if steps is None else steps
     return {"id": entry.pk, "match": entry.match_id, "number": entry.number, "kind": entry.kind,
             "side": entry.side, "inputs": entry.inputs, "state": entry.state, "entered_at": _iso(entry.entered_at),
-            "steps": [step_data(step) for step in entry.steps.all()]}
+            "steps": [step_data(step) for step in steps]}
 
 
 def hand_data(hand) -> dict:
@@ -64,11 +66,13 @@ def open_entry_rows(entries) -> list:
 
 
 def settled_data(settled) -> dict:
-    """A confirmation's or a decision's answer: the entry, the hand recorded (None: rejected) and the match."""
-    entry = waiting.entries_of(settled.entry.match_id, limit=None, ids=[settled.entry.pk])[0]
-    written = settled.written
+    """A confirmation's or a decision's answer: the entry (its steps as read under the lock, and the one that
+    ended it), the hand recorded (None: rejected) and the match."""
+    entry, written = settled.entry, settled.written
+    entry.state = settled.step.state
     match = written.match if written is not None else Match.objects.get(pk=entry.match_id)
-    return {"entry": entry_data(entry), "hand": hand_data(written.hand) if written is not None else None,
+    steps = [*entry.steps.all(), settled.step]
+    return {"entry": entry_data(entry, steps), "hand": hand_data(written.hand) if written is not None else None,
             "status": match.status, "levels": {"NS": match.ns_level or None, "EW": match.ew_level or None},
             "winner": match.winner_side}
 

@@ -138,8 +138,10 @@ def enter_hand(match, code, *, address: str, number: int, kind: str = HandEntry.
         raise ConflictError(gettext_noop("The hand entered before waits for confirmation: confirm it (or let the "
                                          "floor referee decide) before entering the next."), field="number")
     base = _check_number(match, number, kind)
-    return HandEntry.objects.create(match=match, number=number, kind=kind, side=side.side, code=side,
-                                    inputs=clean, base_hand=base, entered_at=clock.now())
+    entry = HandEntry.objects.create(match=match, number=number, kind=kind, side=side.side, code=side,
+                                     inputs=clean, base_hand=base, entered_at=clock.now())
+    entry.state = waiting.WAITING   # as made: no step yet
+    return entry
 
 
 def _record(entry, user, inputs):

@@ -84,7 +84,8 @@ class TableEntriesView(_Players):
         code, address = self.side()
         entry = services.enter_hand(Match(pk=match_id), code, address=address, number=number, kind=kind,
                                     inputs=_plain(data))
-        return Response(HandEntrySerializer(presenters.entry_data(entry)).data, status=status.HTTP_201_CREATED)
+        return Response(HandEntrySerializer(presenters.entry_data(entry, steps=())).data,   # made now: no step
+                        status=status.HTTP_201_CREATED)
 
 
 def _plain(data):
