@@ -32,6 +32,10 @@ def test_the_players_page_shows_the_form_then_the_entry_waiting_apart(table):
     html = client.get(page(table)).content.decode()
     assert 'id="entry-waiting"' in html and "待确认" in html and 'id="hand-form"' not in html
     assert f"|{entry.pk}waiting" in html   # the script notices the other phone's entry by it
+    english = Client()
+    english.cookies["django_language"] = "en"
+    html_en = english.get(page(table)).content.decode()
+    assert ">Dispute</button>" in html_en and "有异议" not in html_en   # one language in a sentence
     services.dispute_entry(entry, table.ew, address=ADDRESS, note="底分不对")
     html = client.get(page(table)).content.decode()
     assert "有异议" in html and "底分不对" in html and 'data-entry-action="confirm"' not in html
