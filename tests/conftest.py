@@ -4,7 +4,7 @@ import shutil
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import pytest
@@ -170,10 +170,7 @@ def _seeded_for_the_module(django_db_blocker, *, frozen: bool):
         outer = transaction.atomic()
         outer.__enter__()
         try:
-            if frozen:
-                with clock.frozen(dt.datetime(*FROZEN_AT, tzinfo=dt.timezone.utc)):
-                    event = seed_demo()[0]
-            else:
+            with clock.frozen(dt.datetime(*FROZEN_AT, tzinfo=dt.timezone.utc)) if frozen else nullcontext():
                 event = seed_demo()[0]
         except BaseException:
             outer.__exit__(*sys.exc_info())

@@ -55,9 +55,9 @@ class PlayersSteps:
         if not issued or self.players_rng.random() >= 0.5:
             return
         first = issued[0]
-        old = first.code
+        old, match = first.code, rnd.matches.get(pk=first.match_id)
         code = self.attempt(f"{label}: table {first.table} {first.side} slip re-issued",
-                            lambda: side_codes.issue_code(rnd.matches.get(pk=first.match_id), first.side, chief))
+                            lambda: side_codes.issue_code(match, first.side, chief))
         if code is None:
             return
         again = side_codes.Issued(first.match_id, first.table, first.side, code)
@@ -65,7 +65,6 @@ class PlayersSteps:
                        .pages)
         if code not in re.sub(r"(\d{4}) (\d{4})", r"\1\2", text):
             self.problem("slip_code", f"the re-issued slip of table {first.table} does not print its new code")
-        match = rnd.matches.get(pk=first.match_id)
         if self.attempt(f"table {first.table}: the old code", lambda: side_codes.side_of(
                 match, old, address="10.0.0.8")) is not None:
             self.problem("dead_code_works", f"table {first.table}: a re-issued side's old code still works")
