@@ -295,12 +295,17 @@ class FirstPasswordForm(SetPasswordForm):
 class CheckedOnce:
     """For an authentication class: its verdict already reached on this request by :func:`infra.writers.key_owner` (the
     Idempotency-Key's owner, checked before the view) is answered again without a second token lookup or
-    password hash. DRF's request passes the attribute through to Django's."""
+    password hash. DRF's request passes the attribute through to Django's. A class that authenticates by its own
+    means writes them as ``check`` (an ``authenticate`` of its own would answer before this one)."""
 
     def authenticate(self, request):
         known = getattr(request, "checked_credentials", None)
         if known is not None and known[0] is type(self):
             return known[1]
+        return self.check(request)
+
+    def check(self, request):
+        """The authentication itself: the class's own, else its DRF base's."""
         return super().authenticate(request)
 
 

@@ -6,9 +6,12 @@ import json
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from infra.models import IdempotencyRecord
+from tournament.models import ApiToken
 from tournament.staff import tokens
 from tournament.staff.passwords import password_set_by_owner
 from tournament.staff.services import create_organiser_account
@@ -80,3 +83,17 @@ def test_a_token_writer_keeps_its_answer_in_its_own_namespace(organiser, setting
         [f"apitoken:{token.pk}", f"apitoken:{_other.pk}", str(organiser.pk)])
     # authenticated writers are never counted by the anonymous writers' throttle
     assert create_event(client, "more", authorization=f"Bearer {key}").status_code == 201
+
+
+def lookups(queries, table):
+    return sum(f'FROM "{table}"' in query["sql"] for query in queries)
+
+
+def test_a_keyed_write_looks_its_token_up_once(organiser):
+    """The key's owner is found before the view; DRF is answered the same (``infra.auth.CheckedOnce``), not by
+    a second lookup (the token's class once answered it by its own ``authenticate``, looking it up again)."""
+    _token, key = tokens.create_token(None, organiser.pk, "导入程序", by=organiser)
+    with CaptureQueriesContext(connection) as queries:
+        made = create_event(Client(), "once", authorization=f"Bearer {key}")
+    assert made.status_code == 201
+    assert lookups(queries.captured_queries, ApiToken._meta.db_table) == 1

@@ -4,11 +4,13 @@ round's close refused, wrong codes answered 429 with Retry-After while the right
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from scoring.models import Hand
 from tests.tournament.selfscore_support import FIRST, PLAYED, make_table
-from tournament.models import HandEntry
+from tournament.models import HandEntry, SideCode
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_counters")]
 
@@ -120,3 +122,18 @@ def test_a_code_of_another_table_is_refused_there(table, make_user):
     assert answer.status_code == 400 and answer.json()["field"] == "code"
     second = side_client(table, "NS").post(url(table), {"number": 2, **PLAYED}, format="json")
     assert second.status_code == 201   # a number past the recorded ones waits; the hand service checks it
+
+
+def test_a_side_code_is_looked_up_once_for_its_key_and_once_under_the_lock(table):
+    """The Idempotency-Key's owner finds the code before the view and DRF is answered the same
+    (``infra.auth.CheckedOnce``); the service checks it again under the match's lock (a re-issue may come
+    between): two reads of the codes a write, not three."""
+    ns, ew = side_client(table, "NS"), side_client(table, "EW")
+    with CaptureQueriesContext(connection) as queries:
+        entered = ns.post(url(table), {"number": 1, **FIRST}, format="json", HTTP_IDEMPOTENCY_KEY="once")
+    assert entered.status_code == 201
+    assert sum(f'FROM "{SideCode._meta.db_table}"' in q["sql"] for q in queries.captured_queries) == 2
+    with CaptureQueriesContext(connection) as queries:
+        done = ew.post(url(table, f"{entered.json()['id']}/confirm/"), {}, format="json", HTTP_IDEMPOTENCY_KEY="once")
+    assert done.status_code == 201
+    assert sum(f'FROM "{SideCode._meta.db_table}"' in q["sql"] for q in queries.captured_queries) == 2

@@ -4,7 +4,8 @@ The players have no account: their side's code is who writes (the Idempotency-Ke
 ``sidecode:<the code's row>``, so a phone's queued entries and confirmations upload once each, and a re-issued
 code starts a namespace of its own). :class:`SideCodeAuthentication` stands in the API's authentication
 classes for that: it recognises the code in force at the match it names and answers the anonymous user with
-the code's row as the credential; any other header (a wrong code, another scheme) is not its own, so the
+the code's row as the credential (once a request: the Idempotency-Key's owner found it, DRF is answered the
+same, ``infra.auth.CheckedOnce``); any other header (a wrong code, another scheme) is not its own, so the
 request goes on without it and the operation itself checks the code (:func:`tournament.selfscore.codes.side_of`:
 counted and slowed). Nothing but the players' operations reads the credential: elsewhere the request is
 anonymous.
@@ -16,7 +17,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, permissions
 
 from common.numbers import whole
-from infra.auth import UserThrottle
+from infra.auth import CheckedOnce, UserThrottle
 from tournament.models import SideCode
 from tournament.selfscore import codes
 
@@ -42,8 +43,8 @@ def code_sent(request) -> str:
     return found[1] if found else ""
 
 
-class SideCodeAuthentication(authentication.BaseAuthentication):
-    def authenticate(self, request):
+class SideCodeAuthentication(CheckedOnce, authentication.BaseAuthentication):
+    def check(self, request):
         found = credentials(request)
         if found is None:
             return None

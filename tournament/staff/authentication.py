@@ -12,7 +12,7 @@ _KEYWORDS = (b"token", b"bearer")
 
 
 class ApiTokenAuthentication(CheckedOnce, authentication.BaseAuthentication):
-    def authenticate(self, request):
+    def check(self, request):
         parts = authentication.get_authorization_header(request).split()
         if not parts or parts[0].lower() not in _KEYWORDS:
             return None
