@@ -137,3 +137,15 @@ def test_a_side_code_is_looked_up_once_for_its_key_and_once_under_the_lock(table
         done = ew.post(url(table, f"{entered.json()['id']}/confirm/"), {}, format="json", HTTP_IDEMPOTENCY_KEY="once")
     assert done.status_code == 201
     assert sum(f'FROM "{SideCode._meta.db_table}"' in q["sql"] for q in queries.captured_queries) == 2
+
+
+def test_an_entry_named_at_another_table_is_not_found_there(table, make_user):
+    """The match the address names is locked and the entry read at it: another table's entry is a 404 there,
+    even with that table's own code, and nothing is recorded."""
+    other = make_table(make_user, rnd=table.match.round, table=2)
+    entry = side_client(table, "NS").post(url(table), {"number": 1, **FIRST}, format="json").json()
+    for client in (side_client(other, "EW"), side_client(table, "EW")):
+        refused = client.post(url(other, f"{entry['id']}/confirm/"), {}, format="json")
+        assert refused.status_code == 404 and refused.json()["field"] == "entry"
+    assert not Hand.objects.exists()
+    assert side_client(table, "EW").post(url(table, f"{entry['id']}/confirm/"), {}, format="json").status_code == 201

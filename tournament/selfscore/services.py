@@ -60,15 +60,18 @@ def _locked(match_id):
 
 
 def _entry_at(entry, match_id=None):
-    """The entry (read anew) after its match is locked; 404 for an entry of another match."""
+    """The entry (read anew) after its match is locked; 404 for an entry of another match. ``match_id``: the
+    match the request names (the API's), locked at once; else the entry's own."""
     entry_id = entry.pk if isinstance(entry, HandEntry) else entry
-    found = HandEntry.objects.filter(pk=entry_id).values_list("match_id", flat=True).first()
-    if found is None or (match_id is not None and found != match_id):
+    if match_id is None:
+        match_id = (entry.match_id if isinstance(entry, HandEntry) else
+                    HandEntry.objects.filter(pk=entry_id).order_by().values_list("match_id", flat=True).first())
+    match = _locked(match_id) if match_id is not None else None
+    found = match and waiting.read_one(entry_id, match_id=match_id)   # its state read under the lock
+    if not found:
         raise NotFoundError(gettext_noop("No such entry at this table."), field="entry")
-    match = _locked(found)
-    entry = waiting.read_one(entry_id)   # its state read under the match's lock
-    entry.match = match
-    return entry
+    found.match = match
+    return found
 
 
 def _clean_inputs(inputs) -> dict:

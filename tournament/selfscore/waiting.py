@@ -2,7 +2,7 @@
 confirmation, or is disputed (有异议) and waits for the floor referee.
 
     state_of(entry) -> "waiting" | "disputed" | "confirmed" | "decided" | "withdrawn" | "lapsed"
-    read_one(entry_id) -> HandEntry              one entry read anew, its ``state`` set
+    read_one(entry_id, match_id=None) -> HandEntry | None   one entry read anew (at that match), ``state`` set
     open_entry(match) -> HandEntry | None        the table's entry still waiting or disputed
     entries_of(match, limit=20, ids=None) -> [HandEntry]  the table's entries, newest first, steps read
     open_tables(rnd) -> [int]                     the tables of a round with an entry open (it cannot close)
@@ -66,9 +66,11 @@ def state_of(entry) -> str:
     return read_one(entry.pk).state
 
 
-def read_one(entry_id) -> HandEntry:
-    """One entry read anew, with its ``state`` and steps."""
-    return _read(HandEntry.objects.filter(pk=entry_id))[0]
+def read_one(entry_id, match_id=None) -> HandEntry | None:
+    """One entry read anew, with its ``state`` and steps (None: no such entry, or not at ``match_id``)."""
+    query = HandEntry.objects.filter(pk=entry_id)
+    found = _read(query if match_id is None else query.filter(match_id=match_id))
+    return found[0] if found else None
 
 
 def open_entry(match):
