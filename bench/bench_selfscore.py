@@ -18,6 +18,10 @@ one INSERT) is offered the same rate of writes by the same pool for ``--bare-sec
 3 × its p99. Target: the entries' and confirmations' p99 ≤ 3 × the bare view's p99; every entry and
 confirmation stored once (each confirmed hand one Hand, each entry one row). Exits 1 on a miss or an error.
 
+Beside the latencies, the CPU a request took (gunicorn's processes and PostgreSQL's, read from /proc before
+and after each phase: ``load.cpu_used``) for the bare view and for the round's requests, and the cores the
+round's rate needs at that cost: whether a miss is this machine's size or the requests' own time.
+
     .venv/bin/python bench/bench_selfscore.py [--tables 2048] [--referees 200] [--seconds 60] [--speedup 10]
                                               [--pool 64] [--bare-seconds 15] [--dispute-every 50]
 """
@@ -25,6 +29,7 @@ import argparse
 import heapq
 import http.client
 import json
+import os
 import random
 import sys
 import threading
@@ -36,6 +41,7 @@ import load  # noqa: I001  (bench/load.py, beside this script)
 
 LIMIT_OF_BARE = 3.0
 REAL_SECONDS = (120.0, 180.0)    # a hand every 2–3 minutes a table
+POLL_SECONDS = 10.0              # a floor referee's page polls its tables' open entries
 POINTS = [80, 120]               # the defenders take the stage without a level: the match goes on
 
 
@@ -234,7 +240,7 @@ def round_phase(port, slug, tables, sessions, args, state):
     for table in tables:
         plan.add(start + rng.uniform(0, high), "enter", table)
     for r, session in enumerate(sessions):
-        plan.add(start + rng.uniform(0, 10), "poll", r, session)
+        plan.add(start + rng.uniform(0, POLL_SECONDS), "poll", r, session)
     stored = {"entries": 0, "confirmed": 0, "decided": 0}
 
     def act(conn, item):
@@ -243,7 +249,7 @@ def round_phase(port, slug, tables, sessions, args, state):
             session_key, _csrf = data
             status, _ = send(conn, "GET", f"/api/events/{slug}/hand-entries/open/?mine=1",
                              None, {"Host": "127.0.0.1", "Cookie": f"sessionid={session_key}"})
-            plan.add(time.perf_counter() + 10, "poll", table, data)
+            plan.add(time.perf_counter() + POLL_SECONDS, "poll", table, data)
             return "poll", status
         match_id, ns, ew, referee = table
         if kind == "enter":
@@ -283,6 +289,14 @@ def round_phase(port, slug, tables, sessions, args, state):
 
     drive(port, plan, act, args.pool)
     return plan.results, stored, state, plan.unsent
+
+
+def metered(server, run, *args):
+    """``run(*args)`` and the CPU seconds it took (``load.cpu_used``), with its wall time as ``wall``."""
+    began, at = load.cpu_used(server.proc.pid), time.perf_counter()
+    result = run(*args)
+    used = load.cpu_between(began, load.cpu_used(server.proc.pid))
+    return result, {**used, "wall": time.perf_counter() - at}
 
 
 def figures(rows):
@@ -325,9 +339,12 @@ def main():
         load.warm_up(server.port, bare_tables)
         state = {t[0]: {"number": 1} for t in tables}
         warm_players(server.port, tables[:4 * args.workers], state)
-        before, bare_unsent = bare_phase(server.port, bare_tables, rate, args.bare_seconds, args.pool)
-        results, stored, state, unsent = round_phase(server.port, slug, tables, sessions, args, state)
-        after, more = bare_phase(server.port, bare_tables, rate, args.bare_seconds, args.pool)
+        (before, bare_unsent), cpu_before = metered(server, bare_phase, server.port, bare_tables, rate,
+                                                     args.bare_seconds, args.pool)
+        (results, stored, state, unsent), cpu = metered(server, round_phase, server.port, slug, tables, sessions,
+                                                        args, state)
+        (after, more), cpu_after = metered(server, bare_phase, server.port, bare_tables, rate, args.bare_seconds,
+                                           args.pool)
         bare_unsent += more
         once, hands, entries = stored_once(state)
     bare = figures(before + after)
@@ -346,6 +363,16 @@ def main():
         fig = figures(results.get(kind, []))
         print(f"  {kind:8s} {fig['n']:6d}: p50 {fig['p50']:.1f} ms, p99 {fig['p99']:.1f} ms "
               f"(sent late p99 {fig['late99']:.0f} ms)")
+    served = sum(len(rows) for rows in results.values())
+    bare_cpu = (cpu_before["server"] + cpu_before["database"] + cpu_after["server"] + cpu_after["database"]) / max(
+        1, len(before) + len(after))
+    round_cpu = (cpu["server"] + cpu["database"]) / max(1, served)
+    planned = rate + args.referees / POLL_SECONDS   # entries + confirmations, the floor referees' polls
+    print(f"CPU a request (gunicorn + PostgreSQL): bare view {bare_cpu * 1000:.1f} ms, the round's {round_cpu * 1000:.1f} "
+          f"ms ({round_cpu / bare_cpu if bare_cpu else 0:.1f}× the bare view's); the round's {planned:.0f} requests a "
+          f"second need {round_cpu * planned:.1f} cores of it; this machine has {os.cpu_count()}, all busy "
+          f"{cpu['machine'] / cpu['wall']:.1f} of them during the round (the bench's own clients "
+          f"{cpu['client'] / cpu['wall']:.1f})")
     met = writes["n"] > 0 and writes["p99"] <= limit and not unsent
     print(f"  round items not sent {Plan.GRACE:.0f} s past the end (the server fell behind): {unsent}")
     print(f"entries + confirmations {writes['n']}: p50 {writes['p50']:.1f} ms, p99 {writes['p99']:.1f} ms; "

@@ -257,6 +257,33 @@ def run_load(port, writers, per_client, *, pace=0.0, duration=0.0, repeat_every=
     return latencies, time.perf_counter() - began, errors
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_used(server_pid):
+    """CPU seconds used so far (Linux's /proc): the machine's busy time, gunicorn's master and workers,
+    PostgreSQL's processes, and this process (the bench's own clients). Subtract two readings for a phase."""
+    gunicorn = postgres = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:   # gone between the listing and the read
+            continue
+        comm, fields = text[text.index("(") + 1:text.rindex(")")], text[text.rindex(")") + 1:].split()
+        used = (int(fields[11]) + int(fields[12])) / TICK   # utime, stime: the stat line's 14th and 15th
+        if int(stat.parent.name) == server_pid or int(fields[1]) == server_pid:
+            gunicorn += used
+        elif comm == "postgres":
+            postgres += used
+    cpu = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    busy = (sum(cpu[:8]) - cpu[3] - cpu[4]) / TICK   # all but idle and iowait (guest time is in user already)
+    return {"machine": busy, "server": gunicorn, "database": postgres, "client": sum(os.times()[:2])}
+
+
+def cpu_between(before, after):
+    return {key: after[key] - before[key] for key in before}
+
+
 def warm_up(port, tables):
     """One GET per table (untimed), so every gunicorn worker has loaded the code and opened its connection."""
     for match_id, session_key, _csrf in tables:
