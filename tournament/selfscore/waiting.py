@@ -68,7 +68,7 @@ def state_of(entry) -> str:
 
 def read_one(entry_id, match_id=None) -> HandEntry | None:
     """One entry read anew, with its ``state`` and steps (None: no such entry, or not at ``match_id``)."""
-    query = HandEntry.objects.filter(pk=entry_id)
+    query = HandEntry.objects.filter(pk=entry_id).order_by()   # one row: not the model's order (a join to the event)
     found = _read(query if match_id is None else query.filter(match_id=match_id))
     return found[0] if found else None
 
