@@ -300,6 +300,18 @@
     renderForms();
   }
 
+  // --- the round's note: a refusal to close or reopen, or being offline ----------------------------------
+  // A refusal stays until what it is about changes (the round closed or reopened by anybody, or the next try):
+  // a poll that only finds the round as it was must not wipe "the round cannot close: tables 1, 2 ..." away.
+  var roundError = document.getElementById("round-error");
+  function roundNote(text, about) { roundError.textContent = text; roundError.dataset.about = about; }
+  function settleRoundNote() {
+    var about = roundError.dataset.about;
+    if (about === "offline" || (about === "open" && data.round.closed) || (about === "closed" && !data.round.closed)) {
+      roundNote("", "");
+    }
+  }
+
   // --- polling -------------------------------------------------------------------------------------
   // A refresh asked for while one is under way (a decision saved during a poll) runs when it ends: the poll
   // under way may have read the round before the decision.
@@ -320,9 +332,12 @@
         data = json;
         if (focused) { renderRound(); renderTables(); } else { render(); }
         root.classList.remove("offline");
-        document.getElementById("round-error").textContent = "";
+        settleRoundNote();
       })
-      .catch(function () { root.classList.add("offline"); document.getElementById("round-error").textContent = L.offline; })
+      .catch(function () {
+        root.classList.add("offline");
+        if (!roundError.textContent || roundError.dataset.about === "offline") roundNote(L.offline, "offline");
+      })
       .then(function () { busy = false; if (again) refresh(); });
   }
 
@@ -335,15 +350,15 @@
     document.getElementById("close-no").addEventListener("click", function () { confirmBox.hidden = true; closeBtn.hidden = false; });
     document.getElementById("close-yes").addEventListener("click", function () {
       confirmBox.hidden = true; closeBtn.hidden = false;
-      post(root.dataset.closeUrl, {}, document.getElementById("round-error")).then(clockNow, function () {});
+      post(root.dataset.closeUrl, {}, roundError).then(clockNow, function () { roundError.dataset.about = "open"; });
     });
   }
   var reopenForm = document.getElementById("reopen-form");
   if (reopenForm) {
     reopenForm.addEventListener("submit", function (e) {
       e.preventDefault();
-      post(root.dataset.reopenUrl, { reason: reopenForm.elements.reason.value }, document.getElementById("round-error"))
-        .then(function () { reopenForm.reset(); clockNow(); }, function () {});
+      post(root.dataset.reopenUrl, { reason: reopenForm.elements.reason.value }, roundError)
+        .then(function () { reopenForm.reset(); clockNow(); }, function () { roundError.dataset.about = "closed"; });
     });
   }
   var resultForm = document.getElementById("result-form");

@@ -58,6 +58,11 @@ def test_the_desk_approves_decides_and_closes(desk_round, live_server, page):
     page.wait_for_selector("#round-error:has-text('1、3')")
     refusal = page.inner_text("#round-error")   # the server's answer as it is, not "not confirmed, try again"
     assert refusal == "本轮还不能结束：第1、3桌尚无结果。", refusal
+    with page.expect_response(lambda r: "/desk/state/" in r.url and r.ok):   # the desk's next poll ...
+        page.clock.run_for(6000)
+    page.wait_for_function("!document.getElementById('desk').classList.contains('offline')")
+    page.evaluate("new Promise(requestAnimationFrame)")
+    assert page.inner_text("#round-error") == refusal   # ... leaves the refusal: the round is still open
 
     page.select_option("#result-form select[name=match]", str(tables[0].pk))
     page.select_option("#result-form select[name=winner]", "NS")
