@@ -7,9 +7,13 @@ program branches on (one of :data:`CODES`, listed in the API's description): the
 ``conflict``, ``forbidden``, ``not_found``) unless the raiser names a finer one (``error_code=``). The message is an English msgid
 (marked with :func:`gettext_noop` so ``make messages`` collects it) with ``%(name)s`` placeholders; it is
 translated into the active language when shown, through the translator Django installs at start-up
-(:func:`install_translator`), so the user reads Chinese (or English when switched), never both at once.
+(:func:`install_translator`), so the user reads Chinese (or English when switched), never both at once. A
+list given as a parameter (tables, groups, names) is joined as that language writes a list: "1、3" in
+Chinese, "1, 3" in English.
 """
 from __future__ import annotations
+
+from common.punctuation import list_separator
 
 
 def gettext_noop(message: str) -> str:
@@ -24,10 +28,25 @@ def _identity(message: str) -> str:
 _translate = _identity
 
 
-def install_translator(func) -> None:
-    """Install the function that translates msgids (Django's ``gettext``; identity until then)."""
-    global _translate
+def _no_language():
+    return None   # none installed: lists read as in Chinese (Chinese first)
+
+
+_language = _no_language
+
+
+def translated(message: str) -> str:
+    """``message`` (an English msgid) in the active language."""
+    return _translate(message)
+
+
+def install_translator(func, language=None) -> None:
+    """Install the function that translates msgids (Django's ``gettext``; identity until then) and the one
+    that names the active language (Django's ``get_language``), for the lists in a message."""
+    global _translate, _language
     _translate = func
+    if language is not None:
+        _language = language
 
 
 #: Every ``code`` an API error body may carry, with what it means (the description's enum of ``Error.code``).
@@ -77,8 +96,12 @@ class UserError(ValueError):
 
     @property
     def text(self) -> str:
-        translated = _translate(self.message)
-        return translated % self.params if self.params else translated
+        text = _translate(self.message)
+        if not self.params:
+            return text
+        between = list_separator(_language())
+        return text % {name: between.join(str(item) for item in value) if isinstance(value, (list, tuple))
+                             else value for name, value in self.params.items()}
 
     def __str__(self) -> str:
         return self.text

@@ -5,7 +5,9 @@ space 　 included) one space, none at the ends, none between two Chinese charac
 
 ``display_name(user)``: a Chinese (or Japanese, Korean) name is written family name first with no space
 (last_name="王", first_name="明" -> "王明"), where Django's ``get_full_name()`` gives "明 王"; any other
-name is "first last"; an account without a name is shown by its login name; no user gives "".
+name is "first last"; an account without a name is shown by its login name; no user gives "". An account
+that stands for no person (:data:`ACCOUNT_LABELS`: the players' account a confirmed players' hand is recorded
+under) is named by its label in the active language.
 
 ``unit_and_team(unit, team)``: an entry's unit and team as one line ("市教育局 · 一队"); a team named as its unit
 (a unit's registration names its team after the unit) is not written twice ("市教育局", never "市教育局 · 市教育局").
@@ -13,6 +15,13 @@ name is "first last"; an account without a name is shown by its login name; no u
 from __future__ import annotations
 
 import re
+
+from common.errors import gettext_noop, translated
+
+#: The players' account (``tournament.selfscore.players``): a hand one side entered and the other confirmed.
+PLAYERS_LOGIN = "~players"
+#: Accounts that stand for no person, by login name: their name on the pages, translated when shown.
+ACCOUNT_LABELS = {PLAYERS_LOGIN: gettext_noop("Players (entered and confirmed)")}
 
 # CJK ideographs (with extension A, the compatibility block and the supplementary planes), 〇, kana, Hangul
 _CJK = re.compile("[\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003ffff]")
@@ -44,6 +53,9 @@ def display_name(user) -> str:
     """How a person is named on pages and printouts: the name in its script's order, else the login name."""
     if user is None:
         return ""
+    label = ACCOUNT_LABELS.get(getattr(user, "username", None))
+    if label is not None:
+        return translated(label)
     name = full_name(getattr(user, "first_name", ""), getattr(user, "last_name", ""))
     if name:
         return name

@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import install_translator
@@ -18,4 +18,4 @@ class InfraConfig(AppConfig):
     verbose_name = _("System")
 
     def ready(self):
-        install_translator(gettext)  # user errors raised by pure code read in the active language
+        install_translator(gettext, get_language)  # user errors raised by pure code read in the active language

@@ -5,8 +5,9 @@ levels move. Nothing is stored: the new ruling is replayed on top of the match's
 from __future__ import annotations
 
 from django.db.models import Q
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 
+from common import punctuation
 from common.errors import UserError
 from rulings.engine import normalise_side
 from rulings.models import Approval, Ruling, RulingVoid
@@ -186,7 +187,7 @@ def void_impact(ruling) -> dict:
     lifted = _lifted_removals(before_entries, after_entries)
     if lifted:
         lines.append(gettext("A pair taken out of the event by these rulings plays on: %(names)s.") % {
-            "names": "、".join(lifted)})
+            "names": punctuation.list_separator(get_language()).join(lifted)})
     return {"changes": changes, "levels_before": levels_before, "levels_after": levels_after,
             "result_before": result_before, "result_after": result_after, "reopens": reopens,
             "lifts_removal": bool(lifted), "refused": begun is not None, "text": lines}

@@ -107,7 +107,7 @@
     var byes = el.querySelector("[data-clock-byes]");
     if (byes) {
       var names = feed.data.byes || [];
-      byes.textContent = names.length ? label(el, "byes", names.join("、")) : "";
+      byes.textContent = names.length ? label(el, "byes", names.join(label(el, "sep") || "、")) : "";
       byes.hidden = !names.length;
     }
   }

@@ -109,7 +109,7 @@
       el("td", { cls: "levels", text: t.has_entries && (t.ns_level || t.ew_level) ? t.ns_level + " : " + t.ew_level : "–" }),
       el("td", { cls: "hands", text: hands }),
       timeCell,
-      el("td", { cls: "refs", text: t.referees.length ? t.referees.join("、") : L.nobody }),
+      el("td", { cls: "refs", text: t.referees.length ? t.referees.join(L.sep) : L.nobody }),
       state, alerts, links]);
     return tr;
   }
@@ -118,7 +118,7 @@
     var body = root.querySelector("#desk-tables tbody");
     body.replaceChildren.apply(body, data.tables.map(tableRow));
     var byes = document.getElementById("desk-byes"), names = data.byes || [];   // a bye is no table: named once
-    byes.textContent = names.length ? fill(L.byes, { n: names.join("、") }) : "";
+    byes.textContent = names.length ? fill(L.byes, { n: names.join(L.sep) }) : "";
     byes.hidden = !names.length;
   }
   function tickTimes() {
@@ -247,7 +247,7 @@
       : data.round.status_label || L.open;
     state.setAttribute("data-round-status", data.round.status || "");
     if (!closed && data.undecided.length) {
-      state.appendChild(el("div", { cls: "muted", text: fill(L.undecided, { tables: data.undecided.join("、") }) }));
+      state.appendChild(el("div", { cls: "muted", text: fill(L.undecided, { tables: data.undecided.join(L.sep) }) }));
     }
     var closeBox = document.getElementById("close-box");
     if (closeBox) closeBox.hidden = closed;

@@ -5,8 +5,10 @@ corrections by both sides, a 造反 and a redeal."""
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from common.errors import ConflictError, ForbiddenError, UserError
+from common.names import display_name
 from scoring.models import Hand
 from scoring.replay_check import check_match
 from tests.conftest import refused
@@ -54,6 +56,17 @@ def test_a_hand_counts_once_the_other_side_confirms_it(table):
     assert levels(table.match) != before
     assert waiting.open_entry(table.match) is None and waiting.state_of(entry) == "confirmed"
     assert check_match(fresh(table.match)) == []
+
+
+def test_the_players_account_is_named_in_the_pages_language(table):
+    """Its stored name is Chinese; an English page names it in English (the history once read
+    "选手录入（对方确认） · 00:15:41" there)."""
+    confirm(table, enter(table))
+    recorder = Hand.objects.get(match=table.match).recorded_by
+    with translation.override("en"):
+        assert display_name(recorder) == "Players (entered and confirmed)"
+    with translation.override("zh-hans"):
+        assert display_name(recorder) == "选手录入（对方确认）"
 
 
 def test_a_side_cannot_confirm_its_own_entry(table):
@@ -151,6 +164,17 @@ def test_a_round_with_a_waiting_hand_or_an_open_dispute_cannot_close(table):
         rounds.close_round(table.match.round, table.chief)
     selfscore.decide_entry(entry, table.referee, action="reject", note="重新录入")
     assert waiting.open_tables(table.match.round) == []
+
+
+def test_the_refusal_lists_the_tables_as_its_language_writes_a_list(table, make_user):
+    enter(table)
+    enter(make_table(make_user, rnd=table.match.round, table=2, chief=table.chief))
+    with refused("round") as caught:
+        rounds.close_round(table.match.round, table.chief)
+    with translation.override("zh-hans"):
+        assert "第1、2桌" in str(caught.value).replace(" ", "")
+    with translation.override("en"):
+        assert "table(s) 1, 2 have" in str(caught.value) and "、" not in str(caught.value)
 
 
 def test_a_dispute_stops_the_table_and_the_floor_referee_decides(table, make_user):

@@ -8,8 +8,10 @@ halls: ``EventClockSettings.parallel_rounds``).
 """
 from __future__ import annotations
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from common import punctuation
 from common.errors import ConflictError, gettext_noop
 from tournament.engines import clock as clocks
 from tournament.models import ClockEvent, ClockFiring, EventClockSettings, Round
@@ -32,7 +34,7 @@ def parallel_allowed(event_id) -> bool:
 
 
 def _names(rounds):
-    return "、".join(str(r) for r in rounds)
+    return punctuation.list_separator(get_language()).join(str(r) for r in rounds)
 
 
 def check_parallel(rnd):
@@ -41,7 +43,7 @@ def check_parallel(rnd):
     if others and not parallel_allowed(rnd.stage.event_id):
         raise ConflictError(gettext_noop("Another round's clock is running in this event (%(rounds)s). Let it "
                                          "end first, or allow parallel rounds in the clock settings."),
-                            field="action", rounds=_names(others))
+                            field="action", rounds=[str(r) for r in others])
 
 
 def confirmation(rnd, action, minutes=None) -> str:

@@ -126,11 +126,11 @@ def event_entries(stage: Stage, entries) -> list[Pair]:
     missing = [i for i in ids if i not in found]
     if missing:
         raise CompetitionError(gettext_noop("The entries %(ids)s are not in this event."), field="entries",
-                               ids=", ".join(map(str, missing)))
+                               ids=list(missing))
     withdrawn = [found[i].name for i in ids if found[i].status != Pair.Status.ACTIVE]
     if withdrawn:
         raise CompetitionError(gettext_noop("Withdrawn entries cannot be drawn: %(names)s."), field="entries",
-                               names="、".join(withdrawn))
+                               names=withdrawn)
     return sorted((found[i] for i in ids), key=lambda p: (p.seed is None, p.seed or 0, p.name, p.pk))
 
 
@@ -220,7 +220,7 @@ def _qualifier_labels(stage: Stage) -> list[list[str]]:
     if short:
         raise CompetitionError(gettext_noop("Groups %(groups)s have fewer entries than the %(count)s qualifiers "
                                             "per group."),
-                               field="qualifiers_per_group", groups="、".join(short), count=per_group)
+                               field="qualifiers_per_group", groups=short, count=per_group)
     return [[f"{name}{i + 1}" for i in range(per_group)] for name in names]
 
 
@@ -344,7 +344,7 @@ def void_draws(stage: Stage, *, reason: str, user=None) -> list[Draw]:
                       .select_related("stage") if not d.is_void and d.stage.removed_at is None})
         if fed:
             raise CompetitionError(gettext_noop("%(stages)s was drawn from the qualifiers of %(stage)s: void its "
-                                                "draw first."), field="stage", stage=stage.label, stages="、".join(fed))
+                                                "draw first."), field="stage", stage=stage.label, stages=fed)
         by = user if user is not None and user.is_authenticated else None
         voids = []
         for draw in in_force:

@@ -372,7 +372,7 @@ def qualifier_order(stage: Stage, per_group: int) -> list[int]:
             raise CompetitionError(gettext_noop("%(stage)s has not been drawn yet: its qualifiers are not known."),
                                    field="source", stage=stage.label)
         raise CompetitionError(gettext_noop("%(stage)s is not finished (%(groups)s): its qualifiers are not known yet."),
-                               field="source", stage=stage.label, groups="、".join(unfinished))
+                               field="source", stage=stage.label, groups=unfinished)
     depth = max(len(g.rows) for g in result.groups)
     return [g.rows[place].entry.pair_id for place in range(min(per_group, depth))
             for g in result.groups if place < len(g.rows)]

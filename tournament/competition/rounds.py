@@ -109,11 +109,11 @@ def close_round(rnd, user) -> Round:
         if waiting:
             raise ConflictError(gettext_noop("The round cannot close: table(s) %(tables)s have a hand waiting for "
                                              "confirmation or a dispute open."), field="round",
-                                tables="、".join(str(t) for t in waiting))
+                                tables=waiting)
         tables = undecided_tables(rnd)
         if tables:
             raise ConflictError(gettext_noop("The round cannot close: table(s) %(tables)s have no result yet."),
-                                field="round", tables="、".join(str(t) for t in tables))
+                                field="round", tables=tables)
         now = clock.now()
         RoundClosure.objects.create(round=rnd, action=RoundClosure.Action.CLOSE, by=user, at=now)
         rnd.results_published_at = now

@@ -300,7 +300,7 @@ def delete_stage(stage: Stage, *, user=None) -> bool:
     fed = [fed_stage.label for fed_stage in Stage.objects.filter(source=stage).order_by("order")]
     if fed:
         raise CompetitionError(gettext_noop("%(stages)s take their qualifiers from %(stage)s: delete or change "
-                                            "them first."), field="stage", stage=stage.label, stages="、".join(fed))
+                                            "them first."), field="stage", stage=stage.label, stages=fed)
     event_id = stage.event_id
     if Draw.objects.filter(stage=stage).exists() or Stage.all_stages.filter(source=stage).exists():
         stage.removed_at = clock.now()

@@ -7,9 +7,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from common import punctuation
 from common.errors import UserError
 from common.names import display_name
 from rulings import appeal_route
@@ -58,6 +60,7 @@ def _labels():
         "retrying": _("No answer from the server yet: sending the same request again (attempt %(n)s)…"),
         "unsure": _("Not confirmed as saved: %(detail)s. Try again: it will not be applied twice."),
         "result_stands": _("Decide so, the result standing"), "byes": _("Bye: %(n)s"),
+        "sep": punctuation.list_separator(get_language()),
     }
 
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-USERNAME = "~players"
-NAME = "选手录入（对方确认）"
+from common import names
+
+USERNAME = names.PLAYERS_LOGIN
+NAME = "选手录入（对方确认）"   # as stored; the pages name the account by its label (``common.names.display_name``)
 
 
 def account():
