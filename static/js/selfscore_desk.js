@@ -26,10 +26,25 @@
     place.hidden = false;
   }
 
+  // New codes for many tables kill every code printed before: asked first, naming how many tables
+  // (confirm.js's dialog), as one mis-tap mid-round would stop every table until new slips go round.
+  function ask(form) {
+    var d = form.dataset, typed = form.elements.tables.value.trim();
+    return new Promise(function (resolve) {
+      T.ask({ title: d.ask, yes: d.askYes, no: d.askNo,
+              lines: [typed ? d.askSome.replace("{tables}", typed) : d.askAll, d.askLine],
+              act: function () { resolve(); return Promise.resolve(); } });
+    });
+  }
+
   function submit(event) {
     var form = event.target;
     if (form.id !== "slips-form" && form.id !== "reissue-form") { return; }
     event.preventDefault();
+    (form.id === "slips-form" && T.ask ? ask(form) : Promise.resolve()).then(function () { send(form); });
+  }
+
+  function send(form) {
     var button = form.querySelector("button[type=submit]");
     button.disabled = true;
     error(form, null, "");

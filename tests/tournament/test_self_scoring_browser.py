@@ -11,7 +11,7 @@ from scoring.replay_check import check_match
 from tests.conftest import login
 from tests.scoring.test_table_page import zh
 from tests.tournament.selfscore_support import make_table
-from tournament.models import EntryStep, HandEntry
+from tournament.models import EntryStep, HandEntry, SideCode
 
 SHOTS = pathlib.Path("/tmp/selfscore-shots")
 PHONE = {"width": 390, "height": 844}
@@ -137,3 +137,19 @@ def test_two_phones_enter_confirm_dispute_and_upload_offline(transactional_db, l
     match.refresh_from_db()
     assert check_match(match) == []
     assert (match.ns_level, match.ew_level) == (hands[3].ns_level, hands[3].ew_level)
+
+    # new slips for the round: asked first, naming the tables whose codes die; "cancel" issues nothing
+    codes_before = SideCode.objects.filter(match=match).count()
+    chief.click("#slips-form button[type=submit]")
+    dialog = chief.locator("dialog.confirm-dialog")
+    dialog.locator("li:has-text('共 1 桌')").wait_for()
+    assert "立即作废" in dialog.inner_text()
+    chief.screenshot(path=str(SHOTS / "10-desk-slips-asked.png"), full_page=True)
+    dialog.locator("button.confirm-no").click()
+    dialog.wait_for(state="detached")
+    assert SideCode.objects.filter(match=match).count() == codes_before
+    chief.click("#slips-form button[type=submit]")
+    with chief.expect_download() as download:
+        chief.locator("dialog.confirm-dialog button.confirm-yes").click()
+    assert download.value.suggested_filename.endswith(".pdf")
+    assert SideCode.objects.filter(match=match).count() == codes_before + 2

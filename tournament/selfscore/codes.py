@@ -108,12 +108,17 @@ class Issued(NamedTuple):
     code: str
 
 
+def issuable(rnd):
+    """The tables of ``rnd`` whose sides get codes: both pairs known, the match not over."""
+    return Match.objects.filter(round=rnd, ns__isnull=False, ew__isnull=False).exclude(status__in=Match.OVER)
+
+
 def issue_round_codes(rnd, by, tables=None) -> list[Issued]:
     """New codes for both sides of every open table of ``rnd`` (``tables``: those table numbers only), for the
     round's slips; every older code of those tables dies."""
     if not may_issue(by, rnd.stage.event):
         raise ForbiddenError(gettext_noop("Only a chief referee or an organiser may issue the sides' codes."))
-    query = Match.objects.filter(round=rnd, ns__isnull=False, ew__isnull=False).exclude(status__in=Match.OVER)
+    query = issuable(rnd)
     if tables:
         query = query.filter(table__in=list(tables))
     matches = list(query.order_by("table"))

@@ -22,6 +22,7 @@ def selfscore_desk(context, rnd):
     request = context.get("request")
     shown = modes.of_stage(rnd.stage) in (modes.PLAYERS, modes.EITHER)
     event = rnd.stage.event
+    issue = shown and request is not None and codes.may_issue(request.user, event)
     return {"shown": shown, "round": rnd, "event": event, "rows": pages.desk_rows(rnd) if shown else [],
-            "issue": shown and request is not None and codes.may_issue(request.user, event),
+            "issue": issue, "issuable": codes.issuable(rnd).count() if issue else 0,   # the slips' question says it
             "csrf_token": context.get("csrf_token")}
