@@ -52,6 +52,7 @@ def install_translator(func, language=None) -> None:
 #: Every ``code`` an API error body may carry, with what it means (the description's enum of ``Error.code``).
 CODES = {
     "invalid": "bad input; `field` names it",
+    "code_replaced": "a side's code the desk has replaced with a new slip (type the new slip's code)",
     "points_out_of_range": "the points are outside what a hand can hold",
     "not_authenticated": "no credentials were sent (or the login expired)",
     "authentication_failed": "the credentials sent are wrong, revoked or locked",

@@ -30,7 +30,10 @@
     return input ? input.value : "";
   }
   function definitive(status) { return status < 500 && status !== 409 && status !== 429; }
-  function refused(status, json) { return status === 409 && !!json && !!json.code && json.code !== "retry"; }
+  // An answer that refuses (nothing was stored; pressing again changes nothing): a conflict, or a throttle (429).
+  function refused(status, json) {
+    return (status === 409 || status === 429) && !!json && !!json.code && json.code !== "retry";
+  }
   function bare(detail) { return String(detail == null ? "" : detail).replace(/[。.]\s*$/, ""); }
   function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
   function loginLink(el, login, text) {

@@ -98,6 +98,13 @@
     document.getElementById("code-form").elements.code.focus();
   });
 
+  /* The server refused this phone's code (replaced by a new slip, wrong, the match over): it is forgotten, and
+     the code form asks for the new one with the server's words beside it. */
+  function refusedCode(detail) {
+    keep(null);
+    fieldError("code", detail);
+  }
+
   /* scoring.js asks these: the players' API, the entry's kind, the side's code as the credential. */
   window.TableHooks = {
     prepare: function (form, data, correcting) {
@@ -108,7 +115,7 @@
     },
     queued: show,
     fieldError: function (field, detail) {
-      if (field === "code") { fieldError("code", detail); }
+      if (field === "code") { refusedCode(detail); }
     }
   };
 
@@ -146,6 +153,7 @@
         }
         button.disabled = false;
         var field = data.field === "code" && button.dataset.other ? "other_code" : data.field;
+        if (field === "code") { refusedCode(data.detail); return; }
         if (!fieldError(field, data.detail)) { status(data.detail || "", "error"); }
       });
     }, function () {

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 from scoring.models import Hand
 from tests.tournament.selfscore_support import FIRST, PLAYED, make_table
 from tournament.models import HandEntry, SideCode
+from tournament.selfscore import codes
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_counters")]
 
@@ -149,3 +150,18 @@ def test_an_entry_named_at_another_table_is_not_found_there(table, make_user):
         assert refused.status_code == 404 and refused.json()["field"] == "entry"
     assert not Hand.objects.exists()
     assert side_client(table, "EW").post(url(table, f"{entry['id']}/confirm/"), {}, format="json").status_code == 201
+
+
+def test_a_replaced_code_is_told_apart_from_a_wrong_one(table):
+    """A side holding its old slip after the desk re-issued its code learns the code was replaced (and types the
+    new slip's), not that it mistyped; both are counted as wrong tries."""
+    old = table.code("NS")
+    codes.issue_code(table.match, "NS", table.chief)
+    replaced = side_client(table, "NS").post(url(table), {"number": 1, **FIRST}, format="json")
+    assert replaced.status_code == 400 and replaced.json()["code"] == "code_replaced"
+    assert replaced.json()["field"] == "code" and "新码条" in replaced.json()["detail"]
+    typo = APIClient()
+    typo.credentials(HTTP_AUTHORIZATION=f"Side {table.match.pk}:{(int(old) + 1) % 10**8:08d}")
+    wrong = typo.post(url(table), {"number": 1, **FIRST}, format="json")
+    assert wrong.status_code == 400 and wrong.json()["code"] == "invalid"
+    assert codes.wrong_tries(table.match.pk, "127.0.0.1") == 2

@@ -153,3 +153,9 @@ def test_two_phones_enter_confirm_dispute_and_upload_offline(transactional_db, l
         chief.locator("dialog.confirm-dialog button.confirm-yes").click()
     assert download.value.suggested_filename.endswith(".pdf")
     assert SideCode.objects.filter(match=match).count() == codes_before + 2
+    # the phone still holds north-south's old code: refused as replaced, forgotten, the code form asks again
+    enter(ns, trump="H", points=40)
+    ns.wait_for_selector("#code-form:not([hidden]) #error-code:has-text('新码条')")
+    assert ns.locator("#code-known").is_hidden()
+    assert "请再按一次" not in ns.inner_text("#form-status")
+    shot(ns, "11-ns-code-replaced")

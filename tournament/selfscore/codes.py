@@ -142,6 +142,13 @@ def _in_force(match_id) -> dict:
     return newest
 
 
+def _replaced(match_id, code) -> bool:
+    """Was ``code`` a code of this match that the desk has replaced since (a side's old slip)?"""
+    code = clean(code)
+    return bool(code) and any(constant_time_compare(row.digest, digest(match_id, row.side, code))
+                              for row in SideCode.objects.filter(match_id=match_id).only("side", "digest"))
+
+
 def owner_of(match_id, code) -> SideCode | None:
     """The side's code in force that ``code`` is at ``match_id`` (None otherwise): nothing counted."""
     code = clean(code)
@@ -184,7 +191,8 @@ def check_open(match) -> None:
 
 def side_of(match, code, *, address: str) -> SideCode:
     """The side's code in force at ``match`` that ``code`` is (``match`` read with its round). Refused: the
-    match over (409), a wrong code (400, counted), a wrong code past the limit (429, counted)."""
+    match over (409), a wrong code (400, counted; a code the desk replaced says so, ``code_replaced``), a wrong
+    code past the limit (429, counted)."""
     check_open(match)
     found = owner_of(match.pk, code)
     if found is not None:
@@ -193,5 +201,8 @@ def side_of(match, code, *, address: str) -> SideCode:
         raise CodesThrottled(gettext_noop("Too many wrong codes at this table: wait %(minutes)s minutes, then "
                                           "type the code again."), field="code", wait=window(),
                              minutes=max(1, window() // 60))
+    if _replaced(match.pk, code):
+        raise WrongCode(gettext_noop("This code was replaced: the desk gave your side a new slip. Type the code on "
+                                     "the new slip."), field="code", error_code="code_replaced")
     raise WrongCode(gettext_noop("This is not a code of this table in this round. Check the slip the desk "
                                  "gave your side."), field="code")
