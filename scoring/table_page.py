@@ -51,7 +51,8 @@ def table_context(request, match) -> dict:
         entry["superseded"] = older.get(row.pk, []) if row is not None else []
         entry["explanation"] = hand_lines(entry["items"] or entry["explanation"], match.profile)
         entry["declarer_name"] = _seat_name(entry["declarer_seat"], chinese)
-    if recorders.of_match(match) == recorders.PLAYERS and waiting.open_entry(match) is None:
+    players_only = recorders.of_match(match) == recorders.PLAYERS
+    if players_only and waiting.open_entry(match) is None:
         # the players enter the hands and the other side confirms: a referee's form is for deciding an entry
         state["actions"] = {"record": False, "correct": False}
     last_hand = state["hands"][-1] if state["hands"] else None
@@ -90,6 +91,8 @@ def table_context(request, match) -> dict:
         "attacker_seats": [(code, label) for code, label in SEAT_CHOICES
                            if declaring_side and side_of(code) != declaring_side],
         "life": match_lifecycle(match, request.user, top_winner=state["winner"]),
+        "players_only": players_only,   # the page says so and where the players enter, and how a referee may
+        "either_label": recorders.EITHER.label,
     }
 
 

@@ -90,6 +90,9 @@ def test_the_floor_referee_decides_on_the_referee_table_page_and_the_desk_lists_
     assert 'data-table="1"' not in listed
     html = referee.get(reverse("scoring-table", args=[table.match.pk])).content.decode()
     assert 'id="entry-decide"' not in html
+    # nothing to decide: the page says who records here, links the players' page and the way round it
+    assert 'id="players-record"' in html and "本桌由选手录入" in html and page(table) in html
+    assert "裁判或选手均可" in html and 'id="hand-form"' not in html
 
 
 def test_the_table_card_opens_the_players_page_where_they_record(table):
