@@ -93,6 +93,8 @@ def table_context(request, match) -> dict:
         "life": match_lifecycle(match, request.user, top_winner=state["winner"]),
         "players_only": players_only,   # the page says so and where the players enter, and how a referee may
         "either_label": recorders.EITHER.label,
+        # a referee's way back to the tables they cover (the floor referee's own page)
+        "own_tables": access.may(request.user, access.OWN_TABLES, event=match.round.stage.event),
     }
 
 

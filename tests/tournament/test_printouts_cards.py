@@ -71,7 +71,7 @@ def test_a_table_card_per_table_with_entries_seats_and_the_tables_qr(round_one, 
         flat = page.replace("\n", "")
         for pair, seats in ((match.ns, ("北", "南")), (match.ew, ("东", "西"))):
             assert pair.name in flat and pair.unit.name in flat
-            assert f"{seats[0]}: {pair.player1.name}" in flat and f"{seats[1]}: {pair.player2.name}" in flat
+            assert f"{seats[0]}：{pair.player1.name}" in flat and f"{seats[1]}：{pair.player2.name}" in flat
         assert f"{match.group.name}组" in flat and "扫码查看本桌级数与每副牌" in flat
     assert qr_codes_by_page(pdf, tmp_path) == [[f"http://192.168.1.20:8000/tables/{m.pk}/"] for m in matches]
     fonts = fonts_of(pdf)

@@ -93,6 +93,7 @@ def test_the_floor_referee_decides_on_the_referee_table_page_and_the_desk_lists_
     # nothing to decide: the page says who records here, links the players' page and the way round it
     assert 'id="players-record"' in html and "本桌由选手录入" in html and page(table) in html
     assert "裁判或选手均可" in html and 'id="hand-form"' not in html
+    assert reverse("floor_tables", args=[event.slug]) in html   # the way back to the referee's own tables
 
 
 def test_the_table_card_opens_the_players_page_where_they_record(table):

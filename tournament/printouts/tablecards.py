@@ -8,11 +8,12 @@ the code of its own slip). Byes (no table) get no card. The seat cards (:mod:`.s
 """
 from dataclasses import dataclass
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak
 
+from common import punctuation
 from common.errors import UserError, gettext_noop
 from tournament.printouts.common import (
     Printout,
@@ -125,11 +126,11 @@ def draw_card(canvas, width, height, card):
     fit_text(canvas, table_title(card.table), 0, height - 120, left, 110, align="centre")
     facts = "    ".join(part for part in (card.position, card.start) if part)
     fit_text(canvas, facts, 0, height - 158, left, 18, align="centre")
-    y = height - 210
+    y, between = height - 210, punctuation.colon(get_language())
     for side in (card.ns, card.ew):
         unit = in_brackets(side.unit) if side.unit else ""
         fit_text(canvas, f"{side.label}  {side.entry}{unit}", 0, y, left, 22)
-        seats = "    ".join(f"{seat}: {name}" for seat, name in side.seats if name)
+        seats = "    ".join(f"{seat}{between}{name}" for seat, name in side.seats if name)
         if seats:
             fit_text(canvas, seats, 24, y - 28, left - 24, 18)
         y -= 76
