@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournament.selfscore_support import ADDRESS, FIRST, make_table
+from tournament import roles
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.tablecards import collect as table_cards
 from tournament.selfscore import codes, services
@@ -110,3 +111,12 @@ def test_after_a_confirmed_hand_the_page_offers_its_correction_through_the_playe
     assert 'id="correct-last"' in html and 'data-last="1"' in html
     assert f'data-correct-url="{api}"' in html and f'data-record-url="{api}"' in html
     assert 'data-number="1"' in html   # the confirmed hand in the history
+
+
+def test_the_printouts_page_says_where_the_slips_are_printed(table, make_user):
+    organiser = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    organiser.force_login(make_user(roles.ORGANISER))
+    event, rnd = table.match.round.stage.event, table.match.round
+    html = organiser.get(reverse("printouts", args=[event.slug])).content.decode()
+    assert 'id="printout-slips"' in html and "裁判长工作台" in html
+    assert reverse("desk", args=[event.slug, rnd.pk]) in html

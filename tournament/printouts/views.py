@@ -16,6 +16,7 @@ from tournament.printouts import services as services
 from tournament.printouts.common import PrintOptions, matches_of, round_label
 from tournament.printouts.forms import PrintOptionsForm
 from tournament.printouts.registry import PRINTOUTS
+from tournament.selfscore import modes
 
 RECENT_JOBS = 10
 
@@ -39,6 +40,9 @@ def _page(request, event, refused=None):
         "rounds": [(str(r.pk), f"{r.stage.label} · {round_label(r)}") for r in rounds],
         "matches": [(str(m.pk), _match_label(m)) for m in matches_of(event)],
         "jobs": [_job_view(event, job) for job in jobs],
+        # where the players record, the sides' slips come from each round's desk (new codes, shown once)
+        "slip_rounds": [(r.pk, f"{r.stage.label} · {round_label(r)}") for r in rounds
+                        if modes.of_stage(r.stage) in (modes.PLAYERS, modes.EITHER)],
         "refused": refused,
     }, status=400 if refused else 200)
 
