@@ -82,10 +82,11 @@ def test_a_bye_in_a_later_round_resolves_when_both_feeders_are_empty(db):
     stage = stages.create_stage(event, Stage.Kind.ELIMINATION, settings={"places_played": 4})
     draws.draw_bracket(stage, seed=1)
     p3 = row(stage, "P3-R1-M1")  # loser of seed 1's bye is nobody
-    assert p3.status == Match.Status.PENDING
+    assert p3.status == Match.Status.PENDING and p3.table is not None   # its table kept for it until then
     play_stage(stage)
     p3.refresh_from_db()
     assert p3.status == Match.Status.BYE and p3.winner_id is not None
+    assert p3.table is None and not p3.hands.exists()   # a bye is no table (the simulator's seeds 304, 307)
 
 
 def test_recording_hands_through_scoring_moves_the_bracket(db, make_user):
@@ -132,3 +133,15 @@ def test_referee_never_assigned_to_a_table_of_their_unit(bracket8, make_user):
     referees.assign_referee(row(stage, "R1-M2"), ref)
     with pytest.raises(stages.CompetitionError, match="请先撤下"):
         referees.set_referee_unit(event, ref, row(stage, "R1-M2").ns.unit)
+
+
+def test_a_match_that_was_a_bye_and_is_played_after_all_gets_a_free_table(bracket8):
+    """A match left a bye (no table) whose entrants are known after all (a result or a removal changed) is
+    played at the round's next free table, never another match's."""
+    _, stage = bracket8
+    qf1 = row(stage, "R1-M1")
+    Match.objects.filter(pk=qf1.pk).update(status=Match.Status.BYE, table=None, winner=None)   # as it was left
+    results.advance_bracket(stage)
+    qf1.refresh_from_db()
+    tables = list(Match.objects.filter(round=qf1.round).exclude(pk=qf1.pk).values_list("table", flat=True))
+    assert qf1.status == Match.Status.SCHEDULED and qf1.table is not None and qf1.table not in tables

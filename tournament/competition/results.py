@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, Max, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from common.errors import ConflictError, ForbiddenError, UserError, gettext_noop
@@ -277,7 +277,7 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
         view = knockout.bracket_state(stage)
         if view is None:
             return []
-        changed = []
+        changed, free_tables = [], {}
         for slot in view.bracket.matches:
             row = view.rows.get(slot.key)
             if row is None:
@@ -292,16 +292,31 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
                         field="winner", begun=row, match=f"{row.round} {row.bracket_key}", table=row.table)
                 continue
             new = (ns, ew, *knockout.derive(view, ms, row))
-            if (row.ns_id, row.ew_id, row.status, row.winner_id, row.result_note) != new:
-                row.ns_id, row.ew_id, row.status, row.winner_id, row.result_note = new
+            new += (_bye_table(row, slot, new[2], free_tables),)
+            if (row.ns_id, row.ew_id, row.status, row.winner_id, row.result_note, row.table) != new:
+                row.ns_id, row.ew_id, row.status, row.winner_id, row.result_note, row.table = new
                 changed.append(row)
         if changed:
-            Match.objects.bulk_update(changed, ["ns", "ew", "status", "winner", "result_note"])
+            Match.objects.bulk_update(changed, ["ns", "ew", "status", "winner", "result_note", "table"])
             drop_conflicting_referees([r.pk for r in changed])
             pagecache.changed(stage.event_id)
             for round_id in {r.round_id for r in changed}:
                 transaction.on_commit(lambda round_id=round_id: display_cache.invalidate(round_id))
         return list(view.state.stale)
+
+
+def _bye_table(row, slot, status, free_tables):
+    """The table of a knock-out match as it moves on: a bye has none (a later round's match whose entrant
+    never comes, e.g. the third-place match with a first-round bye's "loser", frees its table); a match
+    that was such a bye and is played after all (a result changed) takes the round's next free number."""
+    if status == Match.Status.BYE:
+        return None
+    if row.table is not None or "bye" in (slot.a.kind, slot.b.kind):   # a first-round bye's slot has no table
+        return row.table
+    if row.round_id not in free_tables:   # the round's highest number so far
+        free_tables[row.round_id] = Match.objects.filter(round_id=row.round_id).aggregate(top=Max("table"))["top"] or 0
+    free_tables[row.round_id] += 1
+    return free_tables[row.round_id]
 
 
 @transaction.atomic
