@@ -1,12 +1,14 @@
 """Clock safety: the chief's page asks before starting a clock or changing the time by more than five
 minutes; a second round's clock in the same event is refused unless the event allows parallel rounds."""
+import re
+
 import pytest
 
 from common.errors import ConflictError
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round  # noqa: F401
 from tournament.clocks import safety
 from tournament.clocks import services as cs
-from tournament.models import ClockEvent, EventClockSettings
+from tournament.models import ClockEvent, EventClockSettings, Match
 
 
 def _url(rnd):
@@ -55,3 +57,15 @@ def test_the_organiser_sets_parallel_rounds_on_the_clock_settings_page(client, m
     assert "多轮可同时进行" in client.get(url).content.decode()
     assert client.post(url, {"parallel_rounds": "true"}).status_code == 302
     assert safety.parallel_allowed(rnd.stage.event_id)
+
+
+@pytest.mark.django_db
+def test_extra_time_is_offered_at_tables_never_at_a_bye(client, chief):
+    """A knock-out match both of whose pairs went is a bye with no table (void): the extra-time list once
+    offered it as "第None桌" (the simulator's seed 304)."""
+    rnd = make_round(tables=2)
+    Match.objects.filter(round=rnd, table=2).update(status=Match.Status.BYE, table=None)
+    client.force_login(chief)
+    page = client.get(_url(rnd)).content.decode()
+    offered = re.search(r'<select name="match"[^>]*>(.*?)</select>', page, re.S).group(1)
+    assert offered.count("<option") == 1 and "第1桌" in offered.replace(" ", "") and "None" not in offered

@@ -60,7 +60,8 @@ def chief_clock(request, event_slug, round_id):
             messages.error(request, message)
         return redirect(request.path)
     data = display.live_clock(display.build_display_data(rnd.pk))
-    matches = Match.objects.filter(round=rnd, ns__isnull=False, ew__isnull=False).order_by("table", "id")
+    matches = (Match.objects.filter(round=rnd, ns__isnull=False, ew__isnull=False)   # the tables: a bye is none
+               .exclude(status=Match.Status.BYE).order_by("table", "id"))
     return render(request, "tournament/clock/chief.html", {
         "event": event, "round": rnd, "clock": data, "tables": data["tables"], "matches": matches,
         "confirm": confirm, "form": form, "refused": form.cleaned_data.get("action") if errors else "",
