@@ -132,6 +132,21 @@ def test_group_rows_not_begun_take_the_reserve(db, make_user):
         assert reserves[out.team_id].pk in (match.ns_id, match.ew_id)
 
 
+def test_a_group_bye_to_come_names_the_reserve(db, make_user):
+    """Five pairs in one group: each round one has a bye (no winner, no table). The bye still to come of the
+    pair the reserve replaced is the reserve's (it names the slot's holder). The simulator (seed 319) found
+    the pair that went out still holding its bye while it played elsewhere in that round."""
+    event = make_event(5, 2, profile="union-games", fmt=Event.Format.ROUND_ROBIN)
+    reserves = _teams(event)
+    stage = stages.create_stage(event, "round_robin", settings={"n_groups": 1})
+    draws.draw_groups(stage, seed="s")
+    bye = Match.objects.filter(round__stage=stage, status=Match.Status.BYE).order_by("round__number").last()
+    out = Pair.objects.get(pk=bye.ns_id)
+    substitutions.substitute_reserve(out, reserves[out.team_id], make_user("organiser"))
+    bye.refresh_from_db()
+    assert bye.ns_id == reserves[out.team_id].pk and bye.table is None and bye.winner_id is None
+
+
 def test_the_organiser_page_and_the_api(knockout, client):
     event, stage, reserves, users = knockout
     match = _first(stage)[0]

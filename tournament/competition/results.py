@@ -388,12 +388,16 @@ def _reopen_bracket(stage, pair) -> int:
 @transaction.atomic
 def entry_substituted(pair_out: Pair, pair_in: Pair) -> int:
     """A unit team brought in its reserve pair ``pair_in`` for ``pair_out`` (a PairSubstitution just
-    stored): every match of ``pair_out`` not yet begun outside a knock-out is now ``pair_in``'s, and the
-    knock-outs are moved on (their bracket names the pair holding each drawn slot, ``slot_holders.holders``).
+    stored): every match of ``pair_out`` not yet begun outside a knock-out (and its group byes to come) is now
+    ``pair_in``'s, and the knock-outs are moved on (their bracket names the pair holding each drawn slot,
+    ``slot_holders.holders``).
     Matches already begun keep the pair that played them. Returns the number of rows changed."""
     changed = 0
-    waiting = Match.objects.select_for_update().filter(status__in=Match.WAITING, started_at__isnull=True,
-                                                       round__stage__event_id=pair_out.event_id).exclude(
+    # the matches still to play, and a group round's bye still to come (no winner: it counts for nothing, but
+    # it names the pair holding the slot; a Swiss bye is a win and stays with the pair it was given to)
+    to_come = Q(status__in=Match.WAITING, started_at__isnull=True) | Q(
+        status=Match.Status.BYE, winner__isnull=True, group__isnull=False, round__results_published_at__isnull=True)
+    waiting = Match.objects.select_for_update().filter(to_come, round__stage__event_id=pair_out.event_id).exclude(
         round__stage__kind=Stage.Kind.ELIMINATION)
     for side in ("ns", "ew"):
         changed += waiting.filter(**{side: pair_out}).update(**{side: pair_in})
