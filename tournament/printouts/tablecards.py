@@ -68,7 +68,7 @@ def collect(event, options):
         raise UserError(gettext_noop("Choose a round."), field="round")
     rnd = pick_round(event, options.round)
     matches = at_tables(matches_of(event).filter(round=rnd))   # a bye: no table card, no seat cards
-    players = modes.of_stage(rnd.stage) in (modes.PLAYERS, modes.EITHER)
+    players = modes.players_record_stage(rnd.stage)
     cards = tuple(_card(event, m, options.site_url, players)
                   for m in sorted(matches, key=lambda m: (m.table, m.pk)))
     return CardsData(heading=heading_for(event, rnd.stage, rnd), cards=cards)

@@ -33,16 +33,16 @@ def _page(request, event, refused=None):
     sentence and what was chosen), shown in that printout's form next to the field, answered with a 400."""
     rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
     jobs = PrintJob.objects.filter(event=event).order_by("-id")[:RECENT_JOBS]
+    labelled = [(r, f"{r.stage.label} · {round_label(r)}") for r in rounds]
     return render(request, "tournament/printouts/index.html", {
         "event": event,
         "cards": [{"printout": printout, "refused": refused if refused and refused["kind"] == kind else None}
                   for kind, printout in PRINTOUTS.items()],
-        "rounds": [(str(r.pk), f"{r.stage.label} · {round_label(r)}") for r in rounds],
+        "rounds": [(str(r.pk), label) for r, label in labelled],
         "matches": [(str(m.pk), _match_label(m)) for m in matches_of(event)],
         "jobs": [_job_view(event, job) for job in jobs],
         # where the players record, the sides' slips come from each round's desk (new codes, shown once)
-        "slip_rounds": [(r.pk, f"{r.stage.label} · {round_label(r)}") for r in rounds
-                        if modes.of_stage(r.stage) in (modes.PLAYERS, modes.EITHER)],
+        "slip_rounds": [(r.pk, label) for r, label in labelled if modes.players_record_stage(r.stage)],
         "refused": refused,
     }, status=400 if refused else 200)
 

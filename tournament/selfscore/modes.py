@@ -36,9 +36,14 @@ def of_match(match) -> str:
     return of_stage(match.round.stage)
 
 
+def players_record_stage(stage) -> bool:
+    """May the players of ``stage``'s matches enter their hands (with the opponents' confirmation)?"""
+    return of_stage(stage) in (PLAYERS, EITHER)
+
+
 def players_record(match) -> bool:
     """May the players of ``match`` enter its hands (with the opponents' confirmation)?"""
-    return of_match(match) in (PLAYERS, EITHER)
+    return players_record_stage(match.round.stage)
 
 
 @transaction.atomic

@@ -20,7 +20,7 @@ def selfscore_desk(context, rnd):
     """On the chief's desk of a round where the players record: the hands waiting and the disputes, newest
     first, and the sides' slips (print the round's, re-issue a side's)."""
     request = context.get("request")
-    shown = modes.of_stage(rnd.stage) in (modes.PLAYERS, modes.EITHER)
+    shown = modes.players_record_stage(rnd.stage)
     event = rnd.stage.event
     issue = shown and request is not None and codes.may_issue(request.user, event)
     return {"shown": shown, "round": rnd, "event": event, "rows": pages.desk_rows(rnd) if shown else [],
