@@ -44,6 +44,11 @@ def connection_kept():
         signals.request_finished.connect(close_old_connections)
 
 
+def reads_of(model, queries) -> int:
+    """How many of the captured ``queries`` (``CaptureQueriesContext``) read ``model``'s table."""
+    return sum(f'FROM "{model._meta.db_table}"' in query["sql"] for query in queries.captured_queries)
+
+
 @contextmanager
 def refused(field):
     """Expect a user error (common.errors.UserError) naming ``field``; yields pytest's ExceptionInfo."""

@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from scoring.models import Hand
+from tests.conftest import reads_of
 from tests.tournament.selfscore_support import FIRST, PLAYED, make_table
 from tournament.models import HandEntry, SideCode
 from tournament.selfscore import codes
@@ -133,11 +134,11 @@ def test_a_side_code_is_looked_up_once_for_its_key_and_once_under_the_lock(table
     with CaptureQueriesContext(connection) as queries:
         entered = ns.post(url(table), {"number": 1, **FIRST}, format="json", HTTP_IDEMPOTENCY_KEY="once")
     assert entered.status_code == 201
-    assert sum(f'FROM "{SideCode._meta.db_table}"' in q["sql"] for q in queries.captured_queries) == 2
+    assert reads_of(SideCode, queries) == 2
     with CaptureQueriesContext(connection) as queries:
         done = ew.post(url(table, f"{entered.json()['id']}/confirm/"), {}, format="json", HTTP_IDEMPOTENCY_KEY="once")
     assert done.status_code == 201
-    assert sum(f'FROM "{SideCode._meta.db_table}"' in q["sql"] for q in queries.captured_queries) == 2
+    assert reads_of(SideCode, queries) == 2
 
 
 def test_an_entry_named_at_another_table_is_not_found_there(table, make_user):
