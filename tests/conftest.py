@@ -280,6 +280,19 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "bypass_csp": True}
 
 
+@pytest.fixture(autouse=True)
+def _no_browser_context_left(request):
+    """A context left open keeps its pages polling the session's live server through the tests after it, whose
+    refused database access prints a traceback from the server's thread (and, on Python 3.11, formatting it can
+    break an ``ast.parse`` running in the test's own thread). Torn down after pytest-playwright's ``context``."""
+    yield
+    if "browser" in request.fixturenames:
+        left = list(request.getfixturevalue("browser").contexts)
+        for context in left:
+            context.close()
+        assert not left, "a browser context was left open: make it with pytest-playwright's new_context fixture"
+
+
 def login(page, live_server, user):
     """Log ``user`` (made by make_user) in through the real login page."""
     page.goto(f"{live_server.url}/accounts/login/")

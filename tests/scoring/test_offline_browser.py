@@ -116,7 +116,7 @@ def test_offline_hands_and_a_ruling_survive_a_reload_and_upload_once_in_order(tr
 
 @pytest.mark.browser
 def test_a_conflict_stops_the_queue_loses_nothing_and_the_desk_shows_the_table(transactional_db, live_server,
-                                                                                page, browser, make_user):
+                                                                                page, new_context, make_user):
     SHOTS.mkdir(exist_ok=True)
     page.set_default_timeout(15_000)
     referee, chief = make_user(roles.TABLE_REFEREE), make_user(roles.CHIEF_REFEREE)
@@ -129,7 +129,7 @@ def test_a_conflict_stops_the_queue_loses_nothing_and_the_desk_shows_the_table(t
     keep_hand(page, 80, 1)
     keep_hand(page, 40, 2)
 
-    other = browser.new_context(bypass_csp=False, viewport=PHONE)   # the second phone, online
+    other = new_context()   # the second phone, online (this module's context arguments)
     second = other.new_page()
     second.set_default_timeout(15_000)
     login(second, live_server, chief)

@@ -17,9 +17,9 @@ SHOTS = pathlib.Path("/tmp/selfscore-shots")
 PHONE = {"width": 390, "height": 844}
 
 
-def phone(browser, live_server, t, side, *, by_qr):
+def phone(new_context, live_server, t, side, *, by_qr):
     """A phone of ``side``: the code from the slip's QR (the address's fragment) or typed."""
-    context = browser.new_context(viewport=PHONE, locale="zh-CN", extra_http_headers={"Accept-Language": "zh-hans"})
+    context = new_context(viewport=PHONE, locale="zh-CN", extra_http_headers={"Accept-Language": "zh-hans"})
     page = context.new_page()
     page.set_default_timeout(20_000)
     page.on("dialog", lambda dialog: dialog.accept())
@@ -58,12 +58,12 @@ def shot(page, name):
 
 
 @pytest.mark.browser
-def test_two_phones_enter_confirm_dispute_and_upload_offline(transactional_db, live_server, browser, make_user):
+def test_two_phones_enter_confirm_dispute_and_upload_offline(transactional_db, live_server, new_context, make_user):
     SHOTS.mkdir(exist_ok=True)
     t = make_table(make_user)
     match = t.match
-    ns = phone(browser, live_server, t, "NS", by_qr=True)
-    ew = phone(browser, live_server, t, "EW", by_qr=False)
+    ns = phone(new_context, live_server, t, "NS", by_qr=True)
+    ew = phone(new_context, live_server, t, "EW", by_qr=False)
     shot(ns, "1-ns-ready")
 
     # hand 1: north–south enters, east–west confirms on its own phone
@@ -91,7 +91,7 @@ def test_two_phones_enter_confirm_dispute_and_upload_offline(transactional_db, l
     ns.wait_for_selector("#entry-waiting.disputed", timeout=30_000)
     assert not ns.is_visible("#hand-form") and not ew.is_visible("#hand-form")
     shot(ew, "4-ew-disputed")
-    desk = browser.new_context(viewport={"width": 1280, "height": 900}, extra_http_headers={"Accept-Language": "zh-hans"})
+    desk = new_context(viewport={"width": 1280, "height": 900}, extra_http_headers={"Accept-Language": "zh-hans"})
     chief = desk.new_page()
     chief.set_default_timeout(20_000)
     login(chief, live_server, t.chief)
@@ -99,7 +99,7 @@ def test_two_phones_enter_confirm_dispute_and_upload_offline(transactional_db, l
     chief.goto(f"{live_server.url}/manage/{rnd.stage.event.slug}/rounds/{rnd.pk}/desk/")
     chief.wait_for_selector("#selfscore-entries li.disputed[data-table='1']")
     chief.screenshot(path=str(SHOTS / "5-desk-dispute.png"), full_page=True)
-    floor = browser.new_context(viewport=PHONE, extra_http_headers={"Accept-Language": "zh-hans"}).new_page()
+    floor = new_context(viewport=PHONE, extra_http_headers={"Accept-Language": "zh-hans"}).new_page()
     floor.set_default_timeout(20_000)
     floor.on("dialog", lambda dialog: dialog.accept())
     login(floor, live_server, t.referee)

@@ -41,7 +41,7 @@ def fill_team(page, prefix, women_first=True):
             page.select_option(f"[name=p{i}-gender{slot}]", "F" if female else "M")
 
 
-def test_three_units_register_one_late_one_changes_the_organiser_approves_and_draws(event, live_server, page, browser,
+def test_three_units_register_one_late_one_changes_the_organiser_approves_and_draws(event, live_server, page, new_context,
                                                                                    make_user):
     page.set_viewport_size(PHONE)
     boss = make_user(roles.ORGANISER)
@@ -61,7 +61,7 @@ def test_three_units_register_one_late_one_changes_the_organiser_approves_and_dr
         if n == 0:
             shot(page, "organiser-new-link")
 
-    holder = browser.new_context(viewport=PHONE).new_page()
+    holder = new_context(viewport=PHONE).new_page()
     # 一厂: all men at first, the page says a women's pair is missing as they type
     holder.goto(urls["一厂"])
     fill_team(holder, "一厂", women_first=False)
@@ -79,14 +79,14 @@ def test_three_units_register_one_late_one_changes_the_organiser_approves_and_dr
     shot(holder, "unit-submitted")
 
     # 二厂 submits too
-    second = browser.new_context(viewport=PHONE).new_page()
+    second = new_context(viewport=PHONE).new_page()
     second.goto(urls["二厂"])
     fill_team(second, "二厂")
     second.click("button[value=submit]")
     assert "二厂甲0" in second.content() and "一厂" not in second.content()
 
     # 三厂 types, the deadline passes before it submits: refused, nothing saved
-    late = browser.new_context(viewport=PHONE).new_page()
+    late = new_context(viewport=PHONE).new_page()
     late.goto(urls["三厂"])
     fill_team(late, "三厂")
     registration_links.set_window(event, timezone.now() - dt.timedelta(minutes=1), asks_phone=False)
