@@ -7,6 +7,7 @@ import pytest
 
 from common.errors import UserError
 from infra.appendonly import AppendOnlyError
+from tests.conftest import wait_for
 from tests.tournament.test_clock_fixtures import _fresh_cache, chief, make_round, play, tables_of  # noqa: F401
 from tournament.clocks import display as display_
 from tournament.clocks import services as cs
@@ -218,10 +219,27 @@ def test_the_hand_path_never_locks_the_round_clock(db, frozen_now, chief, monkey
     assert HandAllowance.objects.get(match=table).hand_in_play == 2
 
 
-def test_a_referee_and_the_worker_do_not_deadlock(transactional_db, frozen_now, make_user, monkeypatch):
-    """PostgreSQL: the worker holds the RoundClock and waits for the table's Match row while the referee
-    holds that Match row and checks the hands left. Before, the referee then waited for the RoundClock and
-    PostgreSQL killed one of the two as a deadlock."""
+def _another_backend_waits_for_a_lock(connection, timeout=10.0) -> bool:
+    """True once another session of this database waits for a lock (read in ``connection``'s transaction, whose
+    view of the sessions is kept until it ends unless cleared)."""
+    def waiting():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute("SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                           " WHERE NOT l.granted AND a.datname = current_database() AND l.pid <> pg_backend_pid()")
+            return cursor.fetchone()[0]
+    return bool(wait_for(waiting, timeout=timeout, interval=0.05))
+
+
+@pytest.mark.parametrize("worker_first", [False, True], ids=["referee-writes-first", "worker-writes-first"])
+def test_a_referee_and_the_worker_do_not_deadlock(transactional_db, frozen_now, make_user, monkeypatch,
+                                                   worker_first):
+    """PostgreSQL: the referee holds the table's Match row and fixes its allowance while the worker, holding the
+    RoundClock, fires the round. Before, the referee then waited for the RoundClock; later the worker wrote
+    the table's allowance without the Match row, its insert waited for that row (the foreign-key check)
+    holding the allowance's unique key, the referee's insert of the same allowance waited for the worker, and
+    PostgreSQL killed one of the two as a deadlock. ``worker_first``: the referee writes only once the worker
+    waits for a lock (which, before, was that foreign-key check)."""
     from django.db import connection, connections
 
     if connection.vendor != "postgresql":
@@ -245,6 +263,8 @@ def test_a_referee_and_the_worker_do_not_deadlock(transactional_db, frozen_now, 
     def hands_left_once_the_worker_holds(match, **kwargs):   # called with the Match row locked
         referee_holds.set()
         assert worker_holds.wait(10)
+        if worker_first:
+            assert _another_backend_waits_for_a_lock(connections["default"])
         return real_hands_left(match, **kwargs)
 
     monkeypatch.setattr(cs, "_lock", lock_then_signal)

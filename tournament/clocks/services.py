@@ -285,7 +285,11 @@ def fire_due(round_id, *, via="service") -> list:
             if due and kind not in done and tables.create_once(ClockFiring, round_id=round_id, kind=kind,
                                                          fired_at=now, via=via):
                 fired.append(str(kind))
-        for match in live_matches_without_allowance(round_id).select_related("ns", "ew", "profile"):
+        # each table's Match row is locked before its allowance is written: an insert that waited for it
+        # instead (PostgreSQL's foreign-key check) would hold the allowance's unique key against the hand
+        # path, which holds that row and writes the same allowance
+        waiting = live_matches_without_allowance(round_id).select_related("ns", "ew", "profile")
+        for match in waiting.order_by("pk").select_for_update(of=("self",)):
             if tables.fire_table(rule, marks, now, match):
                 fired.append(f"table:{match.pk}")
         if fired:
