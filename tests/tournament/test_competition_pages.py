@@ -1,11 +1,12 @@
 """Competition pages and API: public read-only pages, organiser pages, permissions, draws, referees."""
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.tournament.test_draws_support import finish, make_event, play_stage
 from tournament import roles
 from tournament.competition import draws, stages
-from tournament.models import Draw, Match, Stage
+from tournament.models import Draw, Match, Round, Stage
 
 
 @pytest.fixture
@@ -50,10 +51,10 @@ def test_bracket_page_shows_rounds_placements_and_seed(client, drawn):
 
 
 def test_schedule_names_a_side_still_to_be_decided_in_words(client, drawn):
-    """A waiting knock-out side reads "R2-M1 胜者", never the stored code "W:R2-M1"."""
+    """A waiting knock-out side reads "第2轮第1场胜者", never the stored code "W:R2-M1" nor the key "R2-M1"."""
     html = client.get(reverse("competition_schedule", args=[drawn[0].slug])).content.decode()
-    assert "R2-M1 胜者" in html and "R2-M1 负者" in html
-    assert "W:R2-M1" not in html and "L:R2-M1" not in html
+    assert "第2轮第1场胜者" in html and "第2轮第1场负者" in html
+    assert "R2-M1" not in html
 
 
 def test_standings_page_awards_when_done(client, drawn):
@@ -204,3 +205,18 @@ def test_bracket_and_groups_fit_a_phone(transactional_db, live_server, phone):
     rounds = phone.locator(".bracket-round")
     first, second = rounds.nth(0).bounding_box(), rounds.nth(1).bounding_box()
     assert second["y"] > first["y"] + first["height"] - 1  # rounds stacked on a phone
+
+
+@pytest.mark.parametrize("language, words", [("zh-hans", ["第1轮：", "半决赛：", "决赛："]),
+                                             ("en", ["Round 1: ", "Semi-final: ", "Final: "])])
+def test_the_published_rounds_are_named_in_the_pages_language(client, drawn, language, words):
+    """The list of rounds whose results are published names a generated round in the page's language (an English
+    page read "第1轮: Results published ..." before)."""
+    event = drawn[0]
+    Round.objects.filter(stage__event=event).update(results_published_at=timezone.now())
+    client.cookies["django_language"] = language
+    html = "".join(client.get(reverse(name, args=[event.slug])).content.decode()
+                   for name in ("competition_groups", "competition_standings"))
+    assert all(word in html for word in words), words
+    if language == "en":
+        assert "第1轮" not in html and "决赛" not in html

@@ -31,7 +31,7 @@ from infra import clock
 from infra.db import lock_row
 from tournament import access
 from tournament.competition import display_cache
-from tournament.models import ClockEvent, ClockFiring, Match, Round, RoundClosure
+from tournament.models import ClockEvent, ClockFiring, Match, Round, RoundClosure, round_label
 from tournament.selfscore import waiting as selfscore_waiting
 
 NOT_STARTED, IN_PROGRESS, CLOSED = "not_started", "in_progress", "closed"
@@ -149,6 +149,10 @@ class Published(NamedTuple):
     number: int
     name: str
     at: object  # an aware datetime
+
+    @property
+    def label(self) -> str:
+        return round_label(self.number, self.name)
 
 
 def published_rounds(event) -> dict:

@@ -15,7 +15,7 @@ from tournament.models.event import Event
 _USER_MODEL = settings.AUTH_USER_MODEL  # (the Stage's own field ``settings`` hides the module's name in its body)
 
 __all__ = ['Draw', 'Stage', 'Group', 'GroupEntry', 'Round', 'Match', 'RefereeUnit', 'ResultDecision', 'RoundClosure',
-           'round_words']
+           'round_label', 'round_words']
 
 #: The names the system gives rounds and bracket sections (``tournament.engines.brackets``: "半决赛", "第3–4名决赛",
 #: "第5–8名排位赛 第1轮", "第2轮"), as a pattern and the English msgid a page shows them with.
@@ -45,6 +45,11 @@ def round_words(name: str) -> str:
         if found:
             return gettext(message) % found.groupdict()
     return name
+
+
+def round_label(number: int, name: str) -> str:
+    """A round's name as pages show it: a name left as generated ("第3轮") or none in the page's language."""
+    return round_words(name) if name else gettext("Round %(n)s") % {"n": number}
 
 
 class Draw(AppendOnlyModel):
@@ -202,10 +207,7 @@ class Round(models.Model):
 
     @property
     def label(self):
-        """The round's name as pages show it: a name left as generated ("第3轮") or none in the page's language."""
-        if not self.name:
-            return gettext("Round %(n)s") % {"n": self.number}
-        return round_words(self.name)
+        return round_label(self.number, self.name)
 
     def __str__(self):
         return self.label
