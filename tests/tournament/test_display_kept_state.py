@@ -107,4 +107,4 @@ def test_a_side_still_to_be_decided_is_named_in_words_on_the_display(db):
     (match,) = tables_of(rnd)
     Match.objects.filter(pk=match.pk).update(ns=None, ns_source="W:R2-M1", status=Match.Status.PENDING)
     row = display.live_clock(display.display_data(rnd.pk))["tables"][0]
-    assert row["ns"] == "R2-M1 胜者" and display.round_overview(rnd)[0]["ns"] == "R2-M1 胜者"
+    assert row["ns"] == "第2轮第1场胜者" and display.round_overview(rnd)[0]["ns"] == "第2轮第1场胜者"

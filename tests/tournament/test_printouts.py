@@ -163,7 +163,7 @@ def test_draw_sheet_prints_each_seed(event):
     stage = Stage.objects.get(event=event, kind=Stage.Kind.ELIMINATION)
     draw_bracket(stage, seed="printout-seed-42")  # a redraw with a known seed, before any match starts
     text = "\n".join(pages_text(build_printout("draw", event, PrintOptions())))
-    assert "抽签种子: printout-seed-42" in text
+    assert "抽签种子：printout-seed-42" in text
     assert Draw.objects.filter(event=event, seed="printout-seed-42").exists()
 
 
@@ -190,3 +190,16 @@ def test_penalty_log_of_the_event_and_of_a_match(event):
     assert "小组赛 · 第1轮" in text and "late" not in text
     one = "".join(pages_text(build_printout("penalties", event, PrintOptions(match=ruling.match_id))))
     assert f"场次 {ruling.match_id}" in one and "迟到" in one
+
+
+def test_the_bracket_names_matches_and_sections_in_words(event):
+    """The bracket sheet names a match by its round and number and a placement section by its places, as the
+    pages do ("第3–4名决赛"), never by the stored key ("R1-M1", "P3-R1-M1")."""
+    from tournament.models import Match
+
+    keys = set(Match.objects.filter(round__stage__event=event).exclude(bracket_key="")
+               .values_list("bracket_key", flat=True))
+    assert {"R1-M1", "P3-R1-M1"} <= keys
+    text = "\n".join(pages_text(build_printout("bracket", event, PrintOptions())))
+    assert "第3–4名决赛" in text and "第1轮第1场" in text
+    assert not any(key in text for key in keys)

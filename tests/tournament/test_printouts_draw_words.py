@@ -33,7 +33,7 @@ def _words(pdf):
 def test_group_draw_names_each_entry_its_group_place_unit_and_seed(drawn_event):
     event, groups, _knockout = drawn_event
     text, words = _words(build_printout("draw", event, PrintOptions()))
-    assert "抽签种子: words-groups" in text
+    assert "抽签种子：words-groups" in text
     assert "8 支参赛对抽入 2 个小组" in words
     for member in GroupEntry.objects.filter(group__stage=groups).select_related("group", "pair__unit"):
         pair = member.pair

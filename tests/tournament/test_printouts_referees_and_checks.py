@@ -33,11 +33,11 @@ def test_each_score_sheet_names_the_tables_referee(event, first_round, refereed)
     pdf = build_printout("scoresheets", event, PrintOptions(round=first_round.pk))
     by_table = {}
     for page in pages_text(pdf):
-        table = next(line for line in page.splitlines() if line.startswith("桌号"))
-        by_table[table.split()[1]] = page
+        table = next(line for line in page.splitlines() if line.startswith("桌号："))
+        by_table[table.removeprefix("桌号：").split()[0]] = page
     for match in first_round.matches.exclude(table=None):
         page = by_table[str(match.table)]
-        assert ("裁判员: 欧阳裁判" in page) == (match in tables), match.table
+        assert ("裁判员：欧阳裁判" in page) == (match in tables), match.table
     assert referee.username not in "".join(by_table.values())
 
 

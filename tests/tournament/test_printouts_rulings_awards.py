@@ -91,12 +91,14 @@ def test_penalty_log_names_offences_from_the_sanction_table(ruled_match):
 
 
 def test_waiting_sides_follow_the_language():
+    """A knock-out side names its match in words, never its code ("R1-M1")."""
     with translation.override("zh-hans"):
-        assert [describe_source(c) for c in ("W:R1-M1", "L:R2-M1", "BYE", "A1", "B12", "")] == [
-            "R1-M1 胜者", "R2-M1 负者", "轮空", "A组第1名", "B组第12名", ""]
+        assert [describe_source(c) for c in ("W:R1-M1", "L:R2-M1", "W:P5-R1-M2", "BYE", "A1", "B12", "")] == [
+            "第1轮第1场胜者", "第2轮第1场负者", "第5名起排位赛第1轮第2场胜者", "轮空", "A组第1名", "B组第12名", ""]
     with translation.override("en"):
-        assert [describe_source(c) for c in ("W:R1-M1", "L:R2-M1", "BYE", "A1")] == [
-            "Winner of R1-M1", "Loser of R2-M1", "Bye", "Group A, place 1"]
+        assert [describe_source(c) for c in ("W:R1-M1", "L:R2-M1", "W:P5-R1-M2", "BYE", "A1")] == [
+            "Winner of Round 1, match 1", "Loser of Round 2, match 1", "Winner of Places from 5, round 1, match 2",
+            "Bye", "Group A, place 1"]
 
 
 def test_english_bracket_and_score_sheet_show_waiting_sides_in_english(event):

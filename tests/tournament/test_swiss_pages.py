@@ -138,4 +138,4 @@ def test_printouts_units_and_swiss(union, db):
     swiss_rounds.pair_next_round(swiss, seed="印")
     rnd = swiss.rounds.get()
     text = pdf_text(build_printout("swiss", swiss_event, PrintOptions(round=rnd.pk)))
-    assert "瑞士制对阵与排名" in text and "种子: 印" in text and "第1轮后排名" in text
+    assert "瑞士制对阵与排名" in text and "种子：印" in text and "第1轮后排名" in text

@@ -289,7 +289,7 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
                 if refuse_started and {place(row.ns_id), place(row.ew_id)} != {place(ns), place(ew)}:
                     raise NextMatchBegun(
                         gettext_noop("The result cannot change: %(match)s (table %(table)s) has already begun."),
-                        field="winner", begun=row, match=f"{row.round} {row.bracket_key}", table=row.table)
+                        field="winner", begun=row, match=str(row.round), table=row.table)
                 continue
             new = (ns, ew, *knockout.derive(view, ms, row))
             new += (_bye_table(row, slot, new[2], free_tables),)

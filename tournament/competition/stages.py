@@ -387,12 +387,25 @@ def source_code(source: brackets.Source) -> str:
     return source.value if isinstance(source.value, str) else ""
 
 
+def describe_key(key: str) -> str:
+    """A knock-out match's position in words in the active language, never its code: "R1-M2" → "第1轮第2场",
+    "P3-R1-M1" → "第3名起排位赛第1轮第1场" (a key that is no position is shown as it is)."""
+    try:
+        prefix, round_no, index = brackets.parse_key(key)
+    except UserError:
+        return key
+    values = {"round": round_no, "n": index + 1}
+    if not prefix:
+        return _("Round %(round)s, match %(n)s") % values
+    return _("Places from %(place)s, round %(round)s, match %(n)s") % {**values, "place": prefix[1:-1]}
+
+
 def describe_source(code: str) -> str:
-    """A side still to be decided in the active language, e.g. "R1-M1 胜者", "A组第1名", "轮空"."""
+    """A side still to be decided in the active language, e.g. "第1轮第1场胜者", "A组第1名", "轮空"."""
     if code.startswith("W:"):
-        return _("Winner of %(match)s") % {"match": code[2:]}
+        return _("Winner of %(match)s") % {"match": describe_key(code[2:])}
     if code.startswith("L:"):
-        return _("Loser of %(match)s") % {"match": code[2:]}
+        return _("Loser of %(match)s") % {"match": describe_key(code[2:])}
     if code == "BYE":
         return str(_("Bye"))
     if code and code[-1].isdigit():

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from common.errors import UserError, gettext_noop
+from common.numbers import whole
 
 __all__ = [
     "JOINT_THIRD",
@@ -381,6 +382,18 @@ def _build_section(sources, *, first_place, prefix, round_offset, places_played,
                            places_played=places_played, out=out)
         current = [Source("winner", k) for k in keys]
         rnd += 1
+
+
+
+def parse_key(key: str) -> tuple[str, int, int]:
+    """"P5-R2-M1" → ("P5-", 2, 0); "R1-M3" → ("", 1, 2): the section's prefix, the round and the match's 0-based
+    index (UserError naming the key otherwise)."""
+    head, _sep, tail = key.rpartition("R")
+    round_text, _sep2, match_text = tail.partition("-M")
+    section = head == "" or (head.startswith("P") and head.endswith("-") and whole(head[1:-1]) is not None)
+    if not section or not whole(round_text) or not whole(match_text):
+        raise UserError(gettext_noop("Unknown bracket position %(key)r."), field="bracket_key", key=key)
+    return head, int(round_text), int(match_text) - 1
 
 
 _ROUND_NAMES = {1: "决赛", 2: "半决赛", 4: "四分之一决赛", 8: "八分之一决赛"}

@@ -14,9 +14,10 @@ from reportlab.lib import colors
 from reportlab.platypus import PageBreak
 
 from common.errors import UserError, gettext_noop
-from common.numbers import whole
+from tournament.competition.stages import describe_key
+from tournament.engines import brackets
 from tournament.models import Draw, Match, Stage
-from tournament.printouts.common import Printout, heading_for, in_brackets, matches_of, side_label
+from tournament.printouts.common import Printout, colon, heading_for, in_brackets, matches_of, side_label
 from tournament.printouts.layout import FullPage, Heading, HeadingMark, build_pdf, content_size, fit_text
 
 PAGE_ENTRIES = 64        # entries on one page when a bracket is split
@@ -90,7 +91,7 @@ def _stage(event, stage, matches):
     draw = None if draw is None or draw.is_void else draw  # a voided draw: no bracket in force
     by_prefix = {}
     for match in matches:
-        prefix, round_no, index = parse_key(match.bracket_key)
+        prefix, round_no, index = brackets.parse_key(match.bracket_key)
         by_prefix.setdefault(prefix, []).append(_match(match, round_no, index))
     sections = tuple(_section(prefix, items) for prefix, items in sorted(by_prefix.items(), key=_section_order))
     return BracketStage(heading=heading_for(event, stage), title=stage.label,
@@ -102,19 +103,9 @@ def _section_order(item):
     return int(prefix[1:-1]) if prefix else 0
 
 
-def parse_key(key):
-    """"P5-R2-M1" → ("P5-", 2, 0); "R1-M3" → ("", 1, 2) (UserError naming the key otherwise)."""
-    head, _sep, tail = key.rpartition("R")
-    round_text, _sep2, match_text = tail.partition("-M")
-    if head not in ("",) and not (head.startswith("P") and head.endswith("-")) or \
-            whole(round_text) is None or whole(match_text) is None:
-        raise UserError(gettext_noop("Unknown bracket position %(key)r."), field="bracket_key", key=key)
-    return head, int(round_text), int(match_text) - 1
-
-
 def _match(match, round_no, index):
     over = match.is_over
-    note = f"{match.bracket_key}"
+    note = describe_key(match.bracket_key)
     if match.table:
         note += f" · {_('Table')} {match.table}"
     if match.status in (Match.Status.WALKOVER, Match.Status.FORFEIT):
@@ -137,9 +128,17 @@ def _side(pair, source, level, winner_id):
 def _section(prefix, matches):
     rounds = max(m.round_no for m in matches)
     first = sum(1 for m in matches if m.round_no == 1)
-    title = _("Main bracket") if not prefix else _("Placement matches from place %(place)s") % {"place": prefix[1:-1]}
+    title = _("Main bracket") if not prefix else _section_title(int(prefix[1:-1]), first)
     return Section(prefix=prefix, title=title, first_round_matches=max(first, 1), rounds=rounds,
                    matches=tuple(sorted(matches, key=lambda m: (m.round_no, m.index))))
+
+
+def _section_title(place, first_round_matches):
+    """A placement section named as the pages name its rounds: "第3–4名决赛", "第5–8名排位赛"."""
+    last = place + 2 * max(first_round_matches, 1) - 1
+    if last == place + 1:
+        return _("Play-off for places %(first)s–%(last)s") % {"first": place, "last": last}
+    return _("Placement matches for places %(first)s–%(last)s") % {"first": place, "last": last}
 
 
 # --------------------------------------------------------------------------- pages
@@ -224,7 +223,7 @@ def draw_page(canvas, width, height, stage, views):
     """The page title (stage, draw seed) and each view stacked with a height in proportion to its size."""
     title = f"{_('Bracket')} · {stage.title}"
     if stage.draw_seed:
-        title += "    " + _("Draw seed") + f": {stage.draw_seed}"
+        title += "    " + _("Draw seed") + colon() + f"{stage.draw_seed}"
     fit_text(canvas, title, 0, height - 14, width, 13)
     top = available = height - 24
     weights = [max(v.width_matches, 1) + 1 for v in views]

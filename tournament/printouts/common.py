@@ -9,13 +9,15 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from common import punctuation
 from common.errors import UserError, gettext_noop
 from common.names import display_name
 from common.numbers import whole
 from tournament.competition import rounds as closing
-from tournament.competition.stages import describe_source
+from tournament.competition.stages import describe_key, describe_source
 from tournament.models import Match, Round
 from tournament.printouts.layout import Heading
 
@@ -193,6 +195,16 @@ def matches_of(event):
                         "ew__player1", "ew__player2", "ew__unit", "winner")
         .order_by("round__stage__order", "round__number", "table", "id")
     )
+
+
+def colon() -> str:
+    """The colon after a label in the printout's language ("桌号：", "Table: ")."""
+    return punctuation.colon(get_language())
+
+
+def position(match) -> str:
+    """Where a match sits: its group's name, else its knock-out position in words (never the bracket code)."""
+    return match.group.name if match.group_id else describe_key(match.bracket_key)
 
 
 def at_tables(matches) -> list:

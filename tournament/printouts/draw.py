@@ -17,7 +17,7 @@ from common.errors import UserError
 from common.names import display_name
 from tournament.competition.stages import bracket_from_draw, describe_source, group_name
 from tournament.models import Draw, Match, Pair, Player
-from tournament.printouts.common import Printout, heading_for, local_time
+from tournament.printouts.common import Printout, colon, heading_for, local_time
 from tournament.printouts.draw_checks import CHECKERS, DrawCheck, DrawTable, check_recorded, check_void, where
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 
@@ -277,8 +277,8 @@ def render(data, progress=None):
     for draw in data.draws:
         story += [HeadingMark(draw.heading),
                   text(f"#{draw.draw_id} {draw.title}", sheet["subtitle"]),
-                  text(f"{_('Draw seed')}: {draw.seed}", sheet["subtitle"]),
-                  text(_("Status") + f": {draw.status}    " + _("Made") + f": {draw.made}", sheet["body"]),
+                  text(f"{_('Draw seed')}{colon()}{draw.seed}", sheet["subtitle"]),
+                  text(_("Status") + colon() + f"{draw.status}    " + _("Made") + colon() + f"{draw.made}", sheet["body"]),
                   Spacer(1, 4),
                   text(draw.summary, sheet["body"]),
                   Spacer(1, 4)]

@@ -17,10 +17,12 @@ from scoring.profile_store import shared_version
 from tournament.printouts.common import (
     Printout,
     at_tables,
+    colon,
     heading_for,
     in_brackets,
     local_time,
     players_label,
+    position,
     selected_matches,
     side_label,
 )
@@ -112,7 +114,7 @@ def _sheet(event, match, hands):
         heading=heading_for(event, rnd.stage, rnd),
         match_id=match.pk,
         table=str(match.table or ""),
-        position=match.group.name if match.group_id else match.bracket_key,
+        position=position(match),
         ns=_entry(match.ns, match.ns_source),
         ew=_entry(match.ew, match.ew_source),
         status=str(match.get_status_display()),
@@ -138,12 +140,12 @@ def render(data, progress=None):
         if story:
             story.append(PageBreak())
         story += [HeadingMark(sheet.heading), text(_("Result sheet"), sheet_style["title"])]
-        facts = [f"{_('Table')}: {sheet.table}", f"{_('Match')}: {sheet.match_id}"]
+        facts = [f"{_('Table')}{colon()}{sheet.table}", f"{_('Match')}{colon()}{sheet.match_id}"]
         if sheet.position:
-            facts.append(f"{_('Group / position')}: {sheet.position}")
+            facts.append(f"{_('Group / position')}{colon()}{sheet.position}")
         story += [text("    ".join(facts), sheet_style["body"]),
-                  text(f"{_('North–South')}: {sheet.ns}", sheet_style["body"]),
-                  text(f"{_('East–West')}: {sheet.ew}", sheet_style["body"]),
+                  text(f"{_('North–South')}{colon()}{sheet.ns}", sheet_style["body"]),
+                  text(f"{_('East–West')}{colon()}{sheet.ew}", sheet_style["body"]),
                   text(_result_line(sheet), sheet_style["subtitle"]),
                   Spacer(1, 4)]
         if sheet.hands:
@@ -157,13 +159,13 @@ def render(data, progress=None):
 
 def _result_line(sheet):
     """"状态：已结束 · 胜方：… · 终局级数 A : 9 · 备注"."""
-    parts = [f"{_('Status')}: {sheet.status}"]
+    parts = [f"{_('Status')}{colon()}{sheet.status}"]
     if sheet.winner:
-        parts.append(f"{_('Winner')}: {sheet.winner}")
+        parts.append(f"{_('Winner')}{colon()}{sheet.winner}")
     if sheet.levels:
-        parts.append(_("Final levels") + f": {sheet.levels}")
+        parts.append(_("Final levels") + colon() + f"{sheet.levels}")
     if sheet.finished:
-        parts.append(f"{_('Finished')}: {sheet.finished}")
+        parts.append(f"{_('Finished')}{colon()}{sheet.finished}")
     if sheet.note:
         parts.append(sheet.note)
     return " · ".join(parts)

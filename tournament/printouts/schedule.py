@@ -7,11 +7,13 @@ from reportlab.platypus import KeepTogether
 
 from tournament.printouts.common import (
     Printout,
+    colon,
     heading_for,
     local_time,
     matches_of,
     pick_round,
     players_unless_named,
+    position,
     published_label,
     referee_names,
     round_label,
@@ -72,7 +74,7 @@ def collect(event, options):
 def _row(match, referee=""):
     return ScheduleRow(
         table=str(match.table or ""),
-        group=match.group.name if match.group_id else match.bracket_key,
+        group=position(match),
         ns=side_label(match.ns, match.ns_source),
         ns_players=players_unless_named(match.ns),
         ew=side_label(match.ew, match.ew_source),
@@ -92,7 +94,7 @@ def render(data, progress=None):
     header = [_("Table"), _("Group / position"), _("North–South"), _("East–West"), _("Referee"), _("Status")]
     widths = [w * width for w in (0.07, 0.13, 0.28, 0.28, 0.12, 0.12)]
     for rnd in data.rounds:
-        start = f"  {_('Start')}: {rnd.start}" if rnd.start else ""
+        start = f"  {_('Start')}{colon()}{rnd.start}" if rnd.start else ""
         rows = [[r.table, r.group, _two_lines(r.ns, r.ns_players), _two_lines(r.ew, r.ew_players), r.referee,
                  r.status] for r in rnd.rows]
         # a round starts on a new page rather than leave its title and first rows at a page's foot

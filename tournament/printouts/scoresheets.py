@@ -20,10 +20,12 @@ from scoring.models import Hand
 from tournament.printouts.common import (
     Printout,
     at_tables,
+    colon,
     entry_label,
     heading_for,
     in_brackets,
     local_time,
+    position,
     public_address,
     referee_names,
     selected_matches,
@@ -185,7 +187,7 @@ def _sheet(event, match, hands, penalties=(), site_url="", referee=""):
         match_id=match.pk,
         heading=heading_for(event, rnd.stage, rnd),
         table=str(match.table or ""),
-        position=match.group.name if match.group_id else match.bracket_key,
+        position=position(match),
         start=local_time(rnd.scheduled_start),
         ns=_side(_("North–South"), match.ns, match.ns_source, (_("North"), _("South"))),
         ew=_side(_("East–West"), match.ew, match.ew_source, (_("East"), _("West"))),
@@ -215,13 +217,13 @@ def draw_sheet(canvas, width, height, sheet):
     top = height
     draw_qr(canvas, sheet.console_url, width - QR_SIZE, top - QR_SIZE)
     fit_text(canvas, _("Score sheet"), 0, top - 18, width - QR_SIZE - 6, 18)
-    facts = [f"{_('Table')}: {sheet.table}", f"{_('Match')}: {sheet.match_id}"]
+    facts = [f"{_('Table')}{colon()}{sheet.table}", f"{_('Match')}{colon()}{sheet.match_id}"]
     if sheet.position:
-        facts.append(f"{_('Group / position')}: {sheet.position}")
+        facts.append(f"{_('Group / position')}{colon()}{sheet.position}")
     if sheet.start:
-        facts.append(f"{_('Start')}: {sheet.start}")
+        facts.append(f"{_('Start')}{colon()}{sheet.start}")
     if sheet.referee:
-        facts.append(f"{_('Referee')}: {sheet.referee}")
+        facts.append(f"{_('Referee')}{colon()}{sheet.referee}")
     fit_text(canvas, "    ".join(facts), 0, top - 36, width - QR_SIZE - 6, 10)
     fit_text(canvas, sheet.console_url, width - QR_SIZE, top - QR_SIZE - 8, QR_SIZE, 6, align="centre")
     y = top - 54
@@ -307,7 +309,7 @@ def _draw_result_and_signatures(canvas, top, width):
     font = register_font()
     canvas.setFont(font, 10)
     final_levels = _("Final levels")
-    canvas.drawString(0, top, f"{_('Winner')}: ____________________    {final_levels}: "
+    canvas.drawString(0, top, f"{_('Winner')}{colon()}____________________    {final_levels}{colon()}"
                               f"{_('N–S')} ______  {_('E–W')} ______")
     labels = (_("Referee"), _("North–South"), _("East–West"))
     slot = width / len(labels)

@@ -12,7 +12,7 @@ from reportlab.platypus import CondPageBreak, Spacer
 from tournament.competition.group_standings import event_standings
 from tournament.competition.placings import EventRanking, event_ranking
 from tournament.models import Stage
-from tournament.printouts.common import Printout, heading_for, in_brackets
+from tournament.printouts.common import Printout, colon, heading_for, in_brackets
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 
 
@@ -103,7 +103,7 @@ def render(data, progress=None):
         story.append(HeadingMark(heading))
         for group in groups:
             story += [CondPageBreak(100), text(_heading(title, group.title), sheet["subtitle"]),
-                      text(f"{_('Ranking order')}: {group.order}", sheet["small"])]
+                      text(f"{_('Ranking order')}{colon()}{group.order}", sheet["small"])]
             rows = [[ln.place, ln.name, ln.unit, ln.played, ln.wins, ln.losses, ln.points, ln.net_levels,
                      ln.total_levels, ln.tie] for ln in group.lines]
             story.append(grid_table(header, rows, widths, font_size=8))

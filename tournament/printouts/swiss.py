@@ -13,7 +13,7 @@ from reportlab.platypus import CondPageBreak, PageBreak
 from tournament.competition.swiss_rounds import round_draws
 from tournament.competition.swiss_standings import stage_standings
 from tournament.models import Round, Stage
-from tournament.printouts.common import Printout, entry_label, heading_for, matches_of, pick_round, round_label
+from tournament.printouts.common import Printout, colon, entry_label, heading_for, matches_of, pick_round, round_label
 from tournament.printouts.layout import Heading, HeadingMark, build_pdf, content_size, grid_table, styles, text
 
 
@@ -69,13 +69,13 @@ def render(data, progress=None):
         if i:
             story.append(PageBreak())
         story += [HeadingMark(rnd.heading), text(rnd.title, sheet["subtitle"]),
-                  text(f"{_('Seed')}: {rnd.seed}", sheet["small"])]
+                  text(f"{_('Seed')}{colon()}{rnd.seed}", sheet["small"])]
         if rnd.rematches:
-            story.append(text(_("Forced rematches (no pairing avoids them)") + f": {rnd.rematches}", sheet["small"]))
+            story.append(text(_("Forced rematches (no pairing avoids them)") + colon() + f"{rnd.rematches}", sheet["small"]))
         story.append(grid_table([_("Table"), _("North–South"), _("East–West"), _("Result")],
                                 [list(t) for t in rnd.tables], [w * width for w in (0.1, 0.35, 0.35, 0.2)]))
         story += [CondPageBreak(120), text(_("Standings after %(round)s") % {"round": rnd.title}, sheet["subtitle"]),
-                  text(f"{_('Ranking order')}: {rnd.order}", sheet["small"])]
+                  text(f"{_('Ranking order')}{colon()}{rnd.order}", sheet["small"])]
         story.append(grid_table([_("Place"), _("Entry"), _("Unit"), _("W–L"), _("Points"), _("Buchholz"),
                                  _("Net levels")], [list(s) for s in rnd.standings],
                                 [w * width for w in (0.08, 0.28, 0.2, 0.1, 0.1, 0.12, 0.12)]))

@@ -18,6 +18,7 @@ from common.errors import UserError, gettext_noop
 from tournament.printouts.common import (
     Printout,
     at_tables,
+    describe_key,
     entry_label,
     heading_for,
     in_brackets,
@@ -87,7 +88,7 @@ def _card(event, match, site_url, players=False):
     if match.group_id:
         position = _("Group %(group)s") % {"group": match.group.name}
     else:
-        position = match.bracket_key
+        position = describe_key(match.bracket_key)
     return TableCard(
         match_id=match.pk,
         heading=heading_for(event, rnd.stage, rnd),

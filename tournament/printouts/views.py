@@ -7,13 +7,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from common.errors import UserError
 from tournament.models import PrintJob, Round
 from tournament.permissions import organiser_event
 from tournament.printouts import services as services
-from tournament.printouts.common import PrintOptions, matches_of, round_label
+from tournament.printouts.common import PrintOptions, at_tables, matches_of, position, round_label
 from tournament.printouts.forms import PrintOptionsForm
 from tournament.printouts.registry import PRINTOUTS
 from tournament.selfscore import modes
@@ -39,7 +40,7 @@ def _page(request, event, refused=None):
         "cards": [{"printout": printout, "refused": refused if refused and refused["kind"] == kind else None}
                   for kind, printout in PRINTOUTS.items()],
         "rounds": [(str(r.pk), label) for r, label in labelled],
-        "matches": [(str(m.pk), _match_label(m)) for m in matches_of(event)],
+        "matches": [(str(m.pk), _match_label(m)) for m in at_tables(matches_of(event))],   # a bye prints nothing
         "jobs": [_job_view(event, job) for job in jobs],
         # where the players record, the sides' slips come from each round's desk (new codes, shown once)
         "slip_rounds": [(r.pk, label) for r, label in labelled if modes.players_record_stage(r.stage)],
@@ -56,9 +57,8 @@ def _refused(request, event, kind, *, form, error):
 
 
 def _match_label(match):
-    where = match.group.name if match.group_id else match.bracket_key
-    table = f" · {match.table}" if match.table else ""
-    return f"#{match.pk} {match.round.stage.label} {round_label(match.round)} {where}{table}"
+    table = _("Table %(n)s") % {"n": match.table}
+    return f"#{match.pk} {match.round.stage.label} {round_label(match.round)} {position(match)} · {table}"
 
 
 @login_required

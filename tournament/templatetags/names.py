@@ -4,7 +4,8 @@ the seat and side codes of a text in the active language's words (北/东/南/�
 ``common.seats.zh_seats``), for texts stored with the codes (explanations). ``{{ match.result_note|note_words }}``:
 a match's stored result note in the page's language (``tournament.records.notes.note_words``).
 ``{{ match.ns_source|source_words }}``: where a side still to be decided comes from, in the page's language
-("R2-M1 胜者", "A组第1名": ``tournament.competition.stages.describe_source``), never the stored code ("W:R2-M1").
+("第2轮第1场胜者", "A组第1名": ``tournament.competition.stages.describe_source``), never the stored code ("W:R2-M1");
+``{{ match.bracket_key|bracket_position }}`` a knock-out match's position in words ("第1轮第2场").
 ``{{ unit|unit_team:team }}``: an entry's unit and team, the team left out when it bears the unit's name
 (``common.names.unit_and_team``). ``{{ match|side_words:"ns" }}``: a side of a match: its pair, else where it comes
 from, else (a bye's empty side) the word for a bye; never "None"."""
@@ -17,7 +18,7 @@ from common import punctuation
 from common.names import display_name as _display_name
 from common.names import unit_and_team
 from common.seats import zh_seats
-from tournament.competition.stages import describe_source
+from tournament.competition.stages import describe_key, describe_source
 from tournament.records.notes import note_words as _note_words
 
 register = template.Library()
@@ -55,6 +56,11 @@ def note_words(note):
 @register.filter
 def source_words(code):
     return describe_source(code or "")
+
+
+@register.filter
+def bracket_position(key):
+    return describe_key(key or "")
 
 
 def _chinese() -> bool:
