@@ -34,7 +34,7 @@
     if (over) { form.hidden = true; return; }   // the match ended: no hand in play, no "第 n 副已开始出牌"
     var waiting = queued(), number = hand;
     waiting.forEach(function (n) { number = Math.max(number, n + 1); });
-    box.checked = made && !waiting.length;
+    box.checked = reported && made && !waiting.length;   // ticked only by an answer (none: taken as led)
     box.disabled = waiting.length > 0;
     document.getElementById("lead-hand").textContent = String(number);
     ask.querySelector(".lead-ask-hand").textContent = String(number);

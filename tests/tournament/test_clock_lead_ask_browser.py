@@ -32,6 +32,7 @@ def test_the_table_page_asks_at_the_announcement_and_takes_the_answer(transactio
     page.goto(f"{live_server.url}/tables/{table.pk}/")
     page.wait_for_selector("#lead-report:not([hidden])")
     assert page.locator("#lead-ask").is_hidden() and page.locator("#lead-made").is_visible()
+    assert not page.is_checked("#lead-made")    # nobody answered: not ticked (the rule's default is not an answer)
     frozen_now.advance(minutes=60)
     cs.fire_due(rnd.pk)                                                   # the announcement, nobody answered
     assert cs.hands_left(table) == 4
