@@ -16,7 +16,7 @@ from tests.tournament.test_draws_support import finish, make_event, play_stage
 from tests.tournament.test_printouts import pages_text
 from tournament.competition import draws, placings, stages, swiss_rounds, unit_standings
 from tournament.engines import brackets
-from tournament.entries import removals
+from tournament.entries import pairs, removals
 from tournament.models import Event, Match, Pair, Stage
 from tournament.printouts import standings as standings_printout
 from tournament.printouts.common import PrintOptions
@@ -212,3 +212,21 @@ def test_the_ranking_page_on_a_phone_lists_the_disqualified_pair_last(transactio
     assert "不计入最终名次" in page.locator("#disqualified").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path="var/test/dq_entry_phone.png")
+
+
+def test_a_pair_that_withdrew_keeps_its_place_and_every_table_says_it_withdrew(db, client):
+    """A pair that withdrew after its group's matches keeps its results and place (only a disqualification takes
+    the place), and the ranking page, the group table and the standings printout mark it 已退赛 (a new organiser
+    saw it listed 9= beside a pair that played every match, with no word why)."""
+    event = union_meet()
+    last = placings.event_ranking(event).places[-1]
+    gone = Pair.objects.get(pk=last.entry.pair_id)
+    pairs.withdraw_pair(gone)
+    ranked = placings.event_ranking(event)
+    assert shown(ranked.places)[-1] == "13=" and ranked.places[-1].entry.pair_id == gone.pk
+    for name in ("competition_standings", "competition_groups"):
+        page = client.get(reverse(name, args=[event.slug])).content.decode()
+        row = page.split('<table class="grid', 1)[1].split(gone.name, 1)[1].split("</tr>")[0]
+        assert '<span class="tag off removed">已退赛</span>' in row, name
+    lines = standings_printout.collect(event, PrintOptions()).final
+    assert f"{gone.name}（已退赛）" in [ln.name for ln in lines]

@@ -38,8 +38,9 @@ class EntryInfo:
 
     @property
     def removed_label(self) -> str:
-        """停赛 / 取消资格 for a pair the chief referee removed from the event (000 第十七条（八）), else ""."""
-        return str(Pair.Status(self.status).label) if self.status in Pair.REMOVED else ""
+        """已退赛 for a pair that withdrew, 停赛 / 取消资格 for one the chief referee removed from the event
+        (000 第十七条（八）), else "": its results stand, and every table says why it plays no more."""
+        return str(Pair.Status(self.status).label) if self.status in Pair.GONE else ""
 
 
 @dataclass(frozen=True)

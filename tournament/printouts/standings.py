@@ -66,7 +66,7 @@ def collect(event, options):
         heading=heading_for(event),
         stages=tuple((heading_for(event, stages.get(st.stage_id)), st.name, tuple(_group(g) for g in st.groups))
                      for st in event_standings(event)),
-        final=tuple(FinalLine(place=f"{p.place}{'=' if p.shared else ''}", name=p.entry.name, unit=p.entry.unit,
+        final=tuple(FinalLine(place=f"{p.place}{'=' if p.shared else ''}", name=_removed(p.entry), unit=p.entry.unit,
                               how=p.how) for p in places)
         + tuple(FinalLine(place="—", name=_removed(e), unit=e.unit, how=_("No place, no award"))
                 for e in ranked.disqualified),
@@ -75,7 +75,8 @@ def collect(event, options):
 
 
 def _removed(entry):
-    """The entry's name, with 停赛 / 取消资格 when the chief referee removed it from the event."""
+    """The entry's name, with 已退赛 / 停赛 / 取消资格 when it withdrew or the chief referee removed it, as the
+    ranking page says."""
     return entry.name + in_brackets(entry.removed_label) if entry.removed_label else entry.name
 
 
