@@ -124,6 +124,8 @@ def test_every_page_and_the_printout_say_gaipan(penalty, client):
     desk = client.get(f"/manage/{event.slug}/rounds/{match.round_id}/desk/state/").json()
     assert [d["outcome_label"] for d in desk["appeals_all"][0]["decisions"]] == ["改判"]
     assert desk["appeals_all"][0]["decisions"][0]["replacement"]   # the new sanction's text
+    offered = [r["id"] for t in desk["tables"] for r in t["rulings"]]   # what the desk offers to void or appeal
+    assert offered == [Ruling.objects.get(amends=ruling).pk]     # the replacement, not the amended ruling
     with translation.override("zh-hans"):
         lines = penalties.collect(event, PrintOptions()).lines
     assert [line.state for line in lines] == ["申诉改判（申诉：改判）", "生效（改判后的判罚（申诉裁决））"]

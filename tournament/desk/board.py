@@ -29,7 +29,7 @@ from tournament.competition import rounds
 from tournament.desk import uplinks
 from tournament.models import Match, Round
 from tournament.records.closing import appeal_deadline_of
-from tournament.records.ledger import PENDING, STATE_LABELS, match_entries, related_row
+from tournament.records.ledger import LIVE_STATES, PENDING, STATE_LABELS, match_entries, related_row
 
 # A table's state on the desk.
 NOT_STARTED, PLAYING, LAST_HANDS, FINISHED, NO_RESULT, DISPUTED = (
@@ -98,7 +98,9 @@ class MatchRulings:
 
     @property
     def standing(self) -> list[dict]:
-        return [r for r in self.listed if r["state"] != "void"]
+        """The rulings that still apply (the desk offers these to void or appeal): not one voided, reversed,
+        replaced on appeal (its replacement is listed instead) or set aside."""
+        return [r for r in self.listed if r["state"] in LIVE_STATES]
 
 
 def _rulings_of_match(match, rulings) -> MatchRulings:
