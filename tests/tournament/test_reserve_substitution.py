@@ -9,7 +9,7 @@ from common.errors import ConflictError, ForbiddenError, UserError
 from tests.conftest import login
 from tests.tournament.test_draws_support import finish, make_event
 from tournament.competition import draws, group_standings, stages
-from tournament.entries import substitutions
+from tournament.entries import pairs, substitutions
 from tournament.models import Event, Match, Pair, PairSubstitution, Player, Team
 
 
@@ -265,3 +265,25 @@ def test_a_pair_brought_back_for_another_pair_keeps_its_group_results_in_its_own
     assert row.played == 3 and row.wins == 3                          # its own win and the reserve's two
     assert all(t.complete for t in tables)
     assert group_standings.check_event(event) == []                   # the kept rows agree with a ranking anew
+
+
+def test_the_entries_list_offers_a_reserve_only_to_a_team_that_has_one_and_deletes_only_the_unplayed(
+        knockout, client):
+    """The organiser's list (a new organiser saw "启用候补对" on every pair of teams without reserves, and "删除"
+    on a pair that withdrew after playing, which the service then refused)."""
+    event, stage, reserves, users = knockout
+    teamless = reserves.popitem()[1]
+    pairs.withdraw_pair(teamless)                               # one team has no reserve now; never played
+    out = _first(stage)[0].ns
+    pairs.withdraw_pair(out)                                    # drawn: it stays in the record
+    client.force_login(users["organiser"])
+    page = client.get(reverse("entries_list", args=[event.slug])).content.decode()
+
+    def card(pair):
+        return page.split(f"<strong>{pair.name}</strong>", 1)[1].split("</li>", 1)[0]
+
+    substitute = "entries/{}/substitute/"
+    for pair in Pair.objects.filter(event=event, reserve=False, status=Pair.Status.ACTIVE):
+        assert (substitute.format(pair.pk) in card(pair)) == (pair.team_id != teamless.team_id), pair.name
+    assert f"entries/{teamless.pk}/delete/" in card(teamless)
+    assert f"entries/{out.pk}/delete/" not in card(out)

@@ -4,10 +4,21 @@ draw stays (the record needs it)."""
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 
 from common.errors import ConflictError, gettext_noop
 from tournament.models import GroupEntry, Match, Pair, Registration
+
+
+def _unused(pairs):
+    """Of ``pairs``, those in no match (as a side or its winner) and no group: the record does not need them."""
+    in_match = Match.objects.filter(Q(ns=OuterRef("pk")) | Q(ew=OuterRef("pk")) | Q(winner=OuterRef("pk")))
+    return pairs.exclude(Exists(in_match)).exclude(Exists(GroupEntry.objects.filter(pair=OuterRef("pk"))))
+
+
+def deletable_ids(event) -> set[int]:
+    """The withdrawn entries of ``event`` that :func:`delete_withdrawn_pair` deletes (the list offers it them)."""
+    return set(_unused(Pair.objects.filter(event=event, status=Pair.Status.WITHDRAWN)).values_list("pk", flat=True))
 
 
 @transaction.atomic
@@ -16,9 +27,7 @@ def delete_withdrawn_pair(event, pair) -> str:
     pair = Pair.objects.select_for_update().select_related("player1", "player2").get(pk=pair.pk, event=event)
     if pair.status != Pair.Status.WITHDRAWN:
         raise ConflictError(gettext_noop("Only a withdrawn entry can be deleted."), field="pair")
-    used = (Match.objects.filter(Q(ns=pair) | Q(ew=pair) | Q(winner=pair)).exists()
-            or GroupEntry.objects.filter(pair=pair).exists())
-    if used:
+    if not _unused(Pair.objects.filter(pk=pair.pk)).exists():
         raise ConflictError(gettext_noop("%(name)s has been drawn or has played: it stays in the record."),
                             field="pair", name=pair.name)
     name, players = pair.name, [pair.player1, pair.player2]

@@ -20,6 +20,7 @@ from tournament.entries import individuals as signups
 from tournament.entries import pairs as entry_pairs
 from tournament.entries import registration, spreadsheets
 from tournament.entries import services as svc
+from tournament.entries.cleanup import deletable_ids
 from tournament.entries.forms import (
     ActionForm,
     DrawPairsForm,
@@ -73,7 +74,8 @@ def entries_list(request, event):
     return _page(request, event, "list.html", units=units, problems=svc.team_problems(event),
                  rule=svc.team_rule(event), active=sum(p.status == Pair.Status.ACTIVE for p in pairs),
                  waiting=event.registrations.filter(status="active", pair__isnull=True).count(),
-                 may_remove=access.may(request.user, access.APPROVE, event=event))
+                 may_remove=access.may(request.user, access.APPROVE, event=event), deletable=deletable_ids(event),
+                 reserve_teams={p.team_id for p in pairs if p.reserve and p.status == Pair.Status.ACTIVE})
 
 
 @organiser_required
