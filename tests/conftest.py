@@ -299,6 +299,9 @@ def login(page, live_server, user):
     page.fill("input[name=username]", user.username)
     page.fill("input[name=password]", TEST_PASSWORD)
     page.click("form [type=submit]")
+    # the login page's answer, not its own "load" (already reached): a page opened before the answer would race
+    # the login's redirect (and its session cookie)
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
     page.wait_for_load_state()
 
 
