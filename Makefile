@@ -48,7 +48,7 @@ run: $(if $(filter 0,$(DEMO)),nodemo real-event,demo)
 	@$(BIN)/python manage.py first_run --address http://$(HOST):$(PORT)
 	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker; Ctrl-C stops both."
 	@trap 'trap - INT TERM; kill 0' INT TERM; \
-	$(SERVE_ENV) $(BIN)/celery -A config worker --beat --loglevel=info --concurrency=2 & \
+	$(SERVE_ENV) $(BIN)/celery -A config worker --beat --pool=threads --loglevel=info --concurrency=2 & \
 	$(SERVE_ENV) $(BIN)/gunicorn config.wsgi -c config/gunicorn.py --bind $(HOST):$(PORT); \
 	trap - INT TERM; kill 0
 
