@@ -130,6 +130,7 @@ TITLE_NTH = gettext_noop("%(what)s, time %(n)s")
 TITLE_MINUTES = gettext_noop("%(what)s, %(minutes)s min")
 TITLE_SECONDS = gettext_noop("%(what)s, %(minutes)s min %(seconds)s s")
 TITLE_CARDS = gettext_noop("%(what)s, %(cards)s cards")
+TITLE_ONE_CARD = gettext_noop("%(what)s, %(cards)s card")   # English's singular; Chinese says both alike
 
 
 def _marks():
@@ -205,7 +206,8 @@ def title_text(values, table) -> str:
     elif values.get("minutes") is not None:
         what = gettext(TITLE_MINUTES) % {"what": what, "minutes": values["minutes"]}
     elif values.get("per_card"):
-        what = gettext(TITLE_CARDS) % {"what": what, "cards": values["cards"]}
+        title = TITLE_ONE_CARD if values["cards"] == 1 else TITLE_CARDS
+        what = gettext(title) % {"what": what, "cards": values["cards"]}
     if values.get("nth") is not None:
         what = gettext(TITLE_NTH) % {"what": what, "n": values["nth"]}
     if values.get("role"):

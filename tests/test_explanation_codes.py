@@ -69,12 +69,14 @@ def test_every_sanction_code_reads_in_english_and_as_the_engine_writes_it_in_chi
 def test_every_title_shape_reads_in_english_and_as_the_engine_writes_it_in_chinese():
     profile = latest_profile("shenzhen-community")
     for extra in ({}, {"nth": 3}, {"minutes": 7}, {"minutes": 7, "seconds": 20}, {"cards": 3, "per_card": True},
-                  {"role": "defenders"}, {"role": "declarers", "nth": 2, "minutes": 0}):
+                  {"cards": 1, "per_card": True}, {"role": "defenders"}, {"role": "declarers", "nth": 2, "minutes": 0}):
         items = [phrases.title_item(offence="delay", name="拖延比赛时间", **extra), phrases.item("warning")]
         with translation.override("en"):
             english = explanations.sanction_text(items, profile=profile)
         assert english.startswith(("Delaying the game", "Declarers: Delaying", "Defenders: Delaying")), english
         assert not CJK.search(english), english
+        if extra.get("cards"):
+            assert f", {extra['cards']} card{'s' if extra['cards'] > 1 else ''}:" in english, english   # not "1 cards"
         with translation.override("zh-hans"):
             assert explanations.sanction_text(items, profile=profile) == explanation_text(items)
 
