@@ -137,3 +137,20 @@ def test_awards_print_the_list_and_a_certificate_per_holder(finished_event):
 def test_no_certificate_while_the_ranking_is_provisional(event):
     texts = pages_text(build_printout("awards", event, PrintOptions()))
     assert len(texts) == 1 and "暂定" in texts[0] and "最终名次确定后方可打印荣誉证书" in texts[0].replace("\n", "")
+
+
+def test_an_english_certificate_dates_as_the_pages_do_and_keeps_its_title_in_the_frame(finished_event):
+    """A new organiser's English certificate read "2026-12-8" and its spaced title ran to the frame."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from tournament.printouts import awards
+    from tournament.printouts.layout import register_font
+
+    texts = pages_text(build_printout("awards", finished_event, PrintOptions(lang="en")))
+    day = (finished_event.end_date or finished_event.start_date).isoformat()
+    assert all(day in page for page in texts[1:]) and "Certificate" in texts[1]
+    font, inner = register_font(), 842 - 200                # A4 landscape, the frame's inner width
+    for title in ("Certificate of honour", "荣誉证书"):
+        size, space = awards._title_fit(title, font, inner)
+        assert stringWidth(title, font, size) + space * (len(title) - 1) <= inner + 0.01, title
+    assert awards._title_fit("荣誉证书", font, inner) == (46, 14)   # the Chinese title as it was

@@ -9,11 +9,13 @@ signed and framed. A stage with no draw and no matches does not count (the list 
 import datetime as dt
 from dataclasses import dataclass
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from reportlab.lib import colors
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import PageBreak
 
+from common import punctuation
 from tournament.competition.placings import EventRanking, award_list, event_ranking
 from tournament.models import Pair
 from tournament.printouts.common import Printout, heading_for, listed
@@ -128,7 +130,21 @@ def place_text(place):
 def certificate_date(iso_day):
     """The day as a certificate writes it, e.g. 2026年12月5日."""
     day = dt.date.fromisoformat(iso_day)
-    return _("%(year)s-%(month)s-%(day)s") % {"year": day.year, "month": day.month, "day": day.day}
+    if punctuation.chinese(get_language()):
+        return _("%(year)s-%(month)s-%(day)s") % {"year": day.year, "month": day.month, "day": day.day}
+    return day.isoformat()   # 2026-12-08, as the pages write a day
+
+
+def _title_fit(title, font, inner, size=46, space=14):
+    """The title's size and letter spacing: 46 pt spaced 14 (荣誉证书), less spacing and then a smaller size for a
+    longer title (an English one), so it stays inside the frame."""
+    gaps = max(len(title) - 1, 1)
+    plain = stringWidth(title, font, size)
+    if plain + space * gaps > inner:
+        space = max(0.0, (inner - plain) / gaps)
+    if plain > inner:
+        size = size * inner / plain
+    return size, space
 
 
 def holder_lines(cert):
@@ -145,14 +161,16 @@ def draw_certificate(canvas, width, height, cert, data):
     inner = width - 200
     canvas.saveState()
     canvas.setFillColor(FRAME_RED)
-    canvas.setFont(font, 46)
-    canvas.drawCentredString(width / 2, height - 132, _("Certificate of honour"), charSpace=14)
+    title = _("Certificate of honour")
+    size, space = _title_fit(title, font, inner)
+    canvas.setFont(font, size)
+    canvas.drawCentredString(width / 2, height - 132, title, charSpace=space)
     canvas.restoreState()
     players, entry = holder_lines(cert)
     fit_text(canvas, players, 100, height - 215, inner, 28, align="centre")
     if entry:
         fit_text(canvas, entry, 100, height - 245, inner, 15, align="centre")
-    fit_text(canvas, _("at %(event)s was awarded") % {"event": data.event}, 100, height - 300, inner, 18,
+    fit_text(canvas, _("was awarded at %(event)s") % {"event": data.event}, 100, height - 300, inner, 18,
              align="centre")
     canvas.saveState()
     canvas.setFillColor(FRAME_RED)
