@@ -2,6 +2,7 @@
 offence names, waiting sides in English, and the certificates of a knock-out played to the end."""
 import pytest
 from django.utils import translation
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from tests.tournament.test_printouts import fonts_of, pages_text
 from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
@@ -13,8 +14,9 @@ from tests.tournament.test_printouts_data import (  # noqa: F401  (fixtures)
 )
 from tournament.competition.stages import describe_source
 from tournament.models import Match
-from tournament.printouts import scoresheets
+from tournament.printouts import awards, scoresheets
 from tournament.printouts.common import PrintOptions
+from tournament.printouts.layout import register_font
 from tournament.printouts.services import build_printout, collect
 
 
@@ -141,11 +143,6 @@ def test_no_certificate_while_the_ranking_is_provisional(event):
 
 def test_an_english_certificate_dates_as_the_pages_do_and_keeps_its_title_in_the_frame(finished_event):
     """A new organiser's English certificate read "2026-12-8" and its spaced title ran to the frame."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from tournament.printouts import awards
-    from tournament.printouts.layout import register_font
-
     texts = pages_text(build_printout("awards", finished_event, PrintOptions(lang="en")))
     day = (finished_event.end_date or finished_event.start_date).isoformat()
     assert all(day in page for page in texts[1:]) and "Certificate" in texts[1]

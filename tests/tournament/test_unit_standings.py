@@ -3,13 +3,17 @@ import io
 from fractions import Fraction
 
 import pytest
+from django.urls import reverse
 from openpyxl import load_workbook
 
 from common.errors import UserError
 from tests.tournament.test_draws_support import make_event, play_stage
+from tests.tournament.test_printouts import pages_text
 from tournament.competition import draws, stages, unit_standings
 from tournament.engines import unit_standings as us
 from tournament.models import Event, Player, Stage
+from tournament.printouts.common import PrintOptions
+from tournament.printouts.services import build_printout
 
 P = us.PlacedPair
 
@@ -119,3 +123,16 @@ def test_xlsx_has_chinese_headers_and_numbers_as_numbers(union_event):
     sheet = load_workbook(io.BytesIO(data)).active
     assert [c.value for c in sheet[3]][:3] == ["名次", "单位", "总分"]
     assert isinstance(sheet["A4"].value, int) and isinstance(sheet["C4"].value, (int, float))
+
+
+@pytest.mark.django_db
+def test_an_event_without_a_scale_says_so_on_the_page_and_the_printout(client):
+    """company-league (001) writes no unit scoring and the organiser set none: the page and the printout said
+    nothing at all (a heading over a blank page)."""
+    event = make_event(4, 2, profile="company-league", fmt=Event.Format.ROUND_ROBIN)
+    assert not event.ranks_units
+    result = unit_standings.event_unit_standings(event)
+    assert not result.offered and result.note == "本赛事不计团体总分：竞赛规程未规定各单位按名次计分，主办方也未设定。"
+    page = client.get(reverse("competition_units", args=[event.slug])).content.decode()
+    assert result.note in page
+    assert result.note in "".join(pages_text(build_printout("units", event, PrintOptions()))).replace("\n", "")

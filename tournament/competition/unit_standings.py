@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from openpyxl import Workbook
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
@@ -61,6 +62,11 @@ class UnitStandings:
 def profile_rules(event: Event) -> dict:
     """The profile's ``unit_standings`` section (empty when the profile has none)."""
     return dict((event.profile.data or {}).get("unit_standings") or {})
+
+
+#: What the unit standings say when the profile and the organiser set no scale (a blank page before).
+NOT_RANKED = gettext_lazy("This event ranks no units: its rules give the units no points per place, and the "
+                          "organiser has set none.")
 
 
 def scale_note(event: Event) -> str:
@@ -152,7 +158,7 @@ def event_unit_standings(event: Event) -> UnitStandings:
     rules = unit_rules(event)
     seed = lot_seed(event)
     if not event.ranks_units:
-        return UnitStandings((), True, rules, (), seed, offered=False, note=scale_note(event))
+        return UnitStandings((), True, rules, (), seed, offered=False, note=scale_note(event) or str(NOT_RANKED))
     places, complete = final_ranking(event)
     unit_of = dict(Pair.objects.filter(event=event).values_list("pk", "unit__name"))
     names = dict(Pair.objects.filter(event=event).values_list("pk", "name"))
