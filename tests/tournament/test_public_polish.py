@@ -32,6 +32,18 @@ def test_group_tables_say_nothing_about_a_lot_before_any_match(client, db):
     assert "抽签决定" not in html
 
 
+def test_a_place_tied_on_everything_so_far_says_it_is_provisional(client, db):
+    """Two pairs that won their first match alike: nothing explained their order (a new organiser's walk)."""
+    event = make_event(4, 2, fmt="round_robin")
+    stage = stages.create_stage(event, Stage.Kind.ROUND_ROBIN, settings={"n_groups": 1})
+    draws.draw_groups(stage, seed="暂列")
+    for m in Match.objects.filter(round__stage=stage, round__number=1):
+        finish(m, win_level="A", lose_level="5")
+    html = client.get(reverse("competition_groups", args=[event.slug])).content.decode()
+    assert html.count("积分等各项均相同，名次暂列") == 4    # the two winners alike, the two losers alike
+    assert "抽签决定" not in html and "待抽签" not in html
+
+
 def test_a_lot_is_named_once_the_group_is_complete(client, db):
     event = make_event(3, 3, fmt="round_robin")
     stage = stages.create_stage(event, Stage.Kind.ROUND_ROBIN, settings={"n_groups": 1})

@@ -160,7 +160,11 @@ def tie_note(row: pure.StandingRow, order: tuple[str, ...], lot_seed) -> str:
 
 def shown_tie_note(row: pure.StandingRow, order: tuple[str, ...], *, lot_seed, complete: bool) -> str:
     """The tie note a table shows: a lot decides (or is still to draw) only once the play it ranks is
-    complete, so nothing says "抽签决定" while the places can still change (before any match, none at all)."""
-    if not complete and (row.decided_by == "lot" or row.lot_pending or row.played == 0):
+    complete, so nothing says "抽签决定" while the places can still change: a place tied on everything so far
+    says its order is provisional (before any match, nothing at all)."""
+    if not complete and row.played == 0:
         return ""
+    if not complete and (row.decided_by == "lot" or row.lot_pending):
+        return _("Tied on %(first)s and every tie-break so far: the order is provisional") % {
+            "first": metric_label(order[0])}
     return tie_note(row, order, lot_seed)
