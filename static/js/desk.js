@@ -25,8 +25,11 @@
   function csrf() { return T.csrf(root); }
   function time(iso) {
     if (!iso) return "";
-    var d = new Date(iso);
-    return d.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+    var d = new Date(iso), lang = document.documentElement.lang || undefined;
+    var zone = document.querySelector("meta[name=time-zone]"), options = { hour: "2-digit", minute: "2-digit" };
+    if (zone && zone.content) options.timeZone = zone.content;   // the event's clock, as the server's pages say it
+    try { return d.toLocaleTimeString(lang, options); }
+    catch (e) { delete options.timeZone; return d.toLocaleTimeString(lang, options); }
   }
   function pad(n) { return (n < 10 ? "0" : "") + n; }
   function mmss(seconds) {

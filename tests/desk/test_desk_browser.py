@@ -2,12 +2,14 @@
 and alerts, a pending forfeit approved in place, a round that will not close while tables have no result,
 a chief's result for a table that could not play, then closing with the appeal deadline counting down."""
 import pathlib
+import zoneinfo
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import expect
 
 from rulings import services
-from rulings.models import AppealDecision, Approval
+from rulings.models import AppealDecision, Approval, Ruling
 from tests.conftest import login
 from tests.tournament.test_clock_fixtures import make_round
 from tournament.models import Match
@@ -115,3 +117,17 @@ def test_the_desk_approves_decides_and_closes(desk_round, live_server, page):
     expect(page.locator("#round-state")).to_contain_text("本轮进行中")
     expect(page.locator("[data-clock-status]")).not_to_contain_text("本轮已结束")
     assert page.is_visible("#close-round")
+
+
+@pytest.mark.browser
+def test_the_desk_writes_times_on_the_events_clock_whatever_the_devices_zone(desk_round, live_server, new_context):
+    """A chief's laptop set to another zone read "成绩于19:37公布" where the table pages said 03:41: the desk
+    now writes its times in the server's zone (the page's meta time-zone), as every server-made page does."""
+    rnd, tables, _referee, chief = desk_round
+    page = new_context(timezone_id="America/New_York").new_page()
+    login(page, live_server, chief)
+    page.goto(f"{live_server.url}/manage/{rnd.stage.event.slug}/rounds/{rnd.pk}/desk/")
+    approval = page.locator('#approvals li[data-ruling]')
+    approval.wait_for()
+    at = Ruling.objects.get(match=tables[1]).recorded_at.astimezone(zoneinfo.ZoneInfo(settings.TIME_ZONE))
+    assert at.strftime("%H:%M") in approval.inner_text(), approval.inner_text()
