@@ -21,6 +21,7 @@ from rulings.services import Conflict, RulingError, engine_call, lock_match
 from tournament import access
 from tournament.competition import results
 from tournament.models import Round
+from tournament.models.competition import describe_key
 from tournament.records import match as match_record
 from tournament.records.closing import appeal_deadline_of
 from tournament.records.ledger import (
@@ -184,7 +185,7 @@ def _resettle(match, kept, result_stands):
                          "change. Decide again with “the result stands”: the decision goes on the record and "
                          "%(winner)s stays the winner (the chief referee's decision under the rules)."),
             field="result_stands", match=str(match), winner=winner,
-            next=f"{begun.round} {begun.bracket_key}", table=begun.table or "") from exc
+            next=f"{begun.round} {describe_key(begun.bracket_key)}", table=begun.table or "") from exc
 
 
 class ResultCannotChange(Conflict):

@@ -15,6 +15,7 @@ from rulings.presenters import ruling_text
 from rulings.services import engine_call, offender_role_in, sanction_inputs, with_declarer
 from tournament.competition import results
 from tournament.models import Match, PairRemoval
+from tournament.models.competition import describe_key
 from tournament.records.adjustments import TableState, match_replay
 from tournament.records.ledger import (
     IN_FORCE,
@@ -183,7 +184,7 @@ def void_impact(ruling) -> dict:
     if begun is not None:
         lines.append(gettext("The winner's next match (%(match)s, table %(table)s) has begun: the result cannot "
                              "change, so the void will be refused.") % {
-            "match": f"{begun.round} {begun.bracket_key}", "table": begun.table})
+            "match": f"{begun.round} {describe_key(begun.bracket_key)}", "table": begun.table})
     lifted = _lifted_removals(before_entries, after_entries)
     if lifted:
         lines.append(gettext("A pair taken out of the event by these rulings plays on: %(names)s.") % {

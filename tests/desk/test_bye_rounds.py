@@ -104,3 +104,20 @@ def test_a_bye_gets_no_score_sheet_table_card_or_seat_cards(union_meet):
     with refused("match") as caught:
         results.collect(union_meet, PrintOptions(match=bye.pk))
     assert "轮空" in str(caught.value)
+
+
+@pytest.mark.parametrize("language, bye, not_drawn", [("zh-hans", "轮空", "桌号未定"), ("en", "Bye", "table not drawn yet")])
+def test_a_byes_pair_reads_its_bye_once_and_no_table_on_its_page_and_the_schedule(union_meet, client, language, bye,
+                                                                                   not_drawn):
+    """A new organiser saw "桌号未定" and "轮空 · 轮空" for a group bye on the pair's page (a bye has no table to
+    draw) and "轮空 · 轮空" on the schedule."""
+    match = Match.objects.get(round=first_round(union_meet), status=Match.Status.BYE)
+    pair = match.ns or match.ew
+    client.cookies["django_language"] = language
+    page = client.get(reverse("competition_entry", args=[union_meet.slug, pair.pk])).content.decode()
+    section = page.split(f'data-live-match="{match.pk}"', 1)[1].split("</section>", 1)[0]
+    assert not_drawn not in section and f"{bye} · {bye}" not in section and bye in section
+    assert ("轮空，不设桌" if language == "zh-hans" else "a bye: no table") in section
+    schedule = client.get(reverse("competition_schedule", args=[union_meet.slug])).content.decode()
+    row = schedule.split(f'data-live-match="{match.pk}"', 1)[1].split("</li>", 1)[0]
+    assert f"{bye} · {bye}" not in row and (language != "en" or "轮空" not in row)

@@ -22,6 +22,7 @@ from tests.tournament.test_reserve_substitution import _first, knockout  # noqa:
 from tournament import roles
 from tournament.competition import rounds
 from tournament.models import Match
+from tournament.models.competition import describe_key
 from tournament.records.ledger import AMENDED, IN_FORCE, match_entries
 
 
@@ -103,7 +104,7 @@ def test_when_the_next_match_has_begun_the_409_says_so_and_the_result_can_stand(
     assert refused.json()["field"] == "result_stands"
     detail = refused.json()["detail"]
     assert detail.count(str(match.winner)) >= 3                              # the match, its winner, who stays
-    assert f"{following.round} {following.bracket_key}" in detail and str(following.table) in detail
+    assert f"{following.round} {describe_key(following.bracket_key)}" in detail and str(following.table) in detail
     assert not AppealDecision.objects.exists()                               # nothing half-saved
     kept = api.post(url, {**body, "result_stands": True}, format="json")
     assert kept.status_code == 201, kept.json()

@@ -16,6 +16,7 @@ from rulings.models import Approval, Ruling, RulingVoid
 from scoring.replay_check import check_match
 from tests.tournament.test_reserve_substitution import _first, knockout  # noqa: F401
 from tournament.models import Match, Pair, PairRemoval
+from tournament.models.competition import describe_key
 from tournament.records import ledger as ledger_
 
 
@@ -190,12 +191,12 @@ def test_a_void_that_would_rewrite_a_begun_next_match_is_refused_and_nothing_is_
     Match.objects.filter(pk=following.pk).update(status=Match.Status.PLAYING, started_at=stored.finished_at)
     impact = previews.void_impact(Ruling.objects.get(pk=late.pk))
     assert impact["reopens"] and impact["refused"]
-    assert any(following.bracket_key in line and "已开始" in line for line in impact["text"]), impact["text"]
+    assert any(describe_key(following.bracket_key) in line and "已开始" in line for line in impact["text"]), impact["text"]
     api = APIClient()
     api.force_authenticate(users["chief"])
     refused = api.post(reverse("api_ruling_void", args=[late.pk]), {"reason": "看错表"}, format="json")
     assert refused.status_code == 409, refused.content
-    assert following.bracket_key in refused.json()["detail"]
+    assert describe_key(following.bracket_key) in refused.json()["detail"]
     assert not RulingVoid.objects.exists()
     stored = _stored(match)
     assert (stored.status, stored.winner_id) == (Match.Status.FORFEIT, stored.ew_id)

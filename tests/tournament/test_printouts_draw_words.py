@@ -7,6 +7,7 @@ from tests.tournament.test_printouts import fonts_of, pages_text
 from tournament.competition import draws
 from tournament.competition.stages import create_stages_from_format
 from tournament.models import Draw, GroupEntry, Match, Pair
+from tournament.models.competition import describe_key
 from tournament.printouts.common import PrintOptions
 from tournament.printouts.services import build_printout
 
@@ -71,4 +72,4 @@ def test_bracket_draw_names_the_first_round_slots(drawn_event):
     for match in Match.objects.filter(round__stage=knockout, round__number=1):
         ns = f"{match.ns_source[0]}组第{match.ns_source[1:]}名"
         ew = f"{match.ew_source[0]}组第{match.ew_source[1:]}名"
-        assert f" {match.bracket_key} {ns} {ew} " in bracket_part, (match.bracket_key, ns, ew, bracket_part)
+        assert f" {describe_key(match.bracket_key)} {ns} {ew} " in bracket_part, (match.bracket_key, ns, ew, bracket_part)

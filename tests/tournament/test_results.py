@@ -68,7 +68,7 @@ def test_a_correction_is_refused_once_the_next_match_has_begun(knockout, make_us
     final = row(knockout, "R2-M1")
     record_hand(final, chief, number=1, trump="H", defender_points=40, declarer="E")   # the final is under way
 
-    with pytest.raises(ConflictError, match="决赛（第1桌）已经开始") as refused:
+    with pytest.raises(ConflictError, match="决赛 第2轮第1场（第1桌）已经开始") as refused:
         hand(semi, chief, 160, correct=True)
     assert refused.value.status == 409 and refused.value.field == "winner"
     assert f"（第{final.table}桌）已经开始" in str(refused.value)

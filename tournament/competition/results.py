@@ -42,6 +42,7 @@ from tournament import access, pagecache
 from tournament.competition import allowances, display_cache, group_standings, knockout
 from tournament.competition.referees import drop_conflicting_referees
 from tournament.models import Event, HandAllowance, Match, Pair, ResultDecision, Stage
+from tournament.models.competition import describe_key
 from tournament.records import match as match_record
 from tournament.records.match import MatchRecord
 from tournament.records.notes import SWISS_BYE_NOTE, WALKOVER_NOTE
@@ -289,7 +290,7 @@ def advance_bracket(stage, *, refuse_started=False) -> list[str]:
                 if refuse_started and {place(row.ns_id), place(row.ew_id)} != {place(ns), place(ew)}:
                     raise NextMatchBegun(
                         gettext_noop("The result cannot change: %(match)s (table %(table)s) has already begun."),
-                        field="winner", begun=row, match=str(row.round), table=row.table)
+                        field="winner", begun=row, match=f"{row.round} {describe_key(row.bracket_key)}", table=row.table)
                 continue
             new = (ns, ew, *knockout.derive(view, ms, row))
             new += (_bye_table(row, slot, new[2], free_tables),)

@@ -35,6 +35,7 @@ from tournament import pagecache
 from tournament.engines import brackets
 from tournament.engines.pairings import round_robin
 from tournament.models import Draw, Event, Group, GroupEntry, Match, Round, Stage
+from tournament.models.competition import describe_key
 from tournament.selfscore import modes as recorders
 
 GROUP_SIZE = 4  # default entries per group when the organiser gives no group count
@@ -385,19 +386,6 @@ def source_code(source: brackets.Source) -> str:
     if source.kind == "bye":
         return "BYE"
     return source.value if isinstance(source.value, str) else ""
-
-
-def describe_key(key: str) -> str:
-    """A knock-out match's position in words in the active language, never its code: "R1-M2" → "第1轮第2场",
-    "P3-R1-M1" → "第3名起排位赛第1轮第1场" (a key that is no position is shown as it is)."""
-    try:
-        prefix, round_no, index = brackets.parse_key(key)
-    except UserError:
-        return key
-    values = {"round": round_no, "n": index + 1}
-    if not prefix:
-        return _("Round %(round)s, match %(n)s") % values
-    return _("Places from %(place)s, round %(round)s, match %(n)s") % {**values, "place": prefix[1:-1]}
 
 
 def describe_source(code: str) -> str:

@@ -6,16 +6,17 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from common.errors import gettext_noop
+from common.errors import UserError, gettext_noop
 from infra import clock
 from infra.appendonly import AppendOnlyModel
+from tournament.engines import brackets
 from tournament.models.entries import Pair
 from tournament.models.event import Event
 
 _USER_MODEL = settings.AUTH_USER_MODEL  # (the Stage's own field ``settings`` hides the module's name in its body)
 
 __all__ = ['Draw', 'Stage', 'Group', 'GroupEntry', 'Round', 'Match', 'RefereeUnit', 'ResultDecision', 'RoundClosure',
-           'round_label', 'round_words']
+           'describe_key', 'round_label', 'round_words']
 
 #: The names the system gives rounds and bracket sections (``tournament.engines.brackets``: "半决赛", "第3–4名决赛",
 #: "第5–8名排位赛 第1轮", "第2轮"), as a pattern and the English msgid a page shows them with.
@@ -50,6 +51,19 @@ def round_words(name: str) -> str:
 def round_label(number: int, name: str) -> str:
     """A round's name as pages show it: a name left as generated ("第3轮") or none in the page's language."""
     return round_words(name) if name else gettext("Round %(n)s") % {"n": number}
+
+
+def describe_key(key: str) -> str:
+    """A knock-out match's position in words in the active language, never its code: "R1-M2" → "第1轮第2场",
+    "P3-R1-M1" → "第3名起排位赛第1轮第1场" (a key that is no position is shown as it is)."""
+    try:
+        prefix, round_no, index = brackets.parse_key(key)
+    except UserError:
+        return key
+    values = {"round": round_no, "n": index + 1}
+    if not prefix:
+        return gettext("Round %(round)s, match %(n)s") % values
+    return gettext("Places from %(place)s, round %(round)s, match %(n)s") % {**values, "place": prefix[1:-1]}
 
 
 class Draw(AppendOnlyModel):

@@ -15,7 +15,7 @@ from reportlab.platypus import Spacer
 
 from common.errors import UserError
 from common.names import display_name
-from tournament.competition.stages import bracket_from_draw, describe_source, group_name
+from tournament.competition.stages import bracket_from_draw, describe_key, describe_source, group_name
 from tournament.models import Draw, Match, Pair, Player
 from tournament.printouts.common import Printout, colon, heading_for, local_time
 from tournament.printouts.draw_checks import CHECKERS, DrawCheck, DrawTable, check_recorded, check_void, where
@@ -169,7 +169,7 @@ def _bracket(draw, names, matches):
     for slot in first:
         a = _slot_side(slot.a, names)
         b = _slot_side(slot.b, names)
-        rows.append((slot.key, *a, *b))
+        rows.append((describe_key(slot.key), *a, *b))
     header = (_("Slot"), _("North–South"), _("Unit"), _("East–West"), _("Unit"))
     return summary, DrawTable(tuple(map(str, header)), tuple(rows), SIDES_SHARES)
 

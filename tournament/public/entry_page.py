@@ -49,7 +49,7 @@ def _match_row(match, pair) -> dict:
         "opponent_unit": _opponent(match, side).unit.name if _opponent(match, side) is not None else "",
         "my_level": levels[side], "their_level": levels[other],
         "won": match.winner_id == pair.pk, "lost": match.winner_id is not None and match.winner_id != pair.pk,
-        "over": match.is_over, "playing": match.status == Match.Status.PLAYING,
+        "over": match.is_over, "playing": match.status == Match.Status.PLAYING, "bye": match.status == Match.Status.BYE,
         "note": note_words(match.result_note),   # a row stored before the note was written as decided
     }
 
