@@ -51,6 +51,7 @@ def test_organiser_downloads_every_printout_from_the_page(client, event, played_
     for kind in ("bracket", "schedule", "scoresheets", "results", "standings", "awards", "draw", "crosstable",
                  "penalties"):
         assert reverse("printout_download", args=[event.slug, kind]) in html
+    assert reverse("printout_download", args=[event.slug, "swiss"]) not in html   # groups and a knock-out only
     response = client.get(reverse("printout_download", args=[event.slug, "results"]), {"match": played_match.pk})
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert "attachment" in response["Content-Disposition"]

@@ -315,4 +315,5 @@ def _draw_winner(canvas, x, y, col, size, view):
         fit_text(canvas, f"→ {label}" if view.outgoing else label, x + 2, y - 2 * size - 3, col - 4, size * 0.8)
 
 
-PRINTOUT = Printout(kind="bracket", title=gettext_lazy("Bracket"), collect=collect, render=render)
+PRINTOUT = Printout(kind="bracket", title=gettext_lazy("Bracket"), collect=collect, render=render,
+                    stage_kind=Stage.Kind.ELIMINATION)

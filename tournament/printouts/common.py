@@ -237,7 +237,8 @@ class Printout:
     pages are drawn). ``uses`` names the options that apply ("round", "match"); ``needs_round`` marks the
     printouts that refuse to build without a round (the page's round list is then required);
     ``background`` marks the printouts the organiser page builds with a Celery task (a whole round's
-    sheets, certificates).
+    sheets, certificates). ``stage_kind``: the kind of stage it prints (a bracket, Swiss rounds, groups'
+    crosstables); the page offers it only to an event that has such a stage.
     """
 
     kind: str
@@ -247,3 +248,4 @@ class Printout:
     uses: tuple = ()
     background: bool = False
     needs_round: bool = False
+    stage_kind: str = ""

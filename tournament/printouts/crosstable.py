@@ -101,4 +101,5 @@ def _heading(stage, group):
     return stage if group == stage else f"{stage} · {group}"
 
 
-PRINTOUT = Printout(kind="crosstable", title=gettext_lazy("Crosstables"), collect=collect, render=render)
+PRINTOUT = Printout(kind="crosstable", title=gettext_lazy("Crosstables"), collect=collect, render=render,
+                    stage_kind=Stage.Kind.ROUND_ROBIN)

@@ -84,4 +84,4 @@ def render(data, progress=None):
 
 
 PRINTOUT = Printout(kind="swiss", title=gettext_lazy("Swiss pairings and standings"), collect=collect,
-                    render=render, uses=("round",))
+                    render=render, uses=("round",), stage_kind=Stage.Kind.SWISS)

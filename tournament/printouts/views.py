@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from common.errors import UserError
-from tournament.models import PrintJob, Round
+from tournament.models import PrintJob, Round, Stage
 from tournament.permissions import organiser_event
 from tournament.printouts import services as services
 from tournament.printouts.common import PrintOptions, at_tables, matches_of, position, round_label
@@ -35,10 +35,11 @@ def _page(request, event, refused=None):
     rounds = Round.objects.filter(stage__event=event).select_related("stage").order_by("stage__order", "number")
     jobs = PrintJob.objects.filter(event=event).order_by("-id")[:RECENT_JOBS]
     labelled = [(r, f"{r.stage.label} · {round_label(r)}") for r in rounds]
+    stage_kinds = set(Stage.objects.filter(event=event).values_list("kind", flat=True))
     return render(request, "tournament/printouts/index.html", {
         "event": event,
         "cards": [{"printout": printout, "refused": refused if refused and refused["kind"] == kind else None}
-                  for kind, printout in PRINTOUTS.items()],
+                  for kind, printout in PRINTOUTS.items() if not printout.stage_kind or printout.stage_kind in stage_kinds],
         "rounds": [(str(r.pk), label) for r, label in labelled],
         "matches": [(str(m.pk), _match_label(m)) for m in at_tables(matches_of(event))],   # a bye prints nothing
         "jobs": [_job_view(event, job) for job in jobs],
