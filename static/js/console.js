@@ -471,7 +471,8 @@
       .then(function (r) { return r.json(); })
       .then(function (json) {
         renderList(json.rulings);
-        document.getElementById("hand-number").textContent = json.match.hand_number;
+        var handNumber = document.getElementById("hand-number");   // none once the match is over
+        if (handNumber) handNumber.textContent = json.match.hand_number;
         document.getElementById("level-NS").textContent = json.match.levels.NS;
         document.getElementById("level-EW").textContent = json.match.levels.EW;
       }, function () { setStatus(L.list_offline, "error"); });

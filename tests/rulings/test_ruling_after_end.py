@@ -64,6 +64,8 @@ def test_the_console_says_why_and_offers_no_offence(client, table):
     client.force_login(users["chief"])
     page = client.get(f"/tables/{match.pk}/console/")
     assert page.context["console"]["offences"] and REFUSAL not in page.content.decode()
+    head = page.content.decode().split('class="levels"', 1)[1].split("</header>", 1)[0]
+    assert 'id="hand-number"' not in head and match.get_status_display() in head   # not "副 n+1" after n hands
 
 
 @pytest.mark.browser
