@@ -48,6 +48,7 @@ def test_group_page_shows_tables_crosstables_and_tie_break_notes(client, db):
 def test_bracket_page_shows_rounds_placements_and_seed(client, drawn):
     html = client.get(reverse("competition_bracket", args=[drawn[0].slug])).content.decode()
     assert "四分之一决赛" in html and "半决赛" in html and "第5–8名排位赛" in html and "<code>k</code>" in html
+    assert '<span class="bm-head">第1轮第1场 · 桌号 1' in html and "R1-M1" not in html   # its match in words
 
 
 def test_schedule_names_a_side_still_to_be_decided_in_words(client, drawn):
