@@ -231,6 +231,29 @@ def _another_backend_waits_for_a_lock(connection, timeout=10.0) -> bool:
     return bool(wait_for(waiting, timeout=timeout, interval=0.05))
 
 
+def test_the_worker_locks_a_tables_match_only_when_it_is_due(db, frozen_now, chief):
+    """A sweep runs every few seconds: before the announcement it locks no Match row a hand would wait for; at it,
+    the due tables' rows, in id order."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    rnd = make_round(tables=3)
+    cs.start_clock(rnd, chief)
+    frozen_now.advance(minutes=30)
+
+    def match_locks():
+        with CaptureQueriesContext(connection) as ctx:
+            fired = cs.fire_due(rnd.pk)
+        return fired, [q["sql"] for q in ctx.captured_queries
+                       if 'FROM "tournament_match"' in q["sql"] and "FOR UPDATE" in q["sql"].upper()]
+
+    assert match_locks() == ([], [])
+    frozen_now.advance(minutes=31)
+    fired, locks = match_locks()
+    assert fired == ["announce", *(f"table:{t.pk}" for t in tables_of(rnd))] and len(locks) == 1
+    assert 'ORDER BY "tournament_match"."id" ASC' in locks[0]
+
+
 @pytest.mark.parametrize("worker_first", [False, True], ids=["referee-writes-first", "worker-writes-first"])
 def test_a_referee_and_the_worker_do_not_deadlock(transactional_db, frozen_now, make_user, monkeypatch,
                                                    worker_first):

@@ -285,11 +285,14 @@ def fire_due(round_id, *, via="service") -> list:
             if due and kind not in done and tables.create_once(ClockFiring, round_id=round_id, kind=kind,
                                                          fired_at=now, via=via):
                 fired.append(str(kind))
-        # each table's Match row is locked before its allowance is written: an insert that waited for it
-        # instead (PostgreSQL's foreign-key check) would hold the allowance's unique key against the hand
-        # path, which holds that row and writes the same allowance
-        waiting = live_matches_without_allowance(round_id).select_related("ns", "ew", "profile")
-        for match in waiting.order_by("pk").select_for_update(of=("self",)):
+        # the due tables' Match rows are locked (in id order) before their allowances are written: an insert
+        # that waited for the row instead (PostgreSQL's foreign-key check) would hold the allowance's unique key
+        # against the hand path, which holds that row and writes the same allowance. Only the due ones: a sweep
+        # before the announcement locks nothing a hand waits for.
+        waiting = live_matches_without_allowance(round_id)
+        due = [pk for pk in waiting.values_list("pk", flat=True) if tables.due(rule, marks, now, pk)]
+        locked = waiting.filter(pk__in=due).select_related("ns", "ew", "profile").order_by("pk")
+        for match in locked.select_for_update(of=("self",)):
             if tables.fire_table(rule, marks, now, match):
                 fired.append(f"table:{match.pk}")
         if fired:

@@ -23,14 +23,22 @@ from tournament.models import ClockEvent, HandAllowance, Match
 from tournament.records.adjustments import match_replay
 
 
+def due(rule, marks, now, match_id) -> bool:
+    """Whether the table's own announcement (or, without one, its end) is due: read from the clock's marks, no
+    query (the worker locks only the tables this says are due)."""
+    reading = clocks.read(rule, marks, now, table=match_id)
+    return reading.announce_due if rule.announces else reading.end_due
+
+
 def fire_table(rule, marks, now, match) -> bool:
     """Fix one table's hand allowance if its own announcement (or, without one, its end) is due.
 
     At the end (no announcement), the table's result is settled at once: its last allowed hand is the
     one played.
     """
-    reading = clocks.read(rule, marks, now, table=match.pk)
-    if rule.announces and reading.announce_due:
+    if not due(rule, marks, now, match.pk):
+        return False
+    if rule.announces:
         recorded = hands_recorded(match)
         # 000 第十五条: only a hand whose first lead was made is "in play"; a table still dealing or
         # bidding counts the hand it is about to play as the first of the hands after
@@ -39,17 +47,15 @@ def fire_table(rule, marks, now, match) -> bool:
         return create_once(HandAllowance, match=match, reason=HandAllowance.Reason.ANNOUNCE,
                            hand_in_play=recorded + 1, last_hand=last, fired_at=now, in_play_counted=counts,
                            in_play_by_rule=rule.hand_in_play_counts, redeals_count=rule.redeals_count)
-    if not rule.announces and reading.end_due:
-        replayed = match_replay(match)
-        count = replayed.state.hand_count
-        created = create_once(HandAllowance, match=match, reason=HandAllowance.Reason.TIME_UP,
-                              hand_in_play=count + 1, last_hand=count, fired_at=now)
-        if created:
-            _forget_clock_state(match)
-            locked = lock_row(Match.objects.select_related("ns", "ew", "profile"), match.pk)
-            results.settle(locked, replay=replayed)
-        return created
-    return False
+    replayed = match_replay(match)
+    count = replayed.state.hand_count
+    created = create_once(HandAllowance, match=match, reason=HandAllowance.Reason.TIME_UP,
+                          hand_in_play=count + 1, last_hand=count, fired_at=now)
+    if created:
+        _forget_clock_state(match)
+        locked = lock_row(Match.objects.select_related("ns", "ew", "profile"), match.pk)
+        results.settle(locked, replay=replayed)
+    return created
 
 
 def create_once(model, **fields) -> bool:

@@ -144,9 +144,11 @@ def assign_blocks(stage: Stage, *, rounds, blocks) -> BlockOutcome:
     _check_referees(stage, blocks)
     labels = {r.pk: r.label for r in rounds}
     low, high = min(b.first for b in blocks), max(b.last for b in blocks)
-    rows = list(_tables(rounds).filter(table__range=(low, high)).select_for_update(of=("self",))
-                .order_by("round__number", "table")
+    # locked in id order, as every writer of several Match rows locks them (the clock's worker among them)
+    rows = list(_tables(rounds).filter(table__range=(low, high)).select_for_update(of=("self",)).order_by("pk")
                 .values_list("pk", "round_id", "table", "status", "ns__unit_id", "ew__unit_id"))
+    numbers = {r.pk: r.number for r in rounds}
+    rows.sort(key=lambda row: (numbers[row[1]], row[2]))
     units = dict(RefereeUnit.objects.filter(event_id=stage.event_id, user_id__in={b.referee.pk for b in blocks})
                  .values_list("user_id", "unit_id"))
     outcome, want = BlockOutcome(), {}
