@@ -2,6 +2,7 @@
 候补1对2名"): an organiser or a chief referee swaps it in for a playing pair (who, when, append-only); the
 bracket, group rows and schedule honour it for matches not yet begun; matches already begun keep their pair."""
 import pytest
+from django.db.models import Q
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -9,7 +10,7 @@ from common.errors import ConflictError, ForbiddenError, UserError
 from tests.conftest import login
 from tests.tournament.test_draws_support import finish, make_event
 from tournament.competition import draws, group_standings, stages
-from tournament.entries import pairs, substitutions
+from tournament.entries import cleanup, pairs, substitutions
 from tournament.models import Event, Match, Pair, PairSubstitution, Player, Team
 
 
@@ -287,3 +288,19 @@ def test_the_entries_list_offers_a_reserve_only_to_a_team_that_has_one_and_delet
         assert (substitute.format(pair.pk) in card(pair)) == (pair.team_id != teamless.team_id), pair.name
     assert f"entries/{teamless.pk}/delete/" in card(teamless)
     assert f"entries/{out.pk}/delete/" not in card(out)
+
+
+def test_a_pair_that_went_out_for_the_reserve_stays_in_the_record(knockout, client):
+    """The pair that went out takes no match any more, but its substitution names it (the row protects it): the
+    list offers no delete and the service refuses one (a ProtectedError, a 500, before)."""
+    event, stage, reserves, users = knockout
+    out = _first(stage)[0].ns
+    substitutions.substitute_reserve(out, reserves[out.team_id], users["organiser"], reason="伤病")
+    assert not Match.objects.filter(Q(ns=out) | Q(ew=out)).exists()
+    pairs.withdraw_pair(Pair.objects.get(pk=out.pk))
+    client.force_login(users["organiser"])
+    page = client.get(reverse("entries_list", args=[event.slug])).content.decode()
+    assert f"entries/{out.pk}/delete/" not in page
+    with pytest.raises(ConflictError):
+        cleanup.delete_withdrawn_pair(event, out)
+    assert Pair.objects.filter(pk=out.pk).exists()

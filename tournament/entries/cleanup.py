@@ -1,19 +1,22 @@
 """Deleting a withdrawn entry that never played: its row, and its players who are in no other entry, go,
-so its name (and its players) are free again. A pair that played, got a walkover or sits in a group or a
-draw stays (the record needs it)."""
+so its name (and its players) are free again. A pair that played, got a walkover, sits in a group or a
+draw, or went out or came in for a team's reserve stays (the record needs it)."""
 from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 
 from common.errors import ConflictError, gettext_noop
-from tournament.models import GroupEntry, Match, Pair, Registration
+from tournament.models import GroupEntry, Match, Pair, PairSubstitution, Registration
 
 
 def _unused(pairs):
-    """Of ``pairs``, those in no match (as a side or its winner) and no group: the record does not need them."""
+    """Of ``pairs``, those in no match (as a side or its winner), no group and no reserve substitution: the record
+    does not need them."""
     in_match = Match.objects.filter(Q(ns=OuterRef("pk")) | Q(ew=OuterRef("pk")) | Q(winner=OuterRef("pk")))
-    return pairs.exclude(Exists(in_match)).exclude(Exists(GroupEntry.objects.filter(pair=OuterRef("pk"))))
+    swapped = PairSubstitution.objects.filter(Q(pair_out=OuterRef("pk")) | Q(pair_in=OuterRef("pk")))
+    return (pairs.exclude(Exists(in_match)).exclude(Exists(GroupEntry.objects.filter(pair=OuterRef("pk"))))
+            .exclude(Exists(swapped)))
 
 
 def deletable_ids(event) -> set[int]:
