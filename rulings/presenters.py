@@ -133,8 +133,8 @@ def _entry_data(entry, private, ends=None):
 def match_info(match, state=None):
     state = state or table_state(match)
     return {
-        "id": match.pk, "table": match.table, "round": str(match.round), "ns": str(match.ns or match.ns_source),
-        "ew": str(match.ew or match.ew_source), "status": match.status,
+        "id": match.pk, "table": match.table, "round": str(match.round), "ns": match.side_words("ns"),
+        "ew": match.side_words("ew"), "status": match.status,
         "winner": match.winner_side, "winner_name": str(match.winner) if match.winner_id else None,
         "levels": state.levels,
         "declarer": state.declarer, "hand_number": state.hand_number,

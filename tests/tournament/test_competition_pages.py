@@ -221,3 +221,13 @@ def test_the_published_rounds_are_named_in_the_pages_language(client, drawn, lan
     assert all(word in html for word in words), words
     if language == "en":
         assert "第1轮" not in html and "决赛" not in html
+
+
+def test_a_match_named_in_a_sentence_gives_its_waiting_side_in_words(drawn):
+    """Match.__str__ reaches people (the desk's correction warning names the next match, an appeal's refusal, the
+    console's sides): a side still to be decided reads in words, never "W:R2-M1"."""
+    _event, _groups, ko = drawn
+    waiting = Match.objects.filter(round__stage=ko, ns__isnull=True).exclude(ns_source="").first()
+    text = str(waiting)
+    assert "胜者" in text or "负者" in text, text
+    assert "W:" not in text and "L:" not in text and "R2-M" not in text

@@ -151,7 +151,7 @@ def test_export_schedule_and_results_read_matches_as_stored(event):
     ])
     schedule = load_workbook(io.BytesIO(export_schedule(event))).active
     assert [c.value for c in schedule[1]] == ["阶段", "轮次", "小组", "桌号", "南北", "东西", "状态"]
-    assert [c.value for c in schedule[2]][:6] == ["小组赛", "第1轮", None, 1, c.name, "W:R1-M3"]
+    assert [c.value for c in schedule[2]][:6] == ["小组赛", "第1轮", None, 1, c.name, "第1轮第3场胜者"]   # in words
     results = load_workbook(io.BytesIO(export_results(event))).active
     row = [c.value for c in results[3]]
     assert row[3:6] == [2, a.name, b.name] and row[7:10] == [b.name, "5", "A"]

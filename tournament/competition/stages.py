@@ -35,7 +35,7 @@ from tournament import pagecache
 from tournament.engines import brackets
 from tournament.engines.pairings import round_robin
 from tournament.models import Draw, Event, Group, GroupEntry, Match, Round, Stage
-from tournament.models.competition import describe_key
+from tournament.models.competition import describe_key, describe_source  # noqa: F401  (re-exported for pages, printouts)
 from tournament.selfscore import modes as recorders
 
 GROUP_SIZE = 4  # default entries per group when the organiser gives no group count
@@ -386,20 +386,6 @@ def source_code(source: brackets.Source) -> str:
     if source.kind == "bye":
         return "BYE"
     return source.value if isinstance(source.value, str) else ""
-
-
-def describe_source(code: str) -> str:
-    """A side still to be decided in the active language, e.g. "第1轮第1场胜者", "A组第1名", "轮空"."""
-    if code.startswith("W:"):
-        return _("Winner of %(match)s") % {"match": describe_key(code[2:])}
-    if code.startswith("L:"):
-        return _("Loser of %(match)s") % {"match": describe_key(code[2:])}
-    if code == "BYE":
-        return str(_("Bye"))
-    if code and code[-1].isdigit():
-        head = code.rstrip("0123456789")
-        return _("Group %(group)s, place %(place)s") % {"group": head, "place": code[len(head):]}
-    return code
 
 
 def build_bracket_matches(stage: Stage, first_round: list, places: int) -> brackets.Bracket:

@@ -295,7 +295,7 @@ def _matches(event: Event):
 
 def _match_row(m: Match) -> list:
     return [m.round.stage.name, m.round.name or f"第{m.round.number}轮", m.group.name if m.group else "",
-            m.table, m.ns.name if m.ns else m.ns_source, m.ew.name if m.ew else m.ew_source,
+            m.table, m.ns.name if m.ns else m.side_words("ns"), m.ew.name if m.ew else m.side_words("ew"),
             str(m.get_status_display())]
 
 

@@ -16,7 +16,7 @@ from tournament.models.event import Event
 _USER_MODEL = settings.AUTH_USER_MODEL  # (the Stage's own field ``settings`` hides the module's name in its body)
 
 __all__ = ['Draw', 'Stage', 'Group', 'GroupEntry', 'Round', 'Match', 'RefereeUnit', 'ResultDecision', 'RoundClosure',
-           'describe_key', 'round_label', 'round_words']
+           'describe_key', 'describe_source', 'round_label', 'round_words']
 
 #: The names the system gives rounds and bracket sections (``tournament.engines.brackets``: "半决赛", "第3–4名决赛",
 #: "第5–8名排位赛 第1轮", "第2轮"), as a pattern and the English msgid a page shows them with.
@@ -64,6 +64,20 @@ def describe_key(key: str) -> str:
     if not prefix:
         return gettext("Round %(round)s, match %(n)s") % values
     return gettext("Places from %(place)s, round %(round)s, match %(n)s") % {**values, "place": prefix[1:-1]}
+
+
+def describe_source(code: str) -> str:
+    """A side still to be decided in the active language, e.g. "第1轮第1场胜者", "A组第1名", "轮空"."""
+    if code.startswith("W:"):
+        return gettext("Winner of %(match)s") % {"match": describe_key(code[2:])}
+    if code.startswith("L:"):
+        return gettext("Loser of %(match)s") % {"match": describe_key(code[2:])}
+    if code == "BYE":
+        return str(gettext("Bye"))
+    if code and code[-1].isdigit():
+        head = code.rstrip("0123456789")
+        return gettext("Group %(group)s, place %(place)s") % {"group": head, "place": code[len(head):]}
+    return code
 
 
 class Draw(AppendOnlyModel):
@@ -315,8 +329,14 @@ class Match(models.Model):
 
     def __str__(self):
         if self.status == self.Status.BYE:   # no table, no opponent: never "桌 None"
-            return f"{self.round} · {self.Status.BYE.label}: {self.ns or self.ew or self.ns_source or self.ew_source}"
-        return f"{self.round} · {_('table')} {self.table}: {self.ns or self.ns_source} – {self.ew or self.ew_source}"
+            return f"{self.round} · {self.Status.BYE.label}: {self.side_words('ns') if self.ns_id else self.side_words('ew')}"
+        return f"{self.round} · {_('table')} {self.table}: {self.side_words('ns')} – {self.side_words('ew')}"
+
+    def side_words(self, side: str) -> str:
+        """A side as people read it: its pair, else where it comes from in words ("第1轮第2场胜者"), else (a bye's
+        empty side) the word for a bye; never a code, never "None"."""
+        pair = getattr(self, side)
+        return str(pair) if pair is not None else describe_source(getattr(self, f"{side}_source") or "BYE")
 
     def save(self, *args, update_fields=None, **kwargs):
         self.changed_at = clock.now()

@@ -37,10 +37,7 @@ def unit_team(unit, team):
 
 @register.filter
 def side_words(match, side):
-    pair = getattr(match, side)
-    if pair is not None:
-        return str(pair)
-    return describe_source(getattr(match, f"{side}_source") or "BYE")
+    return match.side_words(side)
 
 
 @register.filter
