@@ -15,6 +15,7 @@ from tests.rulings.test_appeal_after_match import _next, _stored
 from tests.tournament.test_reserve_substitution import _first, knockout  # noqa: F401
 from tournament import roles
 from tournament.models import Match
+from tournament.models.competition import describe_key
 
 SCREENS = Path(os.environ.get("DJANGO_VAR_DIR", "var")) / "screens"
 
@@ -41,7 +42,7 @@ def test_the_arbitration_page_offers_keeping_the_result(transactional_db, live_s
     card.locator("button.reverse").click()
     card.locator("button.result-stands").wait_for(state="visible")
     error = card.locator("[data-error]").inner_text()
-    assert following.bracket_key in error and str(match.winner) in error, error
+    assert describe_key(following.bracket_key) in error and str(match.winner) in error, error
     assert not AppealDecision.objects.exists()
     SCREENS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENS / f"appeal-result-stands-{size[0]}.png"), full_page=True)
